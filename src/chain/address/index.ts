@@ -1,0 +1,99 @@
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import type { AddressFormat, DerivedAddress, Deriver } from './types.ts';
+import { assertIndex, edChild, edDerive, secpChangeNode, secpChildPublicKey } from './hd.ts';
+import { isValidBitcoinLike, p2pkh, p2wpkh } from './bitcoin.ts';
+import { evmAddress, isValidEvm, isValidTron, tronAddress } from './evm.ts';
+import { isValidTon, tonAddress } from './ton.ts';
+import { isValidSolana, solanaAddress } from './solana.ts';
+
+export type { AddressFormat, DerivedAddress, Deriver, PaymentUriOptions } from './types.ts';
+export { paymentUri, qrContent } from './uri.ts';
+
+/** Derives the deposit address at `index` for a BIP-39 seed. See `addressDeriver` for the paths. */
+export function deriveAddress(format: AddressFormat, seed: Uint8Array, coinType: number, index: number): DerivedAddress {
+  return addressDeriver(format, seed, coinType)(index);
+}
+
+const MAX_CACHED = 64;
+const derivers = new Map<string, Deriver>();
+
+/**
+ * Cached per seed+format+coinType, so only the last path levels are derived per index.
+ * Paths:
+ *   bitcoin, litecoin  m/84'/coin'/0'/0/i   BIP-84 (P2WPKH bc1q/ltc1q; what wallets import for native segwit)
+ *   dogecoin, evm, tron m/44'/coin'/0'/0/i  BIP-44
+ *   solana             m/44'/501'/i'/0'     SLIP-0010 ed25519 (Phantom, Solflare, solana-keygen)
+ *   ton                m/44'/607'/i'        SLIP-0010 ed25519
+ */
+export function addressDeriver(format: AddressFormat, seed: Uint8Array, coinType: number): Deriver {
+  if (!Number.isSafeInteger(coinType) || coinType < 0 || coinType >= 0x80000000) {
+    throw new RangeError(`Invalid coin type: ${coinType}`);
+  }
+  // Key on a hash so the seed itself is not kept as a string.
+  const key = `${format}/${coinType}/${bytesToHex(sha256(seed))}`;
+  let deriver = derivers.get(key);
+  if (!deriver) {
+    deriver = createDeriver(format, seed, coinType);
+    if (derivers.size >= MAX_CACHED) derivers.delete(derivers.keys().next().value!);
+    derivers.set(key, deriver);
+  }
+  return deriver;
+}
+
+function createDeriver(format: AddressFormat, seed: Uint8Array, coin: number): Deriver {
+  switch (format) {
+    case 'bitcoin':
+    case 'litecoin': {
+      const hrp = format === 'bitcoin' ? 'bc' : 'ltc';
+      return secpDeriver(seed, 84, coin, (pub) => p2wpkh(hrp, pub));
+    }
+    case 'dogecoin':
+      return secpDeriver(seed, 44, coin, (pub) => p2pkh(0x1e, pub));
+    case 'evm':
+      return secpDeriver(seed, 44, coin, evmAddress);
+    case 'tron':
+      return secpDeriver(seed, 44, coin, tronAddress);
+    case 'solana': {
+      const parent = edDerive(seed, [44, coin]);
+      return (index) => ({
+        address: solanaAddress(edChild(edChild(parent, index), 0).key),
+        path: `m/44'/${coin}'/${index}'/0'`,
+      });
+    }
+    case 'ton': {
+      const parent = edDerive(seed, [44, coin]);
+      return (index) => ({
+        address: tonAddress(ed25519.getPublicKey(edChild(parent, index).key)),
+        path: `m/44'/${coin}'/${index}'`,
+      });
+    }
+  }
+}
+
+function secpDeriver(seed: Uint8Array, purpose: number, coin: number, encode: (pub: Uint8Array) => string): Deriver {
+  const node = secpChangeNode(seed, purpose, coin);
+  return (index) => {
+    assertIndex(index);
+    return { address: encode(secpChildPublicKey(node, index)), path: `m/${purpose}'/${coin}'/0'/0/${index}` };
+  };
+}
+
+export function isValidAddress(format: AddressFormat, address: string): boolean {
+  if (typeof address !== 'string' || address.length === 0 || address.length > 100) return false;
+  switch (format) {
+    case 'bitcoin':
+    case 'litecoin':
+    case 'dogecoin':
+      return isValidBitcoinLike(format, address);
+    case 'evm':
+      return isValidEvm(address);
+    case 'tron':
+      return isValidTron(address);
+    case 'ton':
+      return isValidTon(address);
+    case 'solana':
+      return isValidSolana(address);
+  }
+}

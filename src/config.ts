@@ -1,0 +1,109 @@
+// Configuration: environment variables first, then an optional JSON config file, then defaults.
+import { existsSync, readFileSync, writeFileSync, mkdirSync, chmodSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { generateMnemonic, validateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+
+export interface NetworkConfig {
+  driver?: string;
+  rpc_url?: string;
+  chain_id?: number;
+  confirmations?: number;
+  tokens?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl: string;
+  role: 'all' | 'api' | 'worker';
+  registryFile?: string;
+  ratesFile?: string;
+  enableHttpRates: boolean;
+  /** Overrides of the registry's commission, keyed "CURRENCY:NETWORK" or "CURRENCY". */
+  commission: Record<string, string>;
+  /** Allow webhook targets in private, loopback and link-local ranges (tests, intranets). */
+  allowPrivateCallbacks: boolean;
+  networks: Record<string, NetworkConfig>;
+  logLevel: string;
+  mnemonic: () => string;
+  /** Per-IP requests per minute on the public payer API. */
+  payerRateLimit: number;
+  bodyLimit: number;
+}
+
+type FileConfig = Partial<{
+  host: string;
+  port: number;
+  data_dir: string;
+  database_url: string;
+  public_url: string;
+  role: string;
+  registry_file: string;
+  rates_file: string;
+  http_rates: boolean;
+  commission: Record<string, string>;
+  allow_private_callbacks: boolean;
+  networks: Record<string, NetworkConfig>;
+  log_level: string;
+  mnemonic_file: string;
+  payer_rate_limit: number;
+}>;
+
+function bool(v: string | undefined): boolean | undefined {
+  if (v === undefined || v === '') return undefined;
+  return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const file = env.SATCHEL_CONFIG ?? (existsSync('satchel.config.json') ? 'satchel.config.json' : undefined);
+  const fc: FileConfig = file ? (JSON.parse(readFileSync(file, 'utf8')) as FileConfig) : {};
+  const port = Number(env.PORT ?? fc.port ?? 8080);
+  const dataDir = resolve(env.SATCHEL_DATA_DIR ?? fc.data_dir ?? './data');
+  const networks: Record<string, NetworkConfig> = { ...(fc.networks ?? {}) };
+  if (env.SATCHEL_NETWORKS) Object.assign(networks, JSON.parse(env.SATCHEL_NETWORKS) as Record<string, NetworkConfig>);
+  const role = (env.SATCHEL_ROLE ?? fc.role ?? 'all') as Config['role'];
+  if (!['all', 'api', 'worker'].includes(role)) throw new Error(`SATCHEL_ROLE must be all, api or worker`);
+  const mnemonicFile = env.SATCHEL_MNEMONIC_FILE ?? fc.mnemonic_file;
+  let mnemonic: string | undefined;
+  return {
+    host: env.HOST ?? fc.host ?? '127.0.0.1',
+    port,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || fc.database_url || undefined,
+    publicUrl: (env.SATCHEL_PUBLIC_URL ?? fc.public_url ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    role,
+    registryFile: env.SATCHEL_REGISTRY_FILE ?? fc.registry_file,
+    ratesFile: env.SATCHEL_RATES_FILE ?? fc.rates_file,
+    enableHttpRates: bool(env.SATCHEL_HTTP_RATES) ?? fc.http_rates ?? false,
+    commission: { ...(fc.commission ?? {}), ...(env.SATCHEL_COMMISSION ? (JSON.parse(env.SATCHEL_COMMISSION) as Record<string, string>) : {}) },
+    allowPrivateCallbacks: bool(env.SATCHEL_ALLOW_PRIVATE_CALLBACKS) ?? fc.allow_private_callbacks ?? false,
+    networks,
+    logLevel: env.LOG_LEVEL ?? fc.log_level ?? 'info',
+    payerRateLimit: Number(env.SATCHEL_PAYER_RATE_LIMIT ?? fc.payer_rate_limit ?? 600),
+    bodyLimit: 64 * 1024,
+    mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
+  };
+}
+
+/** The HD seed comes from the environment, a secret file, or (for a fresh embedded install) a
+ * secret file generated once in the data folder. It is never stored in the database or logged. */
+function readMnemonic(fromEnv: string | undefined, file: string | undefined, dataDir: string): string {
+  if (fromEnv) return check(fromEnv.trim(), 'SATCHEL_MNEMONIC');
+  if (file) return check(readFileSync(file, 'utf8').trim(), file);
+  const generated = join(dataDir, 'hd-seed.secret');
+  if (existsSync(generated)) return check(readFileSync(generated, 'utf8').trim(), generated);
+  mkdirSync(dataDir, { recursive: true });
+  const m = generateMnemonic(wordlist, 256);
+  writeFileSync(generated, m + '\n', { mode: 0o600, flag: 'wx' });
+  chmodSync(generated, 0o600);
+  return m;
+}
+
+function check(m: string, where: string): string {
+  if (!validateMnemonic(m, wordlist)) throw new Error(`The HD mnemonic in ${where} is not a valid BIP-39 phrase`);
+  return m;
+}

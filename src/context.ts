@@ -1,0 +1,59 @@
+// Everything a request handler or a worker needs, built once from the configuration.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import type { Config } from './config.ts';
+import { openStorage, type Storage } from './db/dialect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { Registry } from './registry/index.ts';
+import { StaticRateSource } from './rates/static.ts';
+import { MerchantCache } from './merchants/store.ts';
+
+export interface Rates {
+  /** Price of one `base` in `quote`, and the source that priced it. */
+  quote(base: string, quote: string, source?: string | null): Promise<{ rate: string; source: string }>;
+}
+
+export interface Ctx {
+  config: Config;
+  storage: Storage;
+  registry: Registry;
+  rates: Rates;
+  merchants: MerchantCache;
+  /** Milliseconds since the epoch; tests move it. */
+  now: () => number;
+  seed: () => Uint8Array;
+}
+
+export const DEFAULT_RATES_FILE = fileURLToPath(new URL('./rates/static-rates.json', import.meta.url));
+
+export async function createContext(config: Config, opts: { now?: () => number; rates?: Rates } = {}): Promise<Ctx> {
+  const storage = openStorage({
+    databaseUrl: config.databaseUrl,
+    sqlitePath: join(config.dataDir, 'satchel.sqlite'),
+  });
+  await migrateToLatest(storage);
+  const registry = Registry.load(config.registryFile);
+  const rates = opts.rates ?? staticRates(config.ratesFile ?? DEFAULT_RATES_FILE);
+  let seed: Uint8Array | undefined;
+  return {
+    config,
+    storage,
+    registry,
+    rates,
+    merchants: new MerchantCache(storage.db),
+    now: opts.now ?? Date.now,
+    seed: () => (seed ??= mnemonicToSeedSync(config.mnemonic())),
+  };
+}
+
+function staticRates(file: string): Rates {
+  const src = StaticRateSource.fromFile(file);
+  return {
+    async quote(base, quote) {
+      const rate = await src.getRate(base, quote);
+      if (rate === null) throw new Error(`No rate for ${base}/${quote}`);
+      return { rate, source: src.name };
+    },
+  };
+}

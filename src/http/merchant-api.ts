@@ -1,0 +1,78 @@
+// The signed merchant API under /v1: signature check, body parsing, success envelope.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Ctx } from '../context.ts';
+import { AuthError, BusinessError, Msg } from '../errors.ts';
+import type { Merchant } from '../merchants/store.ts';
+import { isUuid, type Input } from './validation.ts';
+import { keyKindFor, verifySignature } from './signature.ts';
+import { invoiceRoutes } from './routes/invoices.ts';
+
+export interface SignedCall {
+  input: Input;
+  merchant: Merchant;
+  /** The query string (some endpoints take a cursor there). */
+  query: Record<string, unknown>;
+  req: FastifyRequest;
+}
+
+export type SignedHandler = (call: SignedCall) => Promise<unknown>;
+
+export interface V1 {
+  /** Registers a signed POST route. `forbidIfBlocked` answers `You are forbidden` for blocked merchants. */
+  post(path: string, handler: SignedHandler, opts?: { forbidIfBlocked?: boolean }): void;
+  ctx: Ctx;
+}
+
+/** Route groups of the merchant API; later capabilities append theirs. */
+export const v1RouteGroups: Array<(v1: V1) => void> = [invoiceRoutes];
+
+export async function merchantApi(app: FastifyInstance, { ctx }: { ctx: Ctx }): Promise<void> {
+  const v1: V1 = {
+    ctx,
+    post(path, handler, opts = {}) {
+      const run = async (req: FastifyRequest, reply: FastifyReply) => {
+        const merchant = await authenticate(ctx, req);
+        const input = parseBody(req, reply);
+        if (input === null) return reply;
+        if (opts.forbidIfBlocked !== false && merchant.is_blocked) throw new BusinessError(Msg.forbidden);
+        const result = await handler({ input, merchant, query: (req.query ?? {}) as Record<string, unknown>, req });
+        return reply.code(200).send({ state: 0, result });
+      };
+      app.post(path, run);
+    },
+  };
+  for (const group of v1RouteGroups) group(v1);
+}
+
+async function authenticate(ctx: Ctx, req: FastifyRequest): Promise<Merchant> {
+  const id = req.headers['merchant'];
+  const sign = req.headers['sign'];
+  if (typeof id !== 'string' || !isUuid(id) || typeof sign !== 'string') throw new AuthError();
+  const merchant = await ctx.merchants.get(id.toLowerCase());
+  if (!merchant) throw new AuthError();
+  const key = keyKindFor(req.routeOptions.url ?? req.url) === 'payout' ? merchant.payout_key : merchant.payment_key;
+  if (!verifySignature(req.rawBody, key, sign)) throw new AuthError();
+  return merchant;
+}
+
+const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
+
+/** Empty body, {} and [] mean "no parameters" (D2). Returns null after answering a bad body. */
+function parseBody(req: FastifyRequest, reply: FastifyReply): Input | null {
+  const raw = req.rawBody;
+  if (raw.length === 0 || raw.toString('utf8').trim() === '') return {};
+  const type = req.headers['content-type'];
+  if (type !== undefined && !JSON_TYPE.test(type)) {
+    reply.code(415).send({ state: 1, message: 'Content-Type must be application/json' });
+    return null;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    reply.code(400).send({ state: 1, message: 'Malformed JSON' });
+    return null;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+  return parsed as Input;
+}

@@ -1,0 +1,201 @@
+// Laravel-style validation: the rule names and error codes a Cryptomus client already parses.
+import { ValidationError } from '../errors.ts';
+
+export type Input = Record<string, unknown>;
+export type RuleSet = Record<string, string>;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ALPHA_DASH_RE = /^[\p{L}\p{M}\p{N}_-]+$/u;
+const INTEGER_RE = /^[+-]?\d+$/;
+const NUMERIC_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+export function isUuid(v: unknown): v is string {
+  return typeof v === 'string' && UUID_RE.test(v);
+}
+
+/** Absent, null and "" all mean "not given" (Laravel converts empty strings to null). */
+export function isMissing(v: unknown): boolean {
+  return v === undefined || v === null || v === '';
+}
+
+const TRUE = new Set<unknown>([true, 1, '1', 'true']);
+const FALSE = new Set<unknown>([false, 0, '0', 'false']);
+
+export function isBoolean(v: unknown): boolean {
+  return TRUE.has(v) || FALSE.has(v);
+}
+
+export function toBoolean(v: unknown, fallback: boolean): boolean {
+  if (isMissing(v)) return fallback;
+  return TRUE.has(v);
+}
+
+function isInteger(v: unknown): boolean {
+  return (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && INTEGER_RE.test(v.trim()));
+}
+
+function isNumeric(v: unknown): boolean {
+  return (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && NUMERIC_RE.test(v.trim()));
+}
+
+function isUrl(v: unknown): boolean {
+  if (typeof v !== 'string' || /\s/.test(v)) return false;
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Compares numbers for min/max rules without floating point: bounds are small integers or
+ * decimals given in the rule text, and the value is a validated numeric string or number. */
+function compareNumeric(value: unknown, bound: string): number {
+  const a = normalizeNumeric(String(value));
+  const b = normalizeNumeric(bound);
+  return compareDecimalStrings(a, b);
+}
+
+function normalizeNumeric(s: string): string {
+  s = s.trim();
+  if (/[eE]/.test(s)) {
+    // Exponent notation: expand exactly.
+    const [mant, expText] = s.split(/[eE]/) as [string, string];
+    const exp = Number(expText);
+    const neg = mant.startsWith('-');
+    const m = mant.replace(/^[+-]/, '');
+    const [i = '', f = ''] = m.split('.');
+    let digits = i + f;
+    let point = i.length + exp;
+    if (point < 0) {
+      digits = '0'.repeat(-point) + digits;
+      point = 0;
+    }
+    if (point > digits.length) digits = digits + '0'.repeat(point - digits.length);
+    s = (neg ? '-' : '') + (digits.slice(0, point) || '0') + '.' + (digits.slice(point) || '0');
+  }
+  return s.replace(/^\+/, '');
+}
+
+function compareDecimalStrings(a: string, b: string): number {
+  const neg = (x: string) => x.startsWith('-');
+  const parts = (x: string): [string, string] => {
+    const [i = '', f = ''] = x.replace(/^-/, '').split('.');
+    return [i.replace(/^0+/, '') || '0', f.replace(/0+$/, '')];
+  };
+  const [ai, af] = parts(a);
+  const [bi, bf] = parts(b);
+  const aZero = ai === '0' && af === '';
+  const bZero = bi === '0' && bf === '';
+  const an = neg(a) && !aZero;
+  const bn = neg(b) && !bZero;
+  if (an !== bn) return an ? -1 : 1;
+  let c: number;
+  if (ai.length !== bi.length) c = ai.length < bi.length ? -1 : 1;
+  else if (ai !== bi) c = ai < bi ? -1 : 1;
+  else {
+    const len = Math.max(af.length, bf.length);
+    const x = af.padEnd(len, '0');
+    const y = bf.padEnd(len, '0');
+    c = x === y ? 0 : x < y ? -1 : 1;
+  }
+  return an ? -c : c;
+}
+
+/**
+ * Validates `input` against Laravel-like rule strings ("required|string|min:1|max:128|alpha_dash").
+ * Stops at the first failing rule of each parameter (Laravel's `bail`), and reports every failing
+ * parameter at once. Throws ValidationError; returns nothing.
+ */
+export function validate(input: Input, rules: RuleSet): void {
+  const errors: Record<string, string[]> = {};
+  for (const [field, ruleText] of Object.entries(rules)) {
+    const code = check(input, field, ruleText.split('|'));
+    if (code) errors[field] = [code];
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+}
+
+/** Returns the first failing validation code, or null. */
+export function check(input: Input, field: string, rules: string[]): string | null {
+  const value = input[field];
+  const kind = rules.includes('array')
+    ? 'array'
+    : rules.includes('integer') || rules.includes('numeric')
+      ? 'numeric'
+      : 'string';
+  let required = rules.includes('required');
+  for (const r of rules) {
+    if (r.startsWith('required_without:')) {
+      const others = r.slice('required_without:'.length).split(',');
+      if (others.some((o) => isMissing(input[o]))) required = true;
+    }
+  }
+  if (isMissing(value) || (Array.isArray(value) && value.length === 0 && required)) {
+    if (!required) return null;
+    const rw = rules.find((r) => r.startsWith('required_without:'));
+    return rules.includes('required') || !rw ? 'validation.required' : 'validation.required_without';
+  }
+  for (const r of rules) {
+    const [name, arg = ''] = splitRule(r);
+    switch (name) {
+      case 'string':
+        if (typeof value !== 'string') return 'validation.string';
+        break;
+      case 'integer':
+        if (!isInteger(value)) return 'validation.integer';
+        break;
+      case 'numeric':
+        if (!isNumeric(value)) return 'validation.numeric';
+        break;
+      case 'boolean':
+        if (!isBoolean(value)) return 'validation.boolean';
+        break;
+      case 'array':
+        if (!Array.isArray(value)) return 'validation.array';
+        break;
+      case 'url':
+        if (!isUrl(value)) return 'validation.url';
+        break;
+      case 'uuid':
+        if (!isUuid(value)) return 'validation.uuid';
+        break;
+      case 'alpha_dash':
+        if (typeof value !== 'string' && typeof value !== 'number') return 'validation.alpha_dash';
+        if (!ALPHA_DASH_RE.test(String(value))) return 'validation.alpha_dash';
+        break;
+      case 'in':
+        if (!arg.split(',').includes(String(value))) return 'validation.in';
+        break;
+      case 'regex':
+        if (typeof value !== 'string' || !new RegExp(arg.slice(1, arg.lastIndexOf('/'))).test(value)) {
+          return 'validation.regex';
+        }
+        break;
+      case 'min':
+      case 'max': {
+        const size = sizeOf(value, kind);
+        if (size === null) break;
+        const cmp = kind === 'numeric' ? compareNumeric(value, arg) : Math.sign(size - Number(arg));
+        if (name === 'min' ? cmp < 0 : cmp > 0) return `validation.${name}.${kind}`;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return null;
+}
+
+function splitRule(r: string): [string, string?] {
+  const i = r.indexOf(':');
+  return i < 0 ? [r] : [r.slice(0, i), r.slice(i + 1)];
+}
+
+function sizeOf(value: unknown, kind: 'array' | 'numeric' | 'string'): number | null {
+  if (kind === 'array') return Array.isArray(value) ? value.length : null;
+  if (kind === 'numeric') return 0; // compared exactly by compareNumeric
+  if (typeof value === 'string') return [...value].length;
+  if (typeof value === 'number') return String(value).length;
+  return null;
+}

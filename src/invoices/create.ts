@@ -1,0 +1,298 @@
+// POST /v1/payment: create an invoice, or return (and maybe refresh) the one with this order_id.
+import { randomUUID } from 'node:crypto';
+import type { Ctx } from '../context.ts';
+import { BusinessError, Msg, ValidationError } from '../errors.ts';
+import type { Merchant } from '../merchants/store.ts';
+import { Decimal } from '../money/decimal.ts';
+import { check, isMissing, toBoolean, validate, type Input } from '../http/validation.ts';
+import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
+import { allocateAddress } from '../chain/allocate.ts';
+import { presentInvoice, type InvoiceRow } from './model.ts';
+import { allowedPairs, type CurrencyFilter } from './options.ts';
+import { price } from './pricing.ts';
+import { qrDataUrl } from './qr.ts';
+import { commissionPercent, normalizeCourseSource, quoteRate } from './rates.ts';
+
+const RULES = {
+  amount: 'required|string|numeric',
+  currency: 'required|string',
+  order_id: 'required|string|min:1|max:128|alpha_dash',
+  network: 'string',
+  url_return: 'string|min:6|max:255|url',
+  url_success: 'string|min:6|max:255|url',
+  url_callback: 'string|min:6|max:255|url',
+  is_payment_multiple: 'boolean',
+  lifetime: 'integer|min:300|max:43200',
+  to_currency: 'string',
+  subtract: 'integer|min:0|max:100',
+  accuracy_payment_percent: 'numeric|min:0|max:5',
+  additional_data: 'string|max:255',
+  currencies: 'array',
+  except_currencies: 'array',
+  course_source: 'string|min:4|max:20',
+  from_referral_code: 'string',
+  discount_percent: 'integer|min:-99|max:100',
+  is_refresh: 'boolean',
+  payer_email: 'string|max:255|email',
+  theme: 'string|in:dark,light',
+};
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function validateInput(input: Input): void {
+  const errors: Record<string, string[]> = {};
+  for (const [field, rules] of Object.entries(RULES)) {
+    let code = check(input, field, rules.split('|'));
+    // max:40 is a length here, but Laravel would read it as a value next to `numeric`.
+    if (!code && field === 'amount' && [...String(input.amount)].length > 40) code = 'validation.max.string';
+    if (!code && field === 'payer_email' && !isMissing(input.payer_email) && !EMAIL_RE.test(String(input.payer_email))) {
+      code = 'validation.email';
+    }
+    if (!code && field === 'course_source' && !isMissing(input.course_source) && !normalizeCourseSource(String(input.course_source))) {
+      code = 'validation.in';
+    }
+    if (code) errors[field] = [code];
+  }
+  for (const list of ['currencies', 'except_currencies'] as const) {
+    const items = input[list];
+    if (!Array.isArray(items) || errors[list]) continue;
+    items.forEach((item, i) => {
+      const obj = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Input) : {};
+      const c = check(obj, 'currency', ['required', 'string']);
+      if (c) errors[`${list}.${i}.currency`] = [c];
+      const n = check(obj, 'network', ['string']);
+      if (n) errors[`${list}.${i}.network`] = [n];
+    });
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+}
+
+function filters(v: unknown): CurrencyFilter[] | null {
+  if (!Array.isArray(v) || v.length === 0) return null;
+  return v.map((item) => {
+    const o = item as Input;
+    return {
+      currency: String(o.currency).toUpperCase(),
+      network: isMissing(o.network) ? null : String(o.network).toUpperCase(),
+    };
+  });
+}
+
+function str(v: unknown): string | null {
+  return isMissing(v) ? null : String(v);
+}
+
+export interface CreateResult {
+  invoice: Record<string, unknown>;
+  created: boolean;
+}
+
+export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input): Promise<CreateResult> {
+  validateInput(input);
+  const { registry } = ctx;
+  const orderId = String(input.order_id);
+
+  const existing = await findByOrder(ctx, merchant.id, orderId);
+  if (existing) return { invoice: await present(ctx, await maybeRefresh(ctx, existing, input)), created: false };
+
+  const amount = Decimal.parse(String(input.amount).trim());
+  const currency = String(input.currency).toUpperCase();
+  if (!registry.isKnownCurrency(currency)) throw new BusinessError(Msg.currencyNotFound);
+  const networkCode = str(input.network)?.toUpperCase() ?? null;
+  if (networkCode && !registry.network(networkCode)) throw new BusinessError(Msg.networkNotFound);
+  const toCurrency = str(input.to_currency)?.toUpperCase() ?? null;
+  if (toCurrency && !registry.isCrypto(toCurrency)) throw new BusinessError(Msg.toCurrencyNotFound);
+
+  const currencies = filters(input.currencies);
+  const except = filters(input.except_currencies);
+  for (const f of [...(currencies ?? []), ...(except ?? [])]) {
+    if (!registry.isCrypto(f.currency)) throw new BusinessError(Msg.currencyNotFound);
+    if (f.network && !registry.network(f.network)) throw new BusinessError(Msg.networkNotFound);
+  }
+
+  // The invoice gets a specific cryptocurrency (and an address) at creation only when the
+  // cryptocurrency is known and so is its network (given, or the only one it has).
+  const crypto = toCurrency ?? (registry.isCrypto(currency) ? currency : null);
+  let fixed: { network: NetworkDef; currency: CurrencyDef } | null = null;
+  if (crypto) {
+    const nets = registry.networksOf(crypto);
+    const net = networkCode ? registry.network(networkCode) : nets.length === 1 ? nets[0] : undefined;
+    if (net) {
+      const def = registry.currencyOn(net.code, crypto);
+      if (!def) throw new BusinessError(Msg.walletNotFound);
+      fixed = { network: net, currency: def };
+    }
+  }
+  if (!fixed && allowedPairs(registry, { currencies, except, currency: crypto, network: networkCode }).length === 0) {
+    throw new BusinessError(Msg.walletNotFound);
+  }
+
+  const courseSource = str(input.course_source) ? normalizeCourseSource(String(input.course_source)) : null;
+  const subtract = isMissing(input.subtract) ? 0 : Number(input.subtract);
+  const discountPercent = isMissing(input.discount_percent) ? null : Number(input.discount_percent);
+  const now = ctx.now();
+  const lifetime = isMissing(input.lifetime) ? 3600 : Number(input.lifetime);
+  const id = randomUUID();
+
+  const row: InvoiceRow = {
+    id,
+    merchant_id: merchant.id,
+    order_id: orderId,
+    amount: amount.toString(),
+    currency,
+    network: fixed?.network.code ?? networkCode,
+    payer_currency: null,
+    payer_amount: null,
+    exchange_rate: null,
+    rate_source: null,
+    discount_percent: discountPercent,
+    discount: null,
+    commission: null,
+    commission_percent: null,
+    merchant_amount: null,
+    payment_amount: null,
+    payment_amount_usd: null,
+    address: null,
+    address_path: null,
+    from_address: null,
+    txid: null,
+    status: 'process',
+    is_final: 0,
+    url_return: str(input.url_return),
+    url_success: str(input.url_success),
+    url_callback: str(input.url_callback),
+    is_payment_multiple: toBoolean(input.is_payment_multiple, true) ? 1 : 0,
+    lifetime,
+    to_currency: toCurrency,
+    subtract,
+    accuracy_payment_percent: isMissing(input.accuracy_payment_percent)
+      ? '0'
+      : Decimal.parse(String(input.accuracy_payment_percent).trim()).toString(),
+    additional_data: str(input.additional_data),
+    currencies: JSON.stringify({ currencies, except, currency: crypto, network: networkCode }),
+    except_currencies: except ? JSON.stringify(except) : null,
+    course_source: courseSource,
+    from_referral_code: str(input.from_referral_code),
+    payer_email: str(input.payer_email),
+    theme: str(input.theme),
+    comments: null,
+    expired_at: Math.floor(now / 1000) + lifetime,
+    created_at: now,
+    updated_at: now,
+    version: 1,
+  };
+
+  if (fixed) {
+    Object.assign(row, await quoteFor(ctx, row, fixed.network, fixed.currency, discountPercent));
+  } else if (!amount.gt('0')) {
+    const decimals = registry.fiatCurrency(currency)?.decimals ?? registry.decimalsOf(currency);
+    throw new BusinessError(Msg.minAmount(Decimal.of(1n, decimals).toString(), currency));
+  }
+
+  const inserted = await ctx.storage.db.transaction().execute(async (trx) => {
+    if (fixed) {
+      const a = await allocateAddress(trx, ctx.seed(), fixed.network, { kind: 'invoice', id }, now);
+      row.address = a.address;
+      row.address_path = a.path;
+    }
+    const r = await trx
+      .insertInto('invoices')
+      .values(row)
+      .onConflict((oc) => oc.columns(['merchant_id', 'order_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(r.numInsertedOrUpdatedRows ?? 0n) === 0) throw new OrderIdTaken();
+    return true;
+  }).catch((e: unknown) => {
+    if (e instanceof OrderIdTaken || ctx.storage.isUniqueViolation(e)) return false;
+    throw e;
+  });
+  if (!inserted) {
+    // A concurrent request with the same order_id won the race: answer with its invoice.
+    const winner = await findByOrder(ctx, merchant.id, orderId);
+    if (!winner) throw new Error('order_id conflict without an invoice');
+    return { invoice: await present(ctx, winner), created: false };
+  }
+  return { invoice: await present(ctx, row), created: true };
+}
+
+class OrderIdTaken extends Error {}
+
+/** Price an invoice in one cryptocurrency on one network (at creation, or when the payer chooses). */
+export async function quoteFor(
+  ctx: Ctx,
+  inv: Pick<InvoiceRow, 'amount' | 'currency' | 'course_source' | 'subtract'>,
+  network: NetworkDef,
+  currency: CurrencyDef,
+  discountPercent: number | null,
+): Promise<Partial<InvoiceRow>> {
+  const rate = await quoteRate(ctx, inv.currency, currency.code, inv.course_source);
+  const pct = commissionPercent(ctx, currency.code, network.code, currency.commission_percent);
+  const p = price({
+    amount: inv.amount,
+    rate: rate.rate,
+    decimals: currency.decimals,
+    discountPercent,
+    commissionPercent: pct,
+    subtract: inv.subtract,
+  });
+  const payer = Decimal.parse(p.payerAmount);
+  if (payer.lt(currency.min)) throw new BusinessError(Msg.minAmount(currency.min, currency.code));
+  if (payer.gt(currency.max)) throw new BusinessError(Msg.maxAmount(currency.max, currency.code));
+  return {
+    network: network.code,
+    payer_currency: currency.code,
+    payer_amount: p.payerAmount,
+    exchange_rate: rate.rate,
+    rate_source: rate.source,
+    discount: p.discount,
+    commission: p.commission,
+    commission_percent: pct,
+    merchant_amount: p.merchantAmount,
+    payment_amount_usd: '0',
+  };
+}
+
+export async function findByOrder(ctx: Ctx, merchantId: string, orderId: string): Promise<InvoiceRow | undefined> {
+  return ctx.storage.db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+}
+
+/** is_refresh on an expired invoice that received nothing: new address and lifetime, status process. */
+async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, input: Input): Promise<InvoiceRow> {
+  const now = ctx.now();
+  const expired = Number(inv.expired_at) * 1000 <= now;
+  const untouched = inv.payment_amount === null && (inv.status === 'process' || inv.status === 'cancel');
+  if (!toBoolean(input.is_refresh, false) || !expired || !untouched) return inv;
+  const network = ctx.registry.network(inv.network);
+  return ctx.storage.db.transaction().execute(async (trx) => {
+    const current = await ctx.storage
+      .forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', inv.id))
+      .executeTakeFirstOrThrow();
+    if (current.version !== inv.version) return current;
+    const patch: Partial<InvoiceRow> = {
+      status: 'process',
+      is_final: 0,
+      expired_at: Math.floor(now / 1000) + Number(inv.lifetime),
+      updated_at: now,
+      version: inv.version + 1,
+    };
+    if (inv.address && network) {
+      const a = await allocateAddress(trx, ctx.seed(), network, { kind: 'invoice', id: inv.id }, now);
+      patch.address = a.address;
+      patch.address_path = a.path;
+    }
+    await trx.updateTable('invoices').set(patch).where('id', '=', inv.id).execute();
+    return { ...current, ...patch };
+  });
+}
+
+export async function present(ctx: Ctx, row: InvoiceRow): Promise<Record<string, unknown>> {
+  return presentInvoice(row, {
+    publicUrl: ctx.config.publicUrl,
+    creation: { qr: row.address ? await qrDataUrl(row.address) : null },
+  });
+}

@@ -1,0 +1,68 @@
+import type { InvoicesTable } from '../db/schema.ts';
+import { Decimal } from '../money/decimal.ts';
+
+export type InvoiceRow = InvoicesTable;
+
+export const INVOICE_STATUSES = [
+  'process', 'check', 'paid', 'paid_over', 'fail', 'wrong_amount', 'cancel', 'system_fail',
+  'refund_process', 'refund_fail', 'refund_paid', 'locked',
+] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export const FINAL_STATUSES: ReadonlySet<string> = new Set([
+  'paid', 'paid_over', 'fail', 'wrong_amount', 'cancel', 'system_fail', 'refund_process', 'refund_fail', 'refund_paid',
+]);
+
+/** Amounts go out as strings with at least two places ("15.00", "0.00012345"). */
+export function money(v: string | null): string | null {
+  return v === null ? null : Decimal.parse(v).toAmount(2);
+}
+
+/** ISO 8601 at UTC+3, as the spec shows timestamps ("2023-06-07T16:02:39+03:00"). */
+export function isoMsk(ms: number): string {
+  return new Date(ms + 3 * 3600_000).toISOString().replace(/\.\d{3}Z$/, '+03:00');
+}
+
+export interface PresentOptions {
+  publicUrl: string;
+  /** Include the fields the spec shows only in the creation response. */
+  creation?: { qr: string | null } | null;
+}
+
+/** The spec's Invoice object, fields in the spec's order. */
+export function presentInvoice(row: InvoiceRow, opts: PresentOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    uuid: row.id,
+    order_id: row.order_id,
+    amount: money(row.amount),
+    payment_amount: money(row.payment_amount),
+  };
+  if (opts.creation) out.payment_amount_usd = money(row.payment_amount_usd ?? '0');
+  out.payer_amount = money(row.payer_amount);
+  if (opts.creation) out.payer_amount_exchange_rate = row.exchange_rate;
+  Object.assign(out, {
+    discount_percent: row.discount_percent,
+    discount: money(row.discount ?? '0'),
+    payer_currency: row.payer_currency,
+    currency: row.currency,
+    comments: row.comments,
+    merchant_amount: money(row.merchant_amount),
+    network: row.network,
+    address: row.address,
+    from: row.from_address,
+    txid: row.txid,
+    payment_status: row.status,
+    url: `${opts.publicUrl}/pay/${row.id}`,
+    expired_at: Number(row.expired_at),
+    status: row.status,
+    is_final: row.is_final === 1,
+    additional_data: row.additional_data,
+    created_at: isoMsk(Number(row.created_at)),
+    updated_at: isoMsk(Number(row.updated_at)),
+  });
+  if (opts.creation) {
+    out.commission = money(row.commission ?? '0');
+    out.address_qr_code = opts.creation.qr;
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB, MerchantsTable } from '../db/schema.ts';
+
+export type Merchant = MerchantsTable;
+
+function newKey(): string {
+  return randomBytes(48).toString('base64url');
+}
+
+export async function createMerchant(db: Kysely<DB>, name: string, now = Date.now()): Promise<Merchant> {
+  const m: Merchant = {
+    id: randomUUID(),
+    name,
+    payment_key: newKey(),
+    payout_key: newKey(),
+    is_blocked: 0,
+    created_at: now,
+  };
+  await db.insertInto('merchants').values(m).execute();
+  return m;
+}
+
+export async function findMerchant(db: Kysely<DB>, id: string): Promise<Merchant | undefined> {
+  return db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listMerchants(db: Kysely<DB>): Promise<Merchant[]> {
+  return db.selectFrom('merchants').selectAll().orderBy('created_at').execute();
+}
+
+export async function setMerchantBlocked(db: Kysely<DB>, id: string, blocked: boolean): Promise<boolean> {
+  const r = await db.updateTable('merchants').set({ is_blocked: blocked ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Merchants are read on every signed request; a short-lived cache keeps that off the database.
+ * A block made by the CLI in another process takes effect within `ttlMs`. */
+export class MerchantCache {
+  private readonly entries = new Map<string, { at: number; merchant: Merchant | undefined }>();
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly ttlMs = 2000,
+  ) {}
+
+  async get(id: string): Promise<Merchant | undefined> {
+    const now = Date.now();
+    const hit = this.entries.get(id);
+    if (hit && now - hit.at < this.ttlMs) return hit.merchant;
+    const merchant = await findMerchant(this.db, id);
+    if (this.entries.size > 10_000) this.entries.clear();
+    this.entries.set(id, { at: now, merchant });
+    return merchant;
+  }
+
+  invalidate(id: string): void {
+    this.entries.delete(id);
+  }
+}

@@ -1,0 +1,36 @@
+// A few Prometheus counters, rendered in the text exposition format at /metrics.
+
+type Labels = Record<string, string>;
+
+function key(name: string, labels: Labels): string {
+  const parts = Object.entries(labels).map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, '_')}"`);
+  return parts.length ? `${name}{${parts.join(',')}}` : name;
+}
+
+export class Metrics {
+  private readonly counters = new Map<string, { help: string; values: Map<string, number> }>();
+  private readonly gauges = new Map<string, { help: string; read: () => Promise<number> | number }>();
+
+  inc(name: string, help: string, labels: Labels = {}, by = 1): void {
+    let c = this.counters.get(name);
+    if (!c) this.counters.set(name, (c = { help, values: new Map() }));
+    const k = key(name, labels);
+    c.values.set(k, (c.values.get(k) ?? 0) + by);
+  }
+
+  gauge(name: string, help: string, read: () => Promise<number> | number): void {
+    this.gauges.set(name, { help, read });
+  }
+
+  async render(): Promise<string> {
+    const lines: string[] = [];
+    for (const [name, c] of this.counters) {
+      lines.push(`# HELP ${name} ${c.help}`, `# TYPE ${name} counter`);
+      for (const [k, v] of c.values) lines.push(`${k} ${v}`);
+    }
+    for (const [name, g] of this.gauges) {
+      lines.push(`# HELP ${name} ${g.help}`, `# TYPE ${name} gauge`, `${name} ${await g.read()}`);
+    }
+    return lines.join('\n') + '\n';
+  }
+}

@@ -1,0 +1,50 @@
+// Starts the gateway: storage, HTTP server and (by role) the workers.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { createContext, type Ctx } from './context.ts';
+import { buildApp } from './http/app.ts';
+import { createMerchant, listMerchants, type Merchant } from './merchants/store.ts';
+import { signBody } from './http/signature.ts';
+
+export interface Gateway {
+  ctx: Ctx;
+  app: FastifyInstance;
+  url: string;
+  demo: Merchant | null;
+  close(): Promise<void>;
+}
+
+export async function startGateway(config: Config, opts: { logger?: boolean; createDemo?: boolean } = {}): Promise<Gateway> {
+  const ctx = await createContext(config);
+  let demo: Merchant | null = null;
+  if (opts.createDemo !== false && (await listMerchants(ctx.storage.db)).length === 0) {
+    demo = await createMerchant(ctx.storage.db, 'Demo shop');
+  }
+  const app = await buildApp(ctx, { logger: opts.logger });
+  const url = await app.listen({ host: config.host, port: config.port });
+  return {
+    ctx,
+    app,
+    url,
+    demo,
+    async close() {
+      await app.close();
+      await ctx.storage.close();
+    },
+  };
+}
+
+export function demoBanner(config: Config, m: Merchant): string {
+  const body = JSON.stringify({ amount: '15', currency: 'USD', order_id: 'demo-1' });
+  const sign = signBody(body, m.payment_key);
+  return [
+    'Satchel created a demo merchant (shown once; keep the keys):',
+    `  merchant id:  ${m.id}`,
+    `  payment key:  ${m.payment_key}`,
+    `  payout key:   ${m.payout_key}`,
+    'Create an invoice:',
+    `  curl -s ${config.publicUrl}/v1/payment -H 'Content-Type: application/json' \\`,
+    `    -H 'merchant: ${m.id}' -H 'sign: ${sign}' \\`,
+    `    -d '${body}'`,
+  ].join('\n');
+}
