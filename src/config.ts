@@ -33,6 +33,8 @@ export interface Config {
   /** Per-IP requests per minute on the public payer API. */
   payerRateLimit: number;
   bodyLimit: number;
+  /** Pause between two rounds of the background workers. */
+  workerIntervalMs: number;
 }
 
 type FileConfig = Partial<{
@@ -51,6 +53,7 @@ type FileConfig = Partial<{
   log_level: string;
   mnemonic_file: string;
   payer_rate_limit: number;
+  worker_interval_ms: number;
 }>;
 
 function bool(v: string | undefined): boolean | undefined {
@@ -85,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? fc.log_level ?? 'info',
     payerRateLimit: Number(env.SATCHEL_PAYER_RATE_LIMIT ?? fc.payer_rate_limit ?? 600),
     bodyLimit: 64 * 1024,
+    workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
   };
 }

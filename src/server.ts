@@ -5,6 +5,7 @@ import { createContext, type Ctx } from './context.ts';
 import { buildApp } from './http/app.ts';
 import { createMerchant, listMerchants, type Merchant } from './merchants/store.ts';
 import { signBody } from './http/signature.ts';
+import { acquireWorkerLock, runWorkers } from './worker/index.ts';
 
 export interface Gateway {
   ctx: Ctx;
@@ -14,7 +15,7 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(config: Config, opts: { logger?: boolean; createDemo?: boolean } = {}): Promise<Gateway> {
+export async function startGateway(config: Config, opts: { logger?: boolean; createDemo?: boolean; workerIntervalMs?: number } = {}): Promise<Gateway> {
   const ctx = await createContext(config);
   let demo: Merchant | null = null;
   if (opts.createDemo !== false && (await listMerchants(ctx.storage.db)).length === 0) {
@@ -22,6 +23,13 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
   }
   const app = await buildApp(ctx, { logger: opts.logger });
   const url = await app.listen({ host: config.host, port: config.port });
+  let workers: { stop(): Promise<void> } | null = null;
+  let unlock: (() => void) | null = null;
+  if (config.role !== 'api') {
+    unlock = ctx.storage.kind === 'sqlite' ? acquireWorkerLock(config.dataDir) : () => {};
+    if (unlock) workers = runWorkers(ctx, { intervalMs: opts.workerIntervalMs ?? config.workerIntervalMs, log: app.log });
+    else app.log.warn('another process runs the workers on this SQLite database; this one serves HTTP only');
+  }
   return {
     ctx,
     app,
@@ -29,6 +37,8 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
     demo,
     async close() {
       await app.close();
+      await workers?.stop();
+      unlock?.();
       await ctx.storage.close();
     },
   };

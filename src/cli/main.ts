@@ -6,6 +6,17 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { join } from 'node:path';
 import { createMerchant, listMerchants, setMerchantBlocked } from '../merchants/store.ts';
 import { isUuid } from '../http/validation.ts';
+import { createContext } from '../context.ts';
+import { closeDrivers } from '../chain/drivers.ts';
+import {
+  SimulatorError,
+  simulateConfirm,
+  simulateDrop,
+  simulateExpire,
+  simulatePay,
+  simulatePayAddress,
+} from '../chain/simulated/simulator.ts';
+import { webhooksList } from '../webhooks/cli.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -13,6 +24,12 @@ const USAGE = `Usage: satchel <command>
   merchant block <uuid>                  block payments and payouts of a merchant
   merchant unblock <uuid>                lift the block
   migrate                                apply database migrations
+  simulate pay --invoice <uuid> [--amount <decimal>] [--unconfirmed] [--json]
+  simulate pay --address <address> --network <code> --currency <code> --amount <decimal> [--unconfirmed] [--json]
+  simulate confirm --invoice <uuid>      confirm the invoice's unconfirmed transfers
+  simulate drop --invoice <uuid>         drop (revert) the invoice's unconfirmed transfers
+  simulate expire --invoice <uuid>       move the invoice to its expiry now
+  webhooks list [--invoice <uuid>] [--json]   deliveries and their attempts
 Reads the same environment as the gateway (DATABASE_URL, SATCHEL_DATA_DIR, ...).`;
 
 export type Out = { log: (s: string) => void; error: (s: string) => void };
@@ -75,6 +92,54 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
         await s.close();
       }
       return 0;
+    }
+  }
+  if (group === 'simulate' || group === 'webhooks') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        invoice: { type: 'string' },
+        amount: { type: 'string' },
+        address: { type: 'string' },
+        network: { type: 'string' },
+        currency: { type: 'string' },
+        unconfirmed: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
+      allowPositionals: false,
+    });
+    const ctx = await createContext(config);
+    try {
+      if (group === 'webhooks' && action === 'list') {
+        await webhooksList(ctx.storage.db, { invoice: values.invoice, json: values.json }, out);
+        return 0;
+      }
+      let result: unknown;
+      if (action === 'pay' && values.invoice) {
+        result = await simulatePay(ctx, { invoice: values.invoice, amount: values.amount, unconfirmed: values.unconfirmed });
+      } else if (action === 'pay' && values.address && values.network && values.currency && values.amount) {
+        result = await simulatePayAddress(ctx, {
+          address: values.address,
+          network: values.network,
+          currency: values.currency,
+          amount: values.amount,
+          unconfirmed: values.unconfirmed,
+        });
+      } else if (action === 'confirm' && values.invoice) result = await simulateConfirm(ctx, { invoice: values.invoice });
+      else if (action === 'drop' && values.invoice) result = await simulateDrop(ctx, { invoice: values.invoice });
+      else if (action === 'expire' && values.invoice) result = await simulateExpire(ctx, { invoice: values.invoice });
+      else {
+        out.error(USAGE);
+        return 2;
+      }
+      out.log(values.json ? JSON.stringify(result) : Object.entries(result as Record<string, unknown>).map(([k, v]) => `${k}: ${String(v)}`).join('\n'));
+      return 0;
+    } catch (e) {
+      if (e instanceof SimulatorError) return fail(out, e.message);
+      throw e;
+    } finally {
+      await closeDrivers(ctx);
+      await ctx.storage.close();
     }
   }
   out.error(USAGE);

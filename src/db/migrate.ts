@@ -1,10 +1,12 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Storage } from './dialect.ts';
 import * as m001 from './migrations/001_foundation.ts';
+import * as m002 from './migrations/002_lifecycle.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
   '001_foundation': m001,
+  '002_lifecycle': m002,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -14,7 +16,8 @@ class StaticProvider implements MigrationProvider {
 }
 
 export async function migrateToLatest(storage: Storage): Promise<string[]> {
-  const migrator = new Migrator({ db: storage.db, provider: new StaticProvider() });
+  // Capabilities land in any order, so a database may have run 004 before 003 exists.
+  const migrator = new Migrator({ db: storage.db, provider: new StaticProvider(), allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

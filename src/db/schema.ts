@@ -60,6 +60,8 @@ export interface InvoicesTable {
   created_at: number;
   updated_at: number;
   version: number;
+  credited: string;
+  resend_count: number;
 }
 
 /** Every address the gateway ever handed out, so none is reused and each can be recovered. */
@@ -72,11 +74,116 @@ export interface AddressesTable {
   created_at: number;
 }
 
+export interface ChainTransfersTable {
+  network: string;
+  txid: string;
+  idx: number;
+  currency: string;
+  address: string;
+  from_address: string | null;
+  amount: string;
+  block_height: number | null;
+  block_hash: string | null;
+  confirmations: number;
+  /** seen | confirmed | dropped */
+  status: string;
+  owner_kind: string;
+  owner_id: string;
+  seen_at: number;
+  confirmed_at: number | null;
+  updated_at: number;
+}
+
+export interface ChainCursorsTable {
+  network: string;
+  cursor: string;
+  updated_at: number;
+}
+
+export interface SimTransactionsTable {
+  network: string;
+  txid: string;
+  idx: number;
+  from_address: string | null;
+  to_address: string;
+  currency: string;
+  amount: string;
+  block_height: number | null;
+  confirmations: number;
+  /** pending | mined | dropped | failed */
+  status: string;
+  /** in (a payment to us) | out (a payout we sent) */
+  direction: string;
+  rev: number;
+  created_at: number;
+}
+
+export interface BalancesTable {
+  merchant_id: string;
+  /** business | personal */
+  kind: string;
+  currency: string;
+  amount: string;
+  updated_at: number;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  merchant_id: string;
+  kind: string;
+  currency: string;
+  /** Signed decimal: credits positive, debits negative. */
+  amount: string;
+  balance_after: string;
+  reason: string;
+  ref_kind: string;
+  ref_id: string;
+  /** Idempotency key: the same movement is never booked twice. */
+  key: string;
+  created_at: number;
+}
+
+export interface WebhooksTable {
+  id: string;
+  merchant_id: string;
+  /** payment | wallet | payout */
+  kind: string;
+  ref_id: string;
+  url: string;
+  /** The exact body delivered, `sign` included. */
+  body: string;
+  /** pending | delivered | failed */
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  allow_private: number;
+  created_at: number;
+  delivered_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  webhook_id: string;
+  at: number;
+  http_status: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
 export interface DB {
   merchants: MerchantsTable;
   hd_counters: HdCountersTable;
   invoices: InvoicesTable;
   addresses: AddressesTable;
+  chain_transfers: ChainTransfersTable;
+  chain_cursors: ChainCursorsTable;
+  sim_transactions: SimTransactionsTable;
+  balances: BalancesTable;
+  ledger_entries: LedgerEntriesTable;
+  webhooks: WebhooksTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type { Generated };

@@ -5,6 +5,9 @@ import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics } from '../ops/metrics.ts';
 import { merchantApi } from './merchant-api.ts';
+import { simulatorRoutes } from './routes/simulator.ts';
+import { payerRoutes } from './routes/payer.ts';
+import { pageRoutes } from './routes/page.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -80,6 +83,9 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
   await app.register(merchantApi, { ctx });
+  await simulatorRoutes(app, ctx);
+  await payerRoutes(app, ctx);
+  await pageRoutes(app, ctx);
   for (const p of opts.plugins ?? []) await p(app, ctx);
   return app;
 }

@@ -6,6 +6,7 @@ import type { Merchant } from '../merchants/store.ts';
 import { isUuid, type Input } from './validation.ts';
 import { keyKindFor, verifySignature } from './signature.ts';
 import { invoiceRoutes } from './routes/invoices.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 export interface SignedCall {
   input: Input;
@@ -24,7 +25,7 @@ export interface V1 {
 }
 
 /** Route groups of the merchant API; later capabilities append theirs. */
-export const v1RouteGroups: Array<(v1: V1) => void> = [invoiceRoutes];
+export const v1RouteGroups: Array<(v1: V1) => void> = [invoiceRoutes, webhookRoutes];
 
 export async function merchantApi(app: FastifyInstance, { ctx }: { ctx: Ctx }): Promise<void> {
   const v1: V1 = {

@@ -45,6 +45,10 @@ function validateInput(input: Input): void {
     let code = check(input, field, rules.split('|'));
     // max:40 is a length here, but Laravel would read it as a value next to `numeric`.
     if (!code && field === 'amount' && [...String(input.amount)].length > 40) code = 'validation.max.string';
+    // Money is a plain decimal: exponent notation ("1e3") is refused rather than guessed at.
+    if (!code && (field === 'amount' || field === 'accuracy_payment_percent') && !isMissing(input[field]) && !Decimal.tryParse(String(input[field]).trim())) {
+      code = 'validation.numeric';
+    }
     if (!code && field === 'payer_email' && !isMissing(input.payer_email) && !EMAIL_RE.test(String(input.payer_email))) {
       code = 'validation.email';
     }
@@ -180,6 +184,8 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     created_at: now,
     updated_at: now,
     version: 1,
+    credited: '0',
+    resend_count: 0,
   };
 
   if (fixed) {
@@ -189,7 +195,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     throw new BusinessError(Msg.minAmount(Decimal.of(1n, decimals).toString(), currency));
   }
 
-  const inserted = await ctx.storage.db.transaction().execute(async (trx) => {
+  const inserted = await ctx.storage.write(async (trx) => {
     if (fixed) {
       const a = await allocateAddress(trx, ctx.seed(), fixed.network, { kind: 'invoice', id }, now);
       row.address = a.address;

@@ -153,6 +153,8 @@ describe.each(await backends())('POST /v1/payment on $name', (backend) => {
       [{ accuracy_payment_percent: '5.01' }, 'accuracy_payment_percent', 'validation.max.numeric'],
       [{ accuracy_payment_percent: -0.1 }, 'accuracy_payment_percent', 'validation.min.numeric'],
       [{ accuracy_payment_percent: 'x' }, 'accuracy_payment_percent', 'validation.numeric'],
+      [{ accuracy_payment_percent: '1e0' }, 'accuracy_payment_percent', 'validation.numeric'],
+      [{ amount: '1e3' }, 'amount', 'validation.numeric'],
       [{ additional_data: 'x'.repeat(256) }, 'additional_data', 'validation.max.string'],
       [{ currencies: 'USDT' }, 'currencies', 'validation.array'],
       [{ except_currencies: { currency: 'BTC' } }, 'except_currencies', 'validation.array'],

@@ -1,0 +1,213 @@
+// The payment simulator (D6): sends, confirms and drops transfers on simulated networks and moves
+// invoices to their expiry. Only for simulated networks; the CLI and /simulator/* call this.
+import { randomBytes } from 'node:crypto';
+import type { Ctx } from '../../context.ts';
+import { Decimal } from '../../money/decimal.ts';
+import { deriveAddress, isValidAddress } from '../address/index.ts';
+import { requiredConfirmations, reconcileInvoice } from '../../invoices/lifecycle.ts';
+import type { InvoiceRow } from '../../invoices/model.ts';
+import { processNetwork } from '../drivers.ts';
+import { nextRev, simTxid } from './driver.ts';
+
+export class SimulatorError extends Error {
+  constructor(
+    message: string,
+    readonly status: 404 | 422 = 422,
+  ) {
+    super(message);
+  }
+}
+
+const PAYER_SEED = new Uint8Array(64).fill(7);
+
+function simulated(ctx: Ctx, network: string | null): boolean {
+  return !!network && (ctx.config.networks[network.toUpperCase()]?.driver ?? 'simulated') === 'simulated';
+}
+
+async function invoiceFor(ctx: Ctx, id: string): Promise<InvoiceRow> {
+  const inv = /^[0-9a-f-]{36}$/i.test(id)
+    ? await ctx.storage.db.selectFrom('invoices').selectAll().where('id', '=', id.toLowerCase()).executeTakeFirst()
+    : undefined;
+  if (!inv) throw new SimulatorError('Invoice not found', 404);
+  if (inv.network && !simulated(ctx, inv.network)) throw new SimulatorError('Invoice not found', 404);
+  return inv;
+}
+
+/** Still due on an invoice: payer_amount minus everything seen or confirmed. */
+async function due(ctx: Ctx, inv: InvoiceRow): Promise<Decimal> {
+  const rows = await ctx.storage.db
+    .selectFrom('chain_transfers')
+    .select(['amount', 'status'])
+    .where('owner_kind', '=', 'invoice')
+    .where('owner_id', '=', inv.id)
+    .execute();
+  const got = rows.filter((r) => r.status !== 'dropped').reduce((s, r) => s.add(r.amount), Decimal.ZERO);
+  const rest = Decimal.parse(inv.payer_amount ?? '0').sub(got);
+  return rest.isNegative() ? Decimal.ZERO : rest;
+}
+
+export interface PayResult {
+  txid: string;
+  amount: string;
+  currency: string;
+  network: string;
+  address: string;
+  confirmed: boolean;
+}
+
+export async function simulatePay(
+  ctx: Ctx,
+  opts: { invoice: string; amount?: string; mode?: 'full' | 'partial' | 'over'; unconfirmed?: boolean },
+): Promise<PayResult> {
+  const inv = await invoiceFor(ctx, opts.invoice);
+  if (!inv.address || !inv.network || !inv.payer_currency) throw new SimulatorError('The payer has not chosen a currency yet');
+  const decimals = ctx.registry.currencyOn(inv.network, inv.payer_currency)?.decimals ?? 8;
+  let amount: Decimal;
+  if (opts.amount !== undefined) {
+    const a = Decimal.tryParse(opts.amount);
+    if (!a || !a.gt('0')) throw new SimulatorError('amount must be a positive decimal');
+    amount = a;
+  } else {
+    const rest = await due(ctx, inv);
+    const base = rest.isZero() ? Decimal.parse(inv.payer_amount!) : rest;
+    amount =
+      opts.mode === 'partial' ? base.div('2', decimals, 'down') : opts.mode === 'over' ? base.mul('1.1').round(decimals, 'up') : base;
+    if (!amount.gt('0')) amount = Decimal.of(1n, decimals);
+  }
+  return sendTo(ctx, {
+    network: inv.network,
+    currency: inv.payer_currency,
+    address: inv.address,
+    amount: amount.round(decimals, 'down').toString(),
+    unconfirmed: opts.unconfirmed ?? false,
+  });
+}
+
+export async function simulatePayAddress(
+  ctx: Ctx,
+  opts: { address: string; network: string; currency: string; amount: string; unconfirmed?: boolean },
+): Promise<PayResult> {
+  const network = ctx.registry.network(opts.network);
+  if (!network || !simulated(ctx, network.code)) throw new SimulatorError('Network not found or not simulated', 404);
+  const currency = ctx.registry.currencyOn(network.code, opts.currency);
+  if (!currency) throw new SimulatorError('Currency not found on this network', 404);
+  if (!isValidAddress(network.address_format, opts.address)) throw new SimulatorError('Invalid address');
+  const a = Decimal.tryParse(opts.amount);
+  if (!a || !a.gt('0')) throw new SimulatorError('amount must be a positive decimal');
+  return sendTo(ctx, {
+    network: network.code,
+    currency: currency.code,
+    address: opts.address,
+    amount: a.round(currency.decimals, 'down').toString(),
+    unconfirmed: opts.unconfirmed ?? false,
+  });
+}
+
+async function sendTo(
+  ctx: Ctx,
+  p: { network: string; currency: string; address: string; amount: string; unconfirmed: boolean },
+): Promise<PayResult> {
+  const network = ctx.registry.network(p.network)!;
+  const confirmations = p.unconfirmed ? 0 : requiredConfirmations(ctx, network.code);
+  const txid = simTxid(network, randomBytes(16).toString('hex'));
+  const from = deriveAddress(network.address_format, PAYER_SEED, network.coin_type, randomBytes(3).readUIntBE(0, 3)).address;
+  await ctx.storage.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('sim_transactions')
+      .values({
+        network: network.code,
+        txid,
+        idx: 0,
+        from_address: from,
+        to_address: p.address,
+        currency: p.currency,
+        amount: p.amount,
+        block_height: p.unconfirmed ? null : 1,
+        confirmations,
+        status: p.unconfirmed ? 'pending' : 'mined',
+        direction: 'in',
+        rev: await nextRev(trx),
+        created_at: ctx.now(),
+      })
+      .execute();
+  });
+  await processNetwork(ctx, network.code);
+  return { txid, amount: p.amount, currency: p.currency, network: network.code, address: p.address, confirmed: !p.unconfirmed };
+}
+
+/** Confirms every pending transfer to the invoice's addresses. */
+export async function simulateConfirm(ctx: Ctx, opts: { invoice: string }): Promise<{ confirmed: number }> {
+  const inv = await invoiceFor(ctx, opts.invoice);
+  const addresses = await invoiceAddresses(ctx, inv);
+  const confirmations = requiredConfirmations(ctx, inv.network!);
+  const n = await ctx.storage.db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('sim_transactions')
+      .select(['txid', 'idx'])
+      .where('network', '=', inv.network!)
+      .where('direction', '=', 'in')
+      .where('status', '=', 'pending')
+      .where('to_address', 'in', addresses)
+      .execute();
+    for (const r of rows) {
+      await trx
+        .updateTable('sim_transactions')
+        .set({ status: 'mined', confirmations, block_height: 1, rev: await nextRev(trx) })
+        .where('network', '=', inv.network!)
+        .where('txid', '=', r.txid)
+        .where('idx', '=', r.idx)
+        .execute();
+    }
+    return rows.length;
+  });
+  await processNetwork(ctx, inv.network!);
+  return { confirmed: n };
+}
+
+/** Drops (or reverts) the invoice's transfers that are not confirmed yet. */
+export async function simulateDrop(ctx: Ctx, opts: { invoice: string }): Promise<{ dropped: number }> {
+  const inv = await invoiceFor(ctx, opts.invoice);
+  const addresses = await invoiceAddresses(ctx, inv);
+  const n = await ctx.storage.db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('sim_transactions')
+      .select(['txid', 'idx'])
+      .where('network', '=', inv.network!)
+      .where('direction', '=', 'in')
+      .where('status', '=', 'pending')
+      .where('to_address', 'in', addresses)
+      .execute();
+    for (const r of rows) {
+      await trx
+        .updateTable('sim_transactions')
+        .set({ status: 'dropped', rev: await nextRev(trx) })
+        .where('network', '=', inv.network!)
+        .where('txid', '=', r.txid)
+        .where('idx', '=', r.idx)
+        .execute();
+    }
+    return rows.length;
+  });
+  await processNetwork(ctx, inv.network!);
+  return { dropped: n };
+}
+
+/** Moves the invoice to its expiry now. */
+export async function simulateExpire(ctx: Ctx, opts: { invoice: string }): Promise<{ status: string }> {
+  const inv = await invoiceFor(ctx, opts.invoice);
+  const updated = await ctx.storage.db.transaction().execute(async (trx) => {
+    const nowS = Math.floor(ctx.now() / 1000);
+    if (Number(inv.expired_at) > nowS) {
+      await trx.updateTable('invoices').set({ expired_at: nowS }).where('id', '=', inv.id).execute();
+    }
+    return reconcileInvoice(ctx, trx, inv.id);
+  });
+  return { status: updated?.status ?? inv.status };
+}
+
+/** Every address the invoice ever had (is_refresh gives it new ones). */
+async function invoiceAddresses(ctx: Ctx, inv: InvoiceRow): Promise<string[]> {
+  const rows = await ctx.storage.db.selectFrom('addresses').select('address').where('owner_kind', '=', 'invoice').where('owner_id', '=', inv.id).execute();
+  const list = rows.map((r) => r.address);
+  return list.length ? list : [inv.address ?? ''];
+}

@@ -1,0 +1,63 @@
+// /simulator/*: the payment simulator over HTTP (only for simulated networks; see docs/simulator.md).
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Ctx } from '../../context.ts';
+import { jsonBody } from '../json-body.ts';
+import { toBoolean, type Input } from '../validation.ts';
+import {
+  SimulatorError,
+  simulateConfirm,
+  simulateDrop,
+  simulateExpire,
+  simulatePay,
+  simulatePayAddress,
+} from '../../chain/simulated/simulator.ts';
+import { simulatorHooks } from '../../chain/simulated/hooks.ts';
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+export async function simulatorRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
+  const route = (path: string, run: (input: Input) => Promise<unknown>) => {
+    app.post(path, async (req, reply: FastifyReply) => {
+      const input = jsonBody(req);
+      if (input === null) return reply.code(400).send({ state: 1, message: 'Malformed JSON' });
+      try {
+        return reply.send({ state: 0, result: await run(input) });
+      } catch (e) {
+        if (e instanceof SimulatorError) return reply.code(e.status).send({ state: 1, message: e.message });
+        throw e;
+      }
+    });
+  };
+  route('/simulator/pay', async (i) => {
+    const mode = str(i.mode);
+    if (mode !== undefined && !['full', 'partial', 'over'].includes(mode)) throw new SimulatorError('mode must be full, partial or over');
+    if (str(i.invoice)) {
+      return simulatePay(ctx, {
+        invoice: str(i.invoice)!,
+        amount: str(i.amount),
+        mode: mode as 'full' | 'partial' | 'over' | undefined,
+        unconfirmed: toBoolean(i.unconfirmed, false),
+      });
+    }
+    if (str(i.wallet)) {
+      const w = await simulatorHooks.walletAddress?.(ctx, str(i.wallet)!);
+      if (!w) throw new SimulatorError('Wallet not found', 404);
+      return simulatePayAddress(ctx, { ...w, amount: str(i.amount) ?? '', unconfirmed: toBoolean(i.unconfirmed, false) });
+    }
+    if (str(i.address) && str(i.network) && str(i.currency) && str(i.amount)) {
+      return simulatePayAddress(ctx, {
+        address: str(i.address)!,
+        network: str(i.network)!,
+        currency: str(i.currency)!,
+        amount: str(i.amount)!,
+        unconfirmed: toBoolean(i.unconfirmed, false),
+      });
+    }
+    throw new SimulatorError('Pass invoice, wallet, or address with network, currency and amount');
+  });
+  route('/simulator/confirm', async (i) => simulateConfirm(ctx, { invoice: str(i.invoice) ?? '' }));
+  route('/simulator/drop', async (i) => simulateDrop(ctx, { invoice: str(i.invoice) ?? '' }));
+  route('/simulator/expire', async (i) => simulateExpire(ctx, { invoice: str(i.invoice) ?? '' }));
+}

@@ -1,0 +1,27 @@
+import type { V1 } from '../merchant-api.ts';
+import { resendPaymentWebhook } from '../../webhooks/resend.ts';
+import { sendTestWebhook, type TestWebhookKind } from '../../webhooks/test-webhooks.ts';
+
+export function webhookRoutes(v1: V1): void {
+  const { ctx } = v1;
+  v1.post(
+    '/v1/payment/resend',
+    async ({ input, merchant }) => {
+      await resendPaymentWebhook(ctx, merchant, input);
+      return [];
+    },
+    { forbidIfBlocked: false },
+  );
+  for (const kind of ['payment', 'payout', 'wallet'] as const satisfies readonly TestWebhookKind[]) {
+    v1.post(
+      `/v1/test-webhook/${kind}`,
+      async ({ input, merchant, req }) => {
+        const r = await sendTestWebhook(ctx, merchant, kind, input);
+        // The merchant gets [] whatever its receiver did; the outcome is only logged.
+        req.log.info({ kind, httpStatus: r.httpStatus, latencyMs: r.latencyMs, error: r.error }, 'test webhook sent');
+        return [];
+      },
+      { forbidIfBlocked: false },
+    );
+  }
+}

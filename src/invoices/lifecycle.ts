@@ -1,0 +1,183 @@
+// The invoice state machine (DESIGN D4), recomputed from what the chain shows. Every move happens
+// in one transaction with its ledger credit and its webhook, so a crash loses nothing and a
+// transfer seen twice is credited once.
+import type { Transaction } from 'kysely';
+import type { Ctx } from '../context.ts';
+import type { DB } from '../db/schema.ts';
+import { Decimal } from '../money/decimal.ts';
+import { post } from '../ledger/index.ts';
+import { enqueueWebhook } from '../webhooks/outbox.ts';
+import { paymentWebhookFields, signedBody } from '../webhooks/payload.ts';
+import { FINAL_STATUSES, type InvoiceRow } from './model.ts';
+import { creditFor } from './pricing.ts';
+
+/** Statuses a payment or the clock can move an invoice out of. Refunds, locks and system
+ * failures belong to an operator or to the refund flow. */
+const RECOMPUTABLE = new Set(['process', 'check', 'paid', 'paid_over', 'wrong_amount', 'cancel', 'fail']);
+
+export interface Tally {
+  confirmed: Decimal;
+  pending: Decimal;
+  pendingOnTime: number;
+  lateDrop: boolean;
+  last: { txid: string; from: string | null } | null;
+  confirmations: { current: number; required: number } | null;
+}
+
+export async function tally(trx: Transaction<DB>, inv: InvoiceRow, required: number): Promise<Tally> {
+  const rows = await trx
+    .selectFrom('chain_transfers')
+    .selectAll()
+    .where('owner_kind', '=', 'invoice')
+    .where('owner_id', '=', inv.id)
+    .orderBy('seen_at')
+    .execute();
+  const expiresMs = Number(inv.expired_at) * 1000;
+  let confirmed = Decimal.ZERO;
+  let pending = Decimal.ZERO;
+  let pendingOnTime = 0;
+  let lateDrop = false;
+  let last: Tally['last'] = null;
+  let current: number | null = null;
+  for (const t of rows) {
+    if (inv.payer_currency && t.currency.toUpperCase() !== inv.payer_currency.toUpperCase()) continue;
+    if (t.status === 'dropped') {
+      if (Number(t.updated_at) >= expiresMs) lateDrop = true;
+      continue;
+    }
+    last = { txid: t.txid, from: t.from_address };
+    if (t.status === 'confirmed') confirmed = confirmed.add(t.amount);
+    else {
+      pending = pending.add(t.amount);
+      if (Number(t.seen_at) < expiresMs) pendingOnTime++;
+      current = current === null ? t.confirmations : Math.min(current, t.confirmations);
+    }
+  }
+  return { confirmed, pending, pendingOnTime, lateDrop, last, confirmations: current === null ? null : { current, required } };
+}
+
+/** The status D4 gives an invoice for what it received, at `now`. */
+export function nextStatus(inv: InvoiceRow, t: Tally, now: number): string {
+  const expired = now >= Number(inv.expired_at) * 1000;
+  if (!inv.payer_amount) return expired ? 'cancel' : 'process';
+  const required = Decimal.parse(inv.payer_amount);
+  const threshold = required.sub(required.percent(inv.accuracy_payment_percent));
+  const hasPending = t.pending.gt('0');
+  if (t.confirmed.gt('0') && t.confirmed.gte(threshold)) return t.confirmed.gt(required) ? 'paid_over' : 'paid';
+  if (t.confirmed.gt('0') && inv.is_payment_multiple === 0) return 'wrong_amount';
+  // A payment seen before expiry but confirmed after it still counts as on time.
+  if (!expired || t.pendingOnTime > 0) return hasPending ? 'check' : 'process';
+  if (t.confirmed.gt('0')) return 'wrong_amount';
+  return t.lateDrop ? 'fail' : 'cancel';
+}
+
+/**
+ * Recomputes one invoice inside `trx`: status, amounts, credit and webhook. Returns the updated row.
+ * Callers hold no lock; this takes the invoice row's lock first.
+ */
+export async function reconcileInvoice(ctx: Ctx, trx: Transaction<DB>, invoiceId: string): Promise<InvoiceRow | null> {
+  const inv = await ctx.storage.forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', invoiceId)).executeTakeFirst();
+  if (!inv || !RECOMPUTABLE.has(inv.status)) return inv ?? null;
+  const now = ctx.now();
+  const network = ctx.registry.network(inv.network);
+  const required = network ? requiredConfirmations(ctx, network.code) : 1;
+  const t = await tally(trx, inv, required);
+  let status = nextStatus(inv, t, now);
+  // A final invoice never reopens: a deep reorganisation after crediting is an operator's matter.
+  if (FINAL_STATUSES.has(inv.status) && !FINAL_STATUSES.has(status)) status = inv.status;
+
+  const patch: Partial<InvoiceRow> = {};
+  if (status !== inv.status) patch.status = status;
+  const isFinal = FINAL_STATUSES.has(status) ? 1 : 0;
+  if (isFinal !== inv.is_final) patch.is_final = isFinal;
+  const paid = t.confirmed.gt('0') ? t.confirmed.toString() : null;
+  if (paid !== (inv.payment_amount === null ? null : Decimal.parse(inv.payment_amount).toString())) {
+    patch.payment_amount = paid;
+    patch.payment_amount_usd = paid ? await usdValue(ctx, paid, inv.payer_currency!) : null;
+  }
+  if (t.last && (t.last.txid !== inv.txid || t.last.from !== inv.from_address)) {
+    patch.txid = t.last.txid;
+    patch.from_address = t.last.from;
+  }
+
+  // Credit the merchant when a payment is final (and again for whatever arrives late).
+  if ((status === 'paid' || status === 'paid_over' || status === 'wrong_amount') && inv.payer_amount && inv.payer_currency && paid) {
+    const decimals = ctx.registry.currencyOn(inv.network!, inv.payer_currency)?.decimals ?? 18;
+    const originalMerchant = Decimal.parse(inv.payer_amount).sub(inv.commission ?? '0').round(decimals, 'down').toString();
+    const target = creditFor(paid, inv.payer_amount, originalMerchant, decimals).merchantAmount;
+    const delta = Decimal.parse(target).sub(inv.credited);
+    if (delta.gt('0')) {
+      await post(ctx.storage, trx, {
+        merchantId: inv.merchant_id,
+        wallet: 'business',
+        currency: inv.payer_currency,
+        amount: delta.toString(),
+        reason: 'invoice_payment',
+        ref: { kind: 'invoice', id: inv.id },
+        key: `invoice:${inv.id}:credit:${target}`,
+        now,
+      });
+      patch.credited = target;
+      patch.merchant_amount = target;
+    }
+  }
+
+  if (Object.keys(patch).length === 0) return inv;
+  patch.updated_at = now;
+  patch.version = inv.version + 1;
+  await trx.updateTable('invoices').set(patch).where('id', '=', inv.id).execute();
+  const updated = { ...inv, ...patch };
+  if (patch.status && inv.url_callback) await enqueueInvoiceWebhook(ctx, trx, updated);
+  return updated;
+}
+
+export async function enqueueInvoiceWebhook(ctx: Ctx, trx: Transaction<DB>, inv: InvoiceRow): Promise<void> {
+  if (!inv.url_callback) return;
+  const merchant = await trx.selectFrom('merchants').select('payment_key').where('id', '=', inv.merchant_id).executeTakeFirstOrThrow();
+  await enqueueWebhook(trx, {
+    merchantId: inv.merchant_id,
+    kind: 'payment',
+    refId: inv.id,
+    url: inv.url_callback,
+    body: signedBody(paymentWebhookFields(inv, 'payment'), merchant.payment_key),
+    allowPrivate: isTestNetwork(ctx, inv.network),
+    now: ctx.now(),
+  });
+}
+
+/** Test mode (D3/D6): invoices on simulated networks may call back to private addresses. */
+export function isTestNetwork(ctx: Ctx, network: string | null): boolean {
+  if (!network) return true;
+  return (ctx.config.networks[network.toUpperCase()]?.driver ?? 'simulated') === 'simulated';
+}
+
+export function requiredConfirmations(ctx: Ctx, network: string): number {
+  const override = ctx.config.networks[network.toUpperCase()]?.confirmations;
+  return typeof override === 'number' ? override : (ctx.registry.network(network)?.confirmations ?? 1);
+}
+
+async function usdValue(ctx: Ctx, amount: string, currency: string): Promise<string | null> {
+  try {
+    const { rate } = await ctx.rates.quote(currency, 'USD', null);
+    return Decimal.parse(amount).mul(rate).round(2, 'down').toString();
+  } catch {
+    return null;
+  }
+}
+
+/** Moves every open invoice whose time is up (a worker calls this). Returns how many it visited. */
+export async function expireDue(ctx: Ctx, limit = 200): Promise<number> {
+  const nowS = Math.floor(ctx.now() / 1000);
+  const due = await ctx.storage.db
+    .selectFrom('invoices')
+    .select('id')
+    .where('is_final', '=', 0)
+    .where('status', '=', 'process')
+    .where('expired_at', '<=', nowS)
+    .limit(limit)
+    .execute();
+  for (const { id } of due) {
+    await ctx.storage.db.transaction().execute((trx) => reconcileInvoice(ctx, trx, id));
+  }
+  return due.length;
+}

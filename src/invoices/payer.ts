@@ -1,0 +1,144 @@
+// What the payer may see of an invoice (D9): never additional_data, commission, merchant amounts
+// or balances. And the payer's choice of currency and network.
+import type { Ctx } from '../context.ts';
+import { BusinessError, NotFoundError } from '../errors.ts';
+import { Decimal } from '../money/decimal.ts';
+import { paymentUri, qrContent } from '../chain/address/index.ts';
+import { allocateAddress } from '../chain/allocate.ts';
+import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
+import type { PayerCurrencyOption, PayerInvoice } from '../page/payer-api.ts';
+import { isTestNetwork, requiredConfirmations, tally } from './lifecycle.ts';
+import { money, type InvoiceRow } from './model.ts';
+import { allowedPairs, type Restriction } from './options.ts';
+import { quoteFor } from './create.ts';
+import { isUuid } from '../http/validation.ts';
+
+function restriction(inv: InvoiceRow): Restriction {
+  try {
+    const r = JSON.parse(inv.currencies ?? 'null') as Restriction | null;
+    if (r) return r;
+  } catch {
+    /* an old row without the stored restriction allows everything */
+  }
+  return { currencies: null, except: null, currency: null, network: null };
+}
+
+export async function loadInvoice(ctx: Ctx, uuid: string): Promise<InvoiceRow> {
+  if (!isUuid(uuid)) throw new NotFoundError();
+  const inv = await ctx.storage.db.selectFrom('invoices').selectAll().where('id', '=', uuid.toLowerCase()).executeTakeFirst();
+  if (!inv) throw new NotFoundError();
+  return inv;
+}
+
+/** Options to choose from, each priced as the payer would pay it; pairs outside their limits are left out. */
+async function options(ctx: Ctx, inv: InvoiceRow): Promise<{ list: PayerCurrencyOption[]; test: boolean }> {
+  const pairs = allowedPairs(ctx.registry, restriction(inv));
+  const byCurrency = new Map<string, PayerCurrencyOption>();
+  let test = true;
+  for (const { network, currency } of pairs) {
+    let amount: string;
+    try {
+      const q = await quoteFor(ctx, inv, network, currency, null);
+      amount = q.payer_amount!;
+    } catch {
+      continue;
+    }
+    if (!isTestNetwork(ctx, network.code)) test = false;
+    let o = byCurrency.get(currency.code);
+    if (!o) byCurrency.set(currency.code, (o = { currency: currency.code, name: currency.name, networks: [] }));
+    o.networks.push({ network: network.code, network_name: network.name, amount: money(amount)! });
+  }
+  return { list: [...byCurrency.values()], test };
+}
+
+function uriOptions(network: NetworkDef, currency: CurrencyDef, address: string, amount: string | null) {
+  return {
+    format: network.address_format,
+    scheme: network.uri_scheme,
+    address,
+    amount: amount ?? undefined,
+    decimals: currency.decimals,
+    contract: currency.contract,
+    native: currency.native === true,
+    chainId: network.chain_id,
+  };
+}
+
+export async function payerView(ctx: Ctx, inv: InvoiceRow): Promise<PayerInvoice> {
+  const network = ctx.registry.network(inv.network);
+  const currency = network && inv.payer_currency ? ctx.registry.currencyOn(network.code, inv.payer_currency) : undefined;
+  const chosen = !!(network && currency && inv.address && inv.payer_amount);
+  let remaining: string | null = null;
+  let confirmations: PayerInvoice['confirmations'] = null;
+  let qr: string | null = null;
+  let uri: string | null = null;
+  let opts: PayerCurrencyOption[] | null = null;
+  let test = isTestNetwork(ctx, inv.network);
+  if (chosen) {
+    const t = await ctx.storage.db.transaction().execute((trx) => tally(trx, inv, requiredConfirmations(ctx, network!.code)));
+    confirmations = t.confirmations;
+    const rest = Decimal.parse(inv.payer_amount!).sub(t.confirmed).sub(t.pending);
+    const open = inv.is_final === 0;
+    if (open && rest.gt('0') && (t.confirmed.gt('0') || t.pending.gt('0'))) remaining = rest.toString();
+    const due = remaining ?? inv.payer_amount!;
+    const u = uriOptions(network!, currency!, inv.address!, due);
+    qr = qrContent(u);
+    uri = paymentUri(u);
+  } else if (inv.is_final === 0) {
+    const o = await options(ctx, inv);
+    opts = o.list;
+    test = o.test;
+  }
+  return {
+    kind: 'invoice',
+    uuid: inv.id,
+    order_id: inv.order_id,
+    status: inv.status as PayerInvoice['status'],
+    is_final: inv.is_final === 1,
+    amount: money(inv.amount)!,
+    currency: inv.currency,
+    currency_is_fiat: !ctx.registry.isCrypto(inv.currency),
+    payer_currency: chosen ? inv.payer_currency : null,
+    network: chosen ? network!.code : null,
+    network_name: chosen ? network!.name : null,
+    payer_amount: chosen ? money(inv.payer_amount) : null,
+    payment_amount: money(inv.payment_amount),
+    remaining: money(remaining),
+    address: chosen ? inv.address : null,
+    qr_content: qr,
+    wallet_uri: uri,
+    confirmations,
+    expired_at: Number(inv.expired_at),
+    server_time: ctx.now(),
+    url_return: inv.url_return,
+    url_success: inv.url_success,
+    theme: inv.theme === 'dark' || inv.theme === 'light' ? inv.theme : null,
+    test_mode: test,
+    options: opts,
+  };
+}
+
+/** The payer picks currency and network: fixes the address, payer_amount and rate. */
+export async function chooseCurrency(ctx: Ctx, uuid: string, currencyCode: unknown, networkCode: unknown): Promise<InvoiceRow> {
+  if (typeof currencyCode !== 'string' || typeof networkCode !== 'string') throw new BusinessError('Choose a currency and a network');
+  const inv = await loadInvoice(ctx, uuid);
+  const network = ctx.registry.network(networkCode);
+  const currency = network ? ctx.registry.currencyOn(network.code, currencyCode) : undefined;
+  if (!network || !currency) throw new BusinessError('This currency is not available for this invoice');
+  const allowed = allowedPairs(ctx.registry, restriction(inv)).some((p) => p.network.code === network.code && p.currency.code === currency.code);
+  if (!allowed) throw new BusinessError('This currency is not available for this invoice');
+  const priced = await quoteFor(ctx, inv, network, currency, null);
+  return ctx.storage.db.transaction().execute(async (trx) => {
+    const cur = await ctx.storage.forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', inv.id)).executeTakeFirstOrThrow();
+    if (cur.address) {
+      if (cur.payer_currency === currency.code && cur.network === network.code) return cur;
+      throw new BusinessError('A currency has already been chosen for this invoice');
+    }
+    if (cur.is_final === 1 || Number(cur.expired_at) * 1000 <= ctx.now()) throw new BusinessError('The invoice has expired');
+    const now = ctx.now();
+    const a = await allocateAddress(trx, ctx.seed(), network, { kind: 'invoice', id: cur.id }, now);
+    const patch: Partial<InvoiceRow> = { ...priced, address: a.address, address_path: a.path, updated_at: now, version: cur.version + 1 };
+    await trx.updateTable('invoices').set(patch).where('id', '=', cur.id).execute();
+    return { ...cur, ...patch };
+  });
+}

@@ -1,0 +1,110 @@
+// The payer picks a currency and network when the merchant left the choice open.
+import { useState } from 'preact/hooks';
+import { useT } from './i18n/index.ts';
+import type { PayerCurrencyOption, PayerInvoice } from './payer-api.ts';
+import { useStore } from './store.ts';
+import { CoinIcon, StoreLink, useAmount } from './ui.tsx';
+import { SearchGlyph } from './icons.tsx';
+import { ApiError } from './api.ts';
+
+/** Options whose currency code, name or network names contain every word of the query. */
+export function filterOptions(options: PayerCurrencyOption[], query: string): PayerCurrencyOption[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return options;
+  return options.filter((option) => {
+    const haystack = [option.currency, option.name, ...option.networks.flatMap((n) => [n.network, n.network_name])]
+      .join(' ')
+      .toLowerCase();
+    return words.every((word) => haystack.includes(word));
+  });
+}
+
+export function Choose({ invoice }: { invoice: PayerInvoice }) {
+  const t = useT();
+  const amount = useAmount();
+  const store = useStore();
+  const [query, setQuery] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const options = invoice.options ?? [];
+  const shown = filterOptions(options, query);
+
+  async function pick(currency: string, network: string) {
+    if (busy) return;
+    setBusy(`${currency}/${network}`);
+    setError(null);
+    store.announce(t('choose_wait'));
+    try {
+      await store.choose(currency, network);
+    } catch (e) {
+      const message = e instanceof ApiError ? e.message : t('load_error_body');
+      setError(t('choose_failed', { message }));
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section class="screen" aria-labelledby="screen-title">
+      <h1 id="screen-title" class="title" tabIndex={-1}>
+        {t('choose_title')}
+      </h1>
+      {options.length > 1 && (
+        <div class="search">
+          <SearchGlyph />
+          <input
+            type="search"
+            value={query}
+            onInput={(e) => setQuery(e.currentTarget.value)}
+            aria-label={t('choose_search')}
+            placeholder={t('choose_search')}
+            autocomplete="off"
+            spellcheck={false}
+          />
+        </div>
+      )}
+      {error && (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {shown.length === 0 ? (
+        <p class="muted empty">{t('choose_none', { query })}</p>
+      ) : (
+        <ul class="options">
+          {shown.map((option) => (
+            <li class="option" key={option.currency}>
+              <div class="option-head">
+                <CoinIcon currency={option.currency} size={32} />
+                <span class="option-name">
+                  <strong>{option.currency}</strong> <span class="muted">{option.name}</span>
+                </span>
+              </div>
+              <ul class="networks">
+                {option.networks.map((n) => {
+                  const key = `${option.currency}/${n.network}`;
+                  return (
+                    <li key={n.network}>
+                      <button
+                        type="button"
+                        class="network"
+                        onClick={() => pick(option.currency, n.network)}
+                        disabled={busy !== null}
+                        aria-busy={busy === key}
+                        aria-label={`${option.currency}: ${t('choose_network', { amount: amount(n.amount, option.currency), network: n.network_name })}`}
+                      >
+                        <span class="network-name">{n.network_name}</span>
+                        <span class="network-amount num">{amount(n.amount, option.currency)}</span>
+                      </button>
+                    </li>
+                  );
+                })}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+      {busy && <p class="muted center">{t('choose_wait')}</p>}
+      <StoreLink url={invoice.url_return} label={t('cancel_return')} />
+    </section>
+  );
+}

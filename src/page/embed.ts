@@ -1,0 +1,145 @@
+// Messaging with the widget when the page runs inside its iframe:
+// ?embed=modal|inline&instance=<id>&origin=<parent origin> (read by route.ts).
+// Messages go only to that exact origin, and only messages from it with the same instance id are read.
+// Loaded only on embedded pages, so standalone payers do not download it.
+import { effect, type Signal } from '@preact/signals';
+import type { Payable } from './api.ts';
+import { translate, type Messages } from './i18n/index.ts';
+import type { EmbedConfig } from './route.ts';
+import { asTheme, type Theme } from './theme.ts';
+
+export { readEmbedConfig, type EmbedConfig, type EmbedMode } from './route.ts';
+
+export type OutgoingType =
+  | 'loaded'
+  | 'status'
+  | 'paid'
+  | 'expired'
+  | 'error'
+  | 'resize'
+  | 'open-wallet'
+  | 'close-request';
+
+export interface EmbedMessage<P = unknown> {
+  source: 'satchel';
+  version: 1;
+  instance: string;
+  type: string;
+  payload: P;
+}
+
+export interface IncomingMessage {
+  type: string;
+  payload: unknown;
+}
+
+export interface Embed {
+  config: EmbedConfig;
+  post(type: OutgoingType, payload?: unknown): void;
+  /** Calls `handler` for each accepted message from the parent; returns an unsubscribe function. */
+  listen(handler: (message: IncomingMessage) => void): () => void;
+  /** Reports `{height}` to the parent whenever the element's height changes. */
+  observeHeight(element: Element): () => void;
+}
+
+export function createEmbed(config: EmbedConfig, win: Window = window): Embed {
+  const parent = win.parent;
+
+  function post(type: OutgoingType, payload: unknown = null) {
+    if (!parent || parent === win) return;
+    const message: EmbedMessage = { source: 'satchel', version: 1, instance: config.instance, type, payload };
+    parent.postMessage(message, config.origin);
+  }
+
+  function listen(handler: (message: IncomingMessage) => void) {
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== config.origin) return;
+      if (event.source !== null && event.source !== parent) return;
+      const data: unknown = event.data;
+      if (!data || typeof data !== 'object') return;
+      const { source, instance, type, payload } = data as Record<string, unknown>;
+      if (source !== 'satchel' || instance !== config.instance || typeof type !== 'string') return;
+      handler({ type, payload });
+    };
+    win.addEventListener('message', onMessage);
+    return () => win.removeEventListener('message', onMessage);
+  }
+
+  function observeHeight(element: Element) {
+    let last = -1;
+    const report = () => {
+      const height = Math.ceil(element.getBoundingClientRect().height);
+      if (height === last) return;
+      last = height;
+      post('resize', { height });
+    };
+    const Observer = (win as Window & typeof globalThis).ResizeObserver;
+    if (!Observer) {
+      report();
+      return () => {};
+    }
+    const observer = new Observer(report);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }
+
+  return { config, post, listen, observeHeight };
+}
+
+/** What the page shares with the widget: its state, read-only except the theme the widget may set. */
+export interface EmbedDeps {
+  win: Window;
+  payable: Signal<Payable | null>;
+  fatal: Signal<'not_found' | null>;
+  failures: Signal<number>;
+  messages: Signal<Messages>;
+  embedTheme: Signal<Theme | null>;
+}
+
+/**
+ * Tells the widget what happens: `loaded` once, `status` on every change, `paid` and `expired` on
+ * those transitions, `error` when nothing can be shown, `resize` as the content grows or shrinks.
+ * Returns the function that stops it all.
+ */
+export function connectEmbed(embed: Embed, deps: EmbedDeps): () => void {
+  const { win, payable, fatal, failures, messages, embedTheme } = deps;
+  const t = () => translate(messages.peek());
+  let loaded = false;
+  let erred = false;
+  let lastStatus: string | null = null;
+  const stops = [
+    embed.listen((message) => {
+      if (message.type === 'theme') {
+        const payload = message.payload as { theme?: unknown } | null;
+        embedTheme.value = asTheme(payload?.theme);
+      }
+    }),
+    effect(() => {
+      const p = payable.value;
+      const f = fatal.value;
+      if (!loaded && (p || f)) {
+        loaded = true;
+        embed.post('loaded', p ? { kind: p.kind, uuid: p.uuid } : null);
+      }
+      if (f && !erred) {
+        erred = true;
+        embed.post('error', { code: f, message: t()('not_found_title') });
+      }
+      if (!p) {
+        if (failures.value > 0 && !erred) {
+          erred = true;
+          embed.post('error', { code: 'unreachable', message: t()('load_error_title') });
+        }
+        return;
+      }
+      embed.post('status', p);
+      if (p.kind === 'invoice' && p.status !== lastStatus) {
+        if (p.status === 'paid' || p.status === 'paid_over') embed.post('paid', p);
+        if (p.status === 'cancel') embed.post('expired', p);
+      }
+      lastStatus = p.status;
+    }),
+    embed.observeHeight(win.document.body),
+  ];
+  return () => stops.forEach((stop) => stop());
+}

@@ -1,0 +1,121 @@
+// Language selection and loading. English is bundled; every other language is its own chunk,
+// fetched only when chosen.
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import { batch, signal, type Signal } from '@preact/signals';
+import { en, type MessageKey, type Messages } from './en.ts';
+
+export const LANGUAGES = [
+  { code: 'en', name: 'English', locale: 'en-US' },
+  { code: 'es', name: 'Español', locale: 'es-ES' },
+  { code: 'pt', name: 'Português', locale: 'pt-BR' },
+  { code: 'ru', name: 'Русский', locale: 'ru-RU' },
+  { code: 'tr', name: 'Türkçe', locale: 'tr-TR' },
+  { code: 'zh', name: '中文', locale: 'zh-CN' },
+] as const;
+
+export type Lang = (typeof LANGUAGES)[number]['code'];
+
+const loaders: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Messages }>> = {
+  es: () => import('./es.ts'),
+  pt: () => import('./pt.ts'),
+  ru: () => import('./ru.ts'),
+  tr: () => import('./tr.ts'),
+  zh: () => import('./zh.ts'),
+};
+
+export interface LangChoice {
+  lang: Lang;
+  /** BCP 47 tag used for number and date formatting, keeping the user's region when it matches. */
+  locale: string;
+}
+
+function match(tag: string): LangChoice | null {
+  const base = tag.toLowerCase().split(/[-_]/)[0];
+  const known = LANGUAGES.find((l) => l.code === base);
+  if (!known) return null;
+  let locale: string = known.locale;
+  try {
+    if (tag.includes('-')) locale = Intl.getCanonicalLocales(tag)[0] ?? locale;
+  } catch {
+    // not a valid BCP 47 tag: keep the language's default locale
+  }
+  return { lang: known.code, locale };
+}
+
+/** `?lang=` first, then the browser's preferred languages, then English. */
+export function pickLanguage(query: string | null, preferred: readonly string[]): LangChoice {
+  for (const tag of [query, ...preferred]) {
+    const choice = tag ? match(tag) : null;
+    if (choice) return choice;
+  }
+  return { lang: 'en', locale: 'en-US' };
+}
+
+export interface I18n {
+  /** False until the first language's strings are in, so the page never flashes English first. */
+  ready: Signal<boolean>;
+  lang: Signal<Lang>;
+  locale: Signal<string>;
+  messages: Signal<Messages>;
+  /** Switch language; resolves once its strings are loaded and shown. */
+  setLanguage(choice: LangChoice | Lang): Promise<void>;
+}
+
+export function createI18n(initial: LangChoice): I18n {
+  const lang = signal<Lang>('en');
+  const locale = signal('en-US');
+  const messages = signal<Messages>(en);
+  const ready = signal(initial.lang === 'en');
+  let latest = 0;
+
+  async function setLanguage(input: LangChoice | Lang) {
+    const choice: LangChoice =
+      typeof input === 'string' ? (match(input) ?? { lang: 'en', locale: 'en-US' }) : input;
+    const request = ++latest;
+    let loaded: Messages = en;
+    if (choice.lang !== 'en') {
+      try {
+        loaded = (await loaders[choice.lang]()).default;
+      } catch {
+        ready.value = true; // chunk failed to load (offline): stay in the current language
+        return;
+      }
+    }
+    if (request !== latest) return;
+    batch(() => {
+      messages.value = loaded;
+      lang.value = choice.lang;
+      locale.value = choice.locale;
+      ready.value = true;
+    });
+    if (typeof document !== 'undefined') document.documentElement.lang = choice.locale;
+  }
+
+  void setLanguage(initial);
+  return { ready, lang, locale, messages, setLanguage };
+}
+
+export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
+
+export function translate(messages: Messages): Translate {
+  return (key, params) => {
+    const text = messages[key] ?? en[key];
+    return params ? text.replace(/\{(\w+)\}/g, (all, name: string) => String(params[name] ?? all)) : text;
+  };
+}
+
+export const I18nContext = createContext<I18n | null>(null);
+
+export function useI18n(): I18n {
+  const i18n = useContext(I18nContext);
+  if (!i18n) throw new Error('useI18n outside I18nContext');
+  return i18n;
+}
+
+/** The translate function for the current language; re-renders the caller on language change. */
+export function useT(): Translate {
+  return translate(useI18n().messages.value);
+}
+
+export type { MessageKey, Messages };

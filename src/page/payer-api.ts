@@ -1,0 +1,126 @@
+// The payer API: what the hosted payment page reads and the server answers.
+// Single source of truth for both sides, so it must stay free of DOM and Node APIs.
+import * as z from 'zod/mini';
+
+export const INVOICE_STATUSES = [
+  'process',
+  'check',
+  'paid',
+  'paid_over',
+  'fail',
+  'wrong_amount',
+  'cancel',
+  'system_fail',
+  'refund_process',
+  'refund_fail',
+  'refund_paid',
+  'locked',
+] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export const WALLET_STATUSES = ['active', 'blocked', 'in_active'] as const;
+export type WalletStatus = (typeof WALLET_STATUSES)[number];
+
+/** A decimal amount as a string, e.g. "15.00" or "0.00012345". Never a JS number. */
+const decimal = z.string().check(z.regex(/^-?\d+(\.\d+)?$/));
+
+export const PayerNetworkOption = z.object({
+  network: z.string(),
+  network_name: z.string(),
+  amount: decimal,
+});
+export type PayerNetworkOption = z.infer<typeof PayerNetworkOption>;
+
+export const PayerCurrencyOption = z.object({
+  currency: z.string(),
+  name: z.string(),
+  networks: z.array(PayerNetworkOption),
+});
+export type PayerCurrencyOption = z.infer<typeof PayerCurrencyOption>;
+
+export const PayerInvoice = z.object({
+  kind: z.literal('invoice'),
+  uuid: z.string(),
+  order_id: z.string(),
+  status: z.enum(INVOICE_STATUSES),
+  is_final: z.boolean(),
+  amount: decimal,
+  currency: z.string(),
+  currency_is_fiat: z.boolean(),
+  payer_currency: z.nullable(z.string()),
+  network: z.nullable(z.string()),
+  network_name: z.nullable(z.string()),
+  payer_amount: z.nullable(decimal),
+  payment_amount: z.nullable(decimal),
+  remaining: z.nullable(decimal),
+  address: z.nullable(z.string()),
+  qr_content: z.nullable(z.string()),
+  wallet_uri: z.nullable(z.string()),
+  confirmations: z.nullable(z.object({ current: z.number(), required: z.number() })),
+  /** Unix seconds. */
+  expired_at: z.number(),
+  /** Unix milliseconds at the moment the server answered. */
+  server_time: z.number(),
+  url_return: z.nullable(z.string()),
+  url_success: z.nullable(z.string()),
+  theme: z.nullable(z.enum(['dark', 'light'])),
+  test_mode: z.boolean(),
+  /** Non-null only while the payer must still choose a currency and network. */
+  options: z.nullable(z.array(PayerCurrencyOption)),
+});
+export type PayerInvoice = z.infer<typeof PayerInvoice>;
+
+export const PayerWallet = z.object({
+  kind: z.literal('wallet'),
+  uuid: z.string(),
+  status: z.enum(WALLET_STATUSES),
+  currency: z.string(),
+  network: z.string(),
+  network_name: z.string(),
+  address: z.string(),
+  qr_content: z.string(),
+  wallet_uri: z.nullable(z.string()),
+  test_mode: z.boolean(),
+  /** Unix milliseconds at the moment the server answered. */
+  server_time: z.number(),
+});
+export type PayerWallet = z.infer<typeof PayerWallet>;
+
+export const PayerInvoiceEnvelope = z.object({ state: z.literal(0), result: PayerInvoice });
+export const PayerWalletEnvelope = z.object({ state: z.literal(0), result: PayerWallet });
+export const PayerErrorEnvelope = z.object({ state: z.literal(1), message: z.string() });
+export type PayerErrorEnvelope = z.infer<typeof PayerErrorEnvelope>;
+
+export const ChooseRequest = z.object({ currency: z.string(), network: z.string() });
+export type ChooseRequest = z.infer<typeof ChooseRequest>;
+
+export const SIMULATE_MODES = ['full', 'partial', 'over'] as const;
+export type SimulateMode = (typeof SIMULATE_MODES)[number];
+
+export const SimulateInvoiceRequest = z.object({
+  invoice: z.string(),
+  mode: z.enum(SIMULATE_MODES),
+});
+export type SimulateInvoiceRequest = z.infer<typeof SimulateInvoiceRequest>;
+
+export const SimulateWalletRequest = z.object({ wallet: z.string(), amount: decimal });
+export type SimulateWalletRequest = z.infer<typeof SimulateWalletRequest>;
+
+export const SimulateResponseEnvelope = z.object({
+  state: z.literal(0),
+  result: z.object({ txid: z.string() }),
+});
+export type SimulateResponseEnvelope = z.infer<typeof SimulateResponseEnvelope>;
+
+/** Paths of the payer API, relative to the page's origin. */
+export const payerApiPaths = {
+  invoice: (uuid: string) => `/api/pay/${encodeURIComponent(uuid)}`,
+  choose: (uuid: string) => `/api/pay/${encodeURIComponent(uuid)}/choose`,
+  wallet: (uuid: string) => `/api/pay/wallet/${encodeURIComponent(uuid)}`,
+  simulate: () => '/simulator/pay',
+} as const;
+
+/** The invoice was settled: paid in full or overpaid. */
+export function isSuccessStatus(status: InvoiceStatus): boolean {
+  return status === 'paid' || status === 'paid_over';
+}

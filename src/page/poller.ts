@@ -1,0 +1,143 @@
+// Status polling: every few seconds while the page is visible, slower when it is hidden,
+// backing off on errors, and stopping once the payable reaches a final state.
+import type { LoadResult } from './api.ts';
+
+export interface PollerOptions<T> {
+  load(etag: string | null, signal: AbortSignal): Promise<LoadResult<T>>;
+  onData(data: T): void;
+  /** Called after every failed attempt with the number of failures in a row. */
+  onError(failures: number, error: unknown): void;
+  /** Called after a successful attempt that followed failures. */
+  onRecovered(): void;
+  /** Errors after which retrying is pointless (e.g. 404): polling stops. */
+  isFatal(error: unknown): boolean;
+  isFinal(data: T): boolean;
+  visibleMs?: number;
+  hiddenMs?: number;
+  maxBackoffMs?: number;
+  doc?: Pick<Document, 'visibilityState' | 'addEventListener' | 'removeEventListener'>;
+}
+
+export interface Poller {
+  start(): void;
+  stop(): void;
+  /** Poll now (e.g. after a simulated payment), without waiting for the timer. */
+  poll(): void;
+  /** Replace the known state (after a POST returned it): in-flight answers are discarded. */
+  reset(etag: string | null, final: boolean): void;
+}
+
+export const VISIBLE_INTERVAL_MS = 3_000;
+export const HIDDEN_INTERVAL_MS = 15_000;
+export const MAX_BACKOFF_MS = 30_000;
+
+export function createPoller<T>(options: PollerOptions<T>): Poller {
+  const visibleMs = options.visibleMs ?? VISIBLE_INTERVAL_MS;
+  const hiddenMs = options.hiddenMs ?? HIDDEN_INTERVAL_MS;
+  const maxBackoffMs = options.maxBackoffMs ?? MAX_BACKOFF_MS;
+  const doc = options.doc ?? document;
+
+  let etag: string | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let controller: AbortController | null = null;
+  let failures = 0;
+  let running = false;
+  let finished = false;
+  let generation = 0;
+  let again = false;
+
+  const hidden = () => doc.visibilityState === 'hidden';
+
+  function delay(): number {
+    const base = hidden() ? hiddenMs : visibleMs;
+    if (failures === 0) return base;
+    return Math.max(base, Math.min(maxBackoffMs, visibleMs * 2 ** failures));
+  }
+
+  function schedule(ms: number) {
+    clearTimer();
+    if (!running || finished) return;
+    timer = setTimeout(tick, ms);
+  }
+
+  function clearTimer() {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+  }
+
+  async function tick() {
+    timer = null;
+    if (!running || finished) return;
+    if (controller) {
+      again = true;
+      return;
+    }
+    const mine = ++generation;
+    controller = new AbortController();
+    try {
+      const result = await options.load(etag, controller.signal);
+      if (mine !== generation || !running) return;
+      const hadFailures = failures > 0;
+      failures = 0;
+      if (hadFailures) options.onRecovered();
+      if (result.changed) {
+        etag = result.etag;
+        if (options.isFinal(result.data)) finished = true;
+        options.onData(result.data);
+      }
+    } catch (error) {
+      if (mine !== generation || !running) return;
+      if (options.isFatal(error)) {
+        finished = true;
+        options.onError(++failures, error);
+        return;
+      }
+      failures += 1;
+      options.onError(failures, error);
+    } finally {
+      if (mine === generation) controller = null;
+    }
+    if (again) {
+      again = false;
+      schedule(0);
+    } else {
+      schedule(delay());
+    }
+  }
+
+  function onVisibility() {
+    // Coming back to the tab: check at once instead of waiting out the slow hidden interval.
+    if (!hidden() && timer !== null && failures === 0) schedule(0);
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      doc.addEventListener('visibilitychange', onVisibility);
+      schedule(0);
+    },
+    stop() {
+      running = false;
+      clearTimer();
+      controller?.abort();
+      controller = null;
+      generation++;
+      doc.removeEventListener('visibilitychange', onVisibility);
+    },
+    poll() {
+      if (controller) again = true;
+      else schedule(0);
+    },
+    reset(newEtag, final) {
+      etag = newEtag;
+      generation++;
+      controller?.abort();
+      controller = null;
+      again = false;
+      finished = final;
+      if (final) clearTimer();
+      else schedule(delay());
+    },
+  };
+}

@@ -1,0 +1,223 @@
+// The outbox worker (D3, D8): claims due webhooks, sends each once, records every attempt and
+// schedules retries. Any number of workers may share a PostgreSQL database.
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Ctx } from '../context.ts';
+import type { WebhooksTable } from '../db/schema.ts';
+import { DEFAULT_TIMEOUT_MS, sendWebhook, type SendResult } from './send.ts';
+
+type WebhookRow = Selectable<WebhooksTable>;
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/** Waits after the 1st, 2nd, ... failed attempt; after the last listed, every 6 hours. */
+const SCHEDULE = [10 * SECOND, 30 * SECOND, MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR];
+const THEN_EVERY = 6 * HOUR;
+
+/** A webhook is retried until this long after it was created, then marked failed. */
+export const GIVE_UP_AFTER_MS = 26 * HOUR;
+
+/** No attempt after this many: the schedule puts the 13th 25 h 51 min after the first, and a 14th
+ * would come after GIVE_UP_AFTER_MS. */
+export const MAX_ATTEMPTS = 13;
+
+/**
+ * The wait before the next attempt after `attempts` failed ones: 10 s, 30 s, 1 min, 5 min, 15 min,
+ * 30 min, 1 h, 2 h, 4 h, then every 6 h; null once MAX_ATTEMPTS have been made. 0 before the first.
+ */
+export function nextDelay(attempts: number): number | null {
+  if (attempts <= 0) return 0;
+  if (attempts >= MAX_ATTEMPTS) return null;
+  return SCHEDULE[attempts - 1] ?? THEN_EVERY;
+}
+
+/** Deliveries in flight at once within one runOnce. */
+const PARALLEL = 8;
+
+export interface DelivererOptions {
+  fetch?: typeof fetch;
+  /** Per attempt; default 10 s. */
+  timeoutMs?: number;
+}
+
+export class WebhookDeliverer {
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly opts: DelivererOptions = {},
+  ) {
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /**
+   * Sends the webhooks that are due (at most `limit`); returns how many were attempted. Webhooks
+   * about the same invoice (wallet, payout) go out one after another in the order they were
+   * queued, and none overtakes an older one that is still being retried. A failing webhook never
+   * makes this throw; a database that cannot be reached does.
+   */
+  async runOnce(limit = 50): Promise<number> {
+    const groups = await this.claim(limit);
+    let attempted = 0;
+    let next = 0;
+    const lane = async () => {
+      while (next < groups.length) {
+        const group = groups[next++]!;
+        for (let i = 0; i < group.length; i++) {
+          const row = group[i]!;
+          let status: string;
+          try {
+            attempted++;
+            status = await this.deliver(row);
+          } catch {
+            // Recording failed (database hiccup): the lease runs out and it is tried again.
+            status = 'pending';
+          }
+          if (status === 'pending') {
+            // The rest waits behind it: hand it back now rather than when the lease ends.
+            await this.release(group.slice(i + 1)).catch(() => {});
+            break;
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL, groups.length) }, lane));
+    return attempted;
+  }
+
+  /**
+   * Takes due rows in a short transaction and pushes their next_attempt_at past the time this batch
+   * can take (a lease), so no other worker picks them up meanwhile; on PostgreSQL, rows another
+   * worker is claiming right now are skipped rather than waited for. A row is taken only when every
+   * older pending webhook about the same thing is taken with it. Returns the rows grouped by what
+   * they are about, oldest first.
+   */
+  private async claim(limit: number): Promise<WebhookRow[][]> {
+    const { storage } = this.ctx;
+    return storage.db.transaction().execute(async (trx) => {
+      const now = this.ctx.now();
+      const due = await storage
+        .skipLocked(
+          trx
+            .selectFrom('webhooks')
+            .selectAll()
+            .where('status', '=', 'pending')
+            .where('next_attempt_at', '<=', now)
+            // Behind an older one that is waiting for its retry (or in flight elsewhere): not yet.
+            .where(({ not, exists, selectFrom, eb }) =>
+              not(
+                exists(
+                  selectFrom('webhooks as o')
+                    .select('o.id')
+                    .whereRef('o.ref_id', '=', 'webhooks.ref_id')
+                    .whereRef('o.kind', '=', 'webhooks.kind')
+                    .where('o.status', '=', 'pending')
+                    .where('o.next_attempt_at', '>', now)
+                    .where((o) =>
+                      o.or([
+                        o('o.created_at', '<', o.ref('webhooks.created_at')),
+                        o.and([o('o.created_at', '=', o.ref('webhooks.created_at')), o('o.id', '<', o.ref('webhooks.id'))]),
+                      ]),
+                    ),
+                ),
+              ),
+            )
+            .orderBy('created_at')
+            .orderBy('id')
+            .limit(limit),
+        )
+        .execute();
+      if (due.length === 0) return [];
+      const taken = new Set(due.map((r) => r.id));
+      const key = (r: { kind: string; ref_id: string }) => `${r.kind} ${r.ref_id}`;
+      // An older pending sibling we did not take (another worker holds it, or the limit cut it
+      // off) blocks everything after it.
+      const siblings = await trx
+        .selectFrom('webhooks')
+        .select(['id', 'kind', 'ref_id'])
+        .where('status', '=', 'pending')
+        .where('ref_id', 'in', [...new Set(due.map((r) => r.ref_id))])
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      const blocked = new Set<string>();
+      const eligible = new Set<string>();
+      for (const s of siblings) {
+        const k = key(s);
+        if (blocked.has(k)) continue;
+        if (taken.has(s.id)) eligible.add(s.id);
+        else blocked.add(k);
+      }
+      const groups = new Map<string, WebhookRow[]>();
+      for (const r of due) {
+        if (!eligible.has(r.id)) continue;
+        const g = groups.get(key(r)) ?? [];
+        g.push(r);
+        groups.set(key(r), g);
+      }
+      if (groups.size === 0) return [];
+      const rows = [...groups.values()].flat();
+      const longest = Math.max(...[...groups.values()].map((g) => g.length));
+      const lease = Math.max(MINUTE, (Math.ceil(rows.length / PARALLEL) + longest + 1) * this.timeoutMs + 30 * SECOND);
+      await trx
+        .updateTable('webhooks')
+        .set({ next_attempt_at: now + lease })
+        .where('id', 'in', rows.map((r) => r.id))
+        .execute();
+      return [...groups.values()];
+    });
+  }
+
+  private async release(rows: WebhookRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.ctx.storage.db
+      .updateTable('webhooks')
+      .set({ next_attempt_at: this.ctx.now() })
+      .where('id', 'in', rows.map((r) => r.id))
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
+  /** One attempt; returns the webhook's status afterwards. */
+  private async deliver(row: WebhookRow): Promise<string> {
+    const { ctx } = this;
+    const at = ctx.now();
+    const allowPrivate = row.allow_private === 1 || ctx.config.allowPrivateCallbacks;
+    const r = await sendWebhook(row.url, row.body, {
+      deliveryId: row.id,
+      allowPrivate,
+      timeoutMs: this.timeoutMs,
+      fetch: this.opts.fetch,
+    });
+    const attempts = row.attempts + 1;
+    const result = outcome(row, r, ctx.now());
+    await ctx.storage.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('webhook_attempts')
+        .values({ id: randomUUID(), webhook_id: row.id, at, http_status: r.httpStatus, latency_ms: r.latencyMs, error: r.error })
+        .execute();
+      await trx
+        .updateTable('webhooks')
+        .set({ attempts, last_status: r.httpStatus, last_error: r.error, ...result })
+        // Guards against a worker whose lease ran out recording over a newer attempt.
+        .where('id', '=', row.id)
+        .where('status', '=', 'pending')
+        .where('attempts', '=', row.attempts)
+        .execute();
+    });
+    return result.status ?? 'pending';
+  }
+}
+
+function outcome(row: WebhookRow, r: SendResult, now: number): Partial<WebhookRow> {
+  const attempts = row.attempts + 1;
+  if (r.ok) return { status: 'delivered', delivered_at: now };
+  if (r.blocked) return { status: 'failed' };
+  const deadline = Number(row.created_at) + GIVE_UP_AFTER_MS;
+  const delay = nextDelay(attempts);
+  if (delay === null || now >= deadline) return { status: 'failed' };
+  // However late the worker runs, there is one last attempt at the deadline.
+  return { next_attempt_at: Math.min(now + delay, deadline) };
+}

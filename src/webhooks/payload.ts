@@ -1,0 +1,105 @@
+// Webhook bodies (D3): the fields in their fixed order and the signature as the last key.
+import { createHash } from 'node:crypto';
+import { Decimal } from '../money/decimal.ts';
+import { money, type InvoiceRow } from '../invoices/model.ts';
+import { phpJsonEncode } from './php-json.ts';
+
+/** md5_hex(base64(J) + key), where J is the PHP encoding of the fields without `sign`. */
+export function webhookSign(fields: Record<string, unknown>, key: string): string {
+  const j = phpJsonEncode(fields);
+  return createHash('md5').update(Buffer.from(j, 'utf8').toString('base64') + key).digest('hex');
+}
+
+/** The exact body to deliver: `fields` with `sign` appended as the last key, PHP-encoded. */
+export function signedBody(fields: Record<string, unknown>, key: string): string {
+  const { sign: _ignored, ...rest } = fields;
+  return phpJsonEncode({ ...rest, sign: webhookSign(rest, key) });
+}
+
+export interface PaymentWebhookExtra {
+  /** The static wallet a `wallet` top-up arrived at. */
+  wallet_address_uuid?: string | null;
+  /** Overrides the invoice's status (test webhooks). */
+  status?: string;
+  /** Only when the payment was converted; left out otherwise. */
+  convert?: Record<string, unknown> | null;
+}
+
+/** What a payment webhook is built from: an invoice row (or a made-up one for a test webhook). */
+export type WebhookInvoice = Pick<
+  InvoiceRow,
+  | 'id' | 'order_id' | 'amount' | 'payment_amount' | 'payment_amount_usd' | 'merchant_amount' | 'commission'
+  | 'credited' | 'is_final' | 'status' | 'from_address' | 'network' | 'currency' | 'payer_currency'
+  | 'payer_amount' | 'exchange_rate' | 'additional_data' | 'txid'
+>;
+
+/** Payment and static-wallet top-up fields, in D3's order, without `sign`. */
+export function paymentWebhookFields(inv: WebhookInvoice, type: 'payment' | 'wallet', extra: PaymentWebhookExtra = {}): Record<string, unknown> {
+  const fields: Record<string, unknown> = {
+    type,
+    uuid: inv.id,
+    order_id: inv.order_id,
+    amount: money(inv.amount),
+    payment_amount: money(inv.payment_amount),
+    payment_amount_usd: money(inv.payment_amount_usd),
+    merchant_amount: money(inv.merchant_amount),
+    commission: keptCommission(inv),
+    is_final: inv.is_final === 1,
+    status: extra.status ?? inv.status,
+    from: inv.from_address,
+    wallet_address_uuid: extra.wallet_address_uuid ?? null,
+    network: inv.network,
+    currency: inv.currency,
+    payer_currency: inv.payer_currency,
+    payer_amount: money(inv.payer_amount),
+    payer_amount_exchange_rate: inv.exchange_rate,
+    additional_data: inv.additional_data,
+  };
+  if (extra.convert) fields.convert = extra.convert;
+  fields.txid = inv.txid;
+  return fields;
+}
+
+/** What the gateway actually kept: once money is credited, what was paid minus what was credited
+ * (an over- or underpayment changes it); before that, the commission priced at creation. */
+function keptCommission(inv: WebhookInvoice): string | null {
+  const credited = Decimal.tryParse(inv.credited ?? '0');
+  if (credited && !credited.isZero() && inv.payment_amount !== null) {
+    return money(Decimal.parse(inv.payment_amount).sub(credited).toString());
+  }
+  return money(inv.commission);
+}
+
+export interface PayoutWebhookSource {
+  uuid: string;
+  order_id: string;
+  amount: string | null;
+  merchant_amount: string | null;
+  commission: string | null;
+  is_final: boolean;
+  status: string;
+  txid: string | null;
+  currency: string;
+  network: string | null;
+  payer_currency: string | null;
+  payer_amount: string | null;
+}
+
+/** Payout fields, in D3's order, without `sign`. */
+export function payoutWebhookFields(p: PayoutWebhookSource): Record<string, unknown> {
+  return {
+    type: 'payout',
+    uuid: p.uuid,
+    order_id: p.order_id,
+    amount: money(p.amount),
+    merchant_amount: money(p.merchant_amount),
+    commission: money(p.commission),
+    is_final: p.is_final,
+    status: p.status,
+    txid: p.txid,
+    currency: p.currency,
+    network: p.network,
+    payer_currency: p.payer_currency,
+    payer_amount: money(p.payer_amount),
+  };
+}

@@ -1,0 +1,177 @@
+// POST /v1/test-webhook/{payment,payout,wallet}: one signed webhook sent right away so a merchant
+// can check its receiver. Nothing is saved and nothing is retried.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Ctx } from '../context.ts';
+import { BusinessError, Msg } from '../errors.ts';
+import { isMissing, validate, type Input } from '../http/validation.ts';
+import { FINAL_STATUSES, INVOICE_STATUSES } from '../invoices/model.ts';
+import type { Merchant } from '../merchants/store.ts';
+import { Decimal } from '../money/decimal.ts';
+import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
+import { paymentWebhookFields, payoutWebhookFields, signedBody, type PayoutWebhookSource, type WebhookInvoice } from './payload.ts';
+import { sendWebhook, type SendResult } from './send.ts';
+
+export type TestWebhookKind = 'payment' | 'payout' | 'wallet';
+
+export const PAYOUT_STATUSES = ['process', 'check', 'paid', 'fail', 'cancel', 'system_fail'] as const;
+const PAYOUT_FINAL: ReadonlySet<string> = new Set(['paid', 'fail', 'cancel', 'system_fail']);
+
+/** uuid or order_id of the record the test webhook is about; uuid wins when both are given. */
+export interface TestTarget {
+  uuid: string | null;
+  order_id: string | null;
+}
+
+/** The payout a test webhook names, or null. Payouts do not exist yet: the payouts issue makes
+ * this look the payout up (uuid first, then order_id) and return its webhook source. */
+export async function findPayoutForTest(_ctx: Ctx, _merchantId: string, _target: TestTarget): Promise<PayoutWebhookSource | null> {
+  return null;
+}
+
+/** The static wallet a test webhook names, as the fields of a top-up webhook (without `sign`),
+ * or null. Static wallets do not exist yet: the static-wallets issue fills this in. */
+export async function findWalletForTest(_ctx: Ctx, _merchantId: string, _target: TestTarget): Promise<Record<string, unknown> | null> {
+  return null;
+}
+
+export interface TestWebhookOptions {
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/**
+ * Validates the request, builds the webhook (from the merchant's record when uuid or order_id is
+ * given, from made-up data otherwise), signs it with the payment key (for payouts too, as the spec
+ * says) and POSTs it once. Whatever the receiver answers is returned for logging only: the API
+ * answers `[]` either way.
+ */
+export async function sendTestWebhook(ctx: Ctx, merchant: Merchant, kind: TestWebhookKind, input: Input, opts: TestWebhookOptions = {}): Promise<SendResult> {
+  const statuses: readonly string[] = kind === 'payout' ? PAYOUT_STATUSES : INVOICE_STATUSES;
+  const ids =
+    kind === 'wallet'
+      ? { uuid: 'required_without:order_id|uuid', order_id: 'required_without:uuid|string|min:1|max:32|alpha_dash' }
+      : { uuid: 'uuid', order_id: 'string|min:1|max:32|alpha_dash' };
+  validate(input, {
+    url_callback: 'required|string|min:6|max:150|url',
+    currency: 'required|string',
+    network: 'required|string',
+    ...ids,
+    // The spec lists status as required with the default `paid`: a missing status means paid.
+    status: `string|in:${statuses.join(',')}`,
+  });
+  const status = isMissing(input.status) ? 'paid' : String(input.status);
+  const network = ctx.registry.network(String(input.network));
+  const currency = network && ctx.registry.currencyOn(network.code, String(input.currency));
+  if (!network || !currency) throw new BusinessError(kind === 'payout' ? Msg.payoutServiceNotFound : Msg.paymentServiceNotFound);
+  const target: TestTarget = {
+    uuid: isMissing(input.uuid) ? null : String(input.uuid).toLowerCase(),
+    order_id: isMissing(input.order_id) ? null : String(input.order_id),
+  };
+  const named = target.uuid !== null || target.order_id !== null;
+
+  let fields: Record<string, unknown>;
+  if (kind === 'payment') {
+    const inv = named ? await findInvoiceForTest(ctx, merchant.id, target) : await madeUpInvoice(ctx, network, currency);
+    if (!inv) throw new BusinessError(Msg.testPaymentNotFound);
+    fields = paymentWebhookFields(
+      {
+        ...inv,
+        status,
+        is_final: FINAL_STATUSES.has(status) ? 1 : 0,
+        // An invoice still waiting for the payer's choice takes the requested pair.
+        network: inv.network ?? network.code,
+        payer_currency: inv.payer_currency ?? currency.code,
+      },
+      'payment',
+    );
+  } else if (kind === 'payout') {
+    const p = named ? await findPayoutForTest(ctx, merchant.id, target) : await madeUpPayout(ctx, network, currency);
+    if (!p) throw new BusinessError(Msg.testPayoutNotFound);
+    fields = payoutWebhookFields({ ...p, status, is_final: PAYOUT_FINAL.has(status) });
+  } else {
+    const w = await findWalletForTest(ctx, merchant.id, target);
+    if (!w) throw new BusinessError(Msg.testWalletNotFound);
+    fields = { ...w, status, is_final: FINAL_STATUSES.has(status) };
+  }
+  return sendWebhook(String(input.url_callback), signedBody(fields, merchant.payment_key), {
+    deliveryId: randomUUID(),
+    allowPrivate: ctx.config.allowPrivateCallbacks,
+    timeoutMs: opts.timeoutMs,
+    fetch: opts.fetch,
+  });
+}
+
+async function findInvoiceForTest(ctx: Ctx, merchantId: string, target: TestTarget): Promise<WebhookInvoice | undefined> {
+  let q = ctx.storage.db.selectFrom('invoices').selectAll().where('merchant_id', '=', merchantId);
+  q = target.uuid !== null ? q.where('id', '=', target.uuid) : q.where('order_id', '=', target.order_id!);
+  return q.executeTakeFirst();
+}
+
+const TEST_USD = '15';
+
+/** About 15 USD in the currency (at the configured rates), else ten times its minimum. */
+async function plausibleAmount(ctx: Ctx, currency: CurrencyDef): Promise<{ amount: Decimal; usd: string | null }> {
+  const places = Math.min(currency.decimals, 8);
+  try {
+    const { rate } = await ctx.rates.quote('USD', currency.code);
+    const amount = Decimal.parse(TEST_USD).mul(rate).round(places, 'up');
+    if (amount.gt('0')) return { amount, usd: TEST_USD };
+  } catch {
+    /* no rate for it: fall through */
+  }
+  return { amount: Decimal.parse(currency.min).mul('10').round(places, 'up'), usd: null };
+}
+
+function randomOrderId(): string {
+  return `test_${randomBytes(8).toString('hex')}`;
+}
+
+function randomTxid(network: NetworkDef): string {
+  const hex = randomBytes(32).toString('hex');
+  return network.family === 'evm' ? `0x${hex}` : hex;
+}
+
+async function madeUpInvoice(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): Promise<WebhookInvoice> {
+  const { amount, usd } = await plausibleAmount(ctx, currency);
+  const commission = amount.percent(currency.commission_percent).round(currency.decimals, 'up');
+  const text = amount.toString();
+  return {
+    id: randomUUID(),
+    order_id: randomOrderId(),
+    amount: text,
+    payment_amount: text,
+    payment_amount_usd: usd,
+    merchant_amount: amount.sub(commission).toString(),
+    commission: commission.toString(),
+    credited: '0',
+    is_final: 0,
+    status: 'paid',
+    from_address: null,
+    network: network.code,
+    currency: currency.code,
+    payer_currency: currency.code,
+    payer_amount: text,
+    exchange_rate: '1',
+    additional_data: null,
+    txid: randomTxid(network),
+  };
+}
+
+async function madeUpPayout(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): Promise<PayoutWebhookSource> {
+  const { amount } = await plausibleAmount(ctx, currency);
+  const fee = Decimal.parse(currency.fees?.recommended ?? network.fees.recommended ?? '0');
+  return {
+    uuid: randomUUID(),
+    order_id: randomOrderId(),
+    amount: amount.toString(),
+    merchant_amount: amount.add(fee).toString(),
+    commission: fee.toString(),
+    is_final: true,
+    status: 'paid',
+    txid: randomTxid(network),
+    currency: currency.code,
+    network: network.code,
+    payer_currency: currency.code,
+    payer_amount: amount.toString(),
+  };
+}

@@ -1,0 +1,104 @@
+// Background work (D8): follow the chains, expire invoices, deliver webhooks, send payouts.
+// With SQLite one process runs it (a lock file); with PostgreSQL any number may, since every job
+// is claimed with FOR UPDATE SKIP LOCKED and each chain scanner holds an advisory lock.
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Ctx } from '../context.ts';
+import { allDrivers, closeDrivers } from '../chain/drivers.ts';
+import { createSink } from '../chain/ingest.ts';
+import { expireDue } from '../invoices/lifecycle.ts';
+import { WebhookDeliverer } from '../webhooks/deliver.ts';
+
+export type Job = (ctx: Ctx) => Promise<unknown>;
+
+/** Extra periodic jobs (payouts register theirs). */
+export const extraJobs: Job[] = [];
+
+export interface Workers {
+  /** Runs every job once (tests and the CLI use this). */
+  tick(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): void } = console): Workers {
+  const deliverer = new WebhookDeliverer(ctx);
+  const sink = createSink(ctx);
+  const jobs: Array<[string, Job]> = [
+    ['chains', async () => {
+      for (const d of allDrivers(ctx)) {
+        try {
+          await d.poll(sink);
+        } catch (err) {
+          log.error({ err, network: d.network.code }, 'chain poll failed');
+        }
+      }
+    }],
+    ['expiry', (c) => expireDue(c)],
+    ['webhooks', () => deliverer.runOnce()],
+    ...extraJobs.map((j, i): [string, Job] => [`job${i}`, j]),
+  ];
+  return {
+    async tick() {
+      for (const [name, job] of jobs) {
+        try {
+          await job(ctx);
+        } catch (err) {
+          log.error({ err, job: name }, 'worker job failed');
+        }
+      }
+    },
+    async stop() {
+      await closeDrivers(ctx);
+    },
+  };
+}
+
+/** Runs the workers every `intervalMs` until stopped. */
+export function runWorkers(ctx: Ctx, opts: { intervalMs?: number; log?: { error(o: unknown, msg?: string): void } } = {}): { stop(): Promise<void> } {
+  const workers = createWorkers(ctx, opts.log);
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const loop = () => {
+    if (stopped) return;
+    running = workers.tick().finally(() => {
+      if (!stopped) timer = setTimeout(loop, opts.intervalMs ?? 500);
+    });
+  };
+  loop();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+      await workers.stop();
+    },
+  };
+}
+
+/** With SQLite only one process may run the workers; a lock file in the data folder says which. */
+export function acquireWorkerLock(dataDir: string): (() => void) | null {
+  const path = join(dataDir, 'worker.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(path, { force: true });
+    } catch {
+      const pid = Number(readFileSync(path, 'utf8').trim());
+      if (pid && pid !== process.pid && alive(pid)) return null;
+      rmSync(path, { force: true }); // stale: its process is gone
+    }
+  }
+  return null;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

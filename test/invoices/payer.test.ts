@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../helpers/backends.ts';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { simulatePay } from '../../src/chain/simulated/simulator.ts';
+
+describe.each(await backends())('payer API on $name', (backend) => {
+  let gw: TestGateway;
+  let n = 0;
+  beforeAll(async () => {
+    gw = await startTestGateway(backend, { env: { SATCHEL_PAYER_RATE_LIMIT: '1000' } });
+  });
+  afterAll(async () => gw?.close());
+
+  const create = async (body: Record<string, unknown>) =>
+    (await gw.api('/v1/payment', { order_id: `p-${++n}`, additional_data: 'secret note', ...body })).body.result as Record<string, any>;
+  const get = (uuid: string, headers: Record<string, string> = {}) => gw.app.inject({ method: 'GET', url: `/api/pay/${uuid}`, headers });
+
+  it('shows a fiat invoice with its currency options, priced, and nothing private', async () => {
+    const inv = await create({ amount: '130', currency: 'USD', currencies: [{ currency: 'BTC' }, { currency: 'USDT', network: 'TRON' }, { currency: 'USDT', network: 'BSC' }] });
+    const res = await get(inv.uuid);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    const v = res.json().result;
+    expect(v).toMatchObject({ kind: 'invoice', uuid: inv.uuid, status: 'process', amount: '130.00', currency: 'USD', currency_is_fiat: true, payer_currency: null, address: null, test_mode: true });
+    expect(v.options).toEqual([
+      { currency: 'BTC', name: 'Bitcoin', networks: [{ network: 'BTC', network_name: 'Bitcoin', amount: '0.002' }] },
+      { currency: 'USDT', name: 'Tether', networks: [
+        { network: 'BSC', network_name: 'BNB Smart Chain (BEP-20)', amount: '130.00' },
+        { network: 'TRON', network_name: 'TRON (TRC-20)', amount: '130.00' },
+      ] },
+    ]);
+    expect(JSON.stringify(v)).not.toMatch(/secret note|commission|merchant_amount/);
+  });
+
+  it('lets the payer choose once: address, amount, QR content and wallet link fixed', async () => {
+    const inv = await create({ amount: '130', currency: 'USD' });
+    const bad = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'USDT', network: 'BTC' } });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toEqual({ state: 1, message: 'This currency is not available for this invoice' });
+    const ok = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'BTC', network: 'BTC' } });
+    expect(ok.statusCode).toBe(200);
+    const v = ok.json().result;
+    expect(v).toMatchObject({ payer_currency: 'BTC', network: 'BTC', network_name: 'Bitcoin', payer_amount: '0.002', options: null });
+    expect(v.address).toMatch(/^bc1q/);
+    expect(v.qr_content).toBe(`bitcoin:${v.address}?amount=0.002`);
+    const again = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'BTC', network: 'BTC' } });
+    expect(again.json().result.address).toBe(v.address);
+    const other = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'USDT', network: 'TRON' } });
+    expect(other.statusCode).toBe(422);
+    // The merchant sees the choice too.
+    const info = (await gw.api('/v1/payment/info', { uuid: inv.uuid })).body.result;
+    expect(info).toMatchObject({ payer_currency: 'BTC', network: 'BTC', address: v.address, payer_amount: '0.002', merchant_amount: '0.00196' });
+  });
+
+  it('answers 304 to a poll with the current ETag, and a new ETag after a payment', async () => {
+    const inv = await create({ amount: '100', currency: 'USDT', network: 'TRON' });
+    const first = await get(inv.uuid);
+    const tag = first.headers.etag as string;
+    expect(tag).toBeTruthy();
+    const same = await get(inv.uuid, { 'if-none-match': tag });
+    expect(same.statusCode).toBe(304);
+    expect(same.body).toBe('');
+    await simulatePay(gw.ctx, { invoice: inv.uuid, amount: '40' });
+    const changed = await get(inv.uuid, { 'if-none-match': tag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().result).toMatchObject({ status: 'process', payment_amount: '40.00', remaining: '60.00', qr_content: inv.address });
+    await simulatePay(gw.ctx, { invoice: inv.uuid, unconfirmed: true });
+    const seen = (await get(inv.uuid)).json().result;
+    expect(seen).toMatchObject({ status: 'check', confirmations: { current: 0, required: 19 } });
+  });
+
+  it('answers 404 with an envelope for unknown and malformed ids', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'nope', '%00']) {
+      const res = await get(id);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ state: 1, message: 'Not found' });
+    }
+    const choose = await gw.app.inject({ method: 'POST', url: '/api/pay/nope/choose', payload: '{' });
+    expect([400, 404]).toContain(choose.statusCode);
+  });
+
+  it('rate-limits a client that polls too fast', async () => {
+    const limited = await startTestGateway(backend, { env: { SATCHEL_PAYER_RATE_LIMIT: '5' } });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 7; i++) codes.push((await limited.app.inject({ method: 'GET', url: '/api/pay/00000000-0000-4000-8000-000000000000' })).statusCode);
+      expect(codes).toEqual([404, 404, 404, 404, 404, 429, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});

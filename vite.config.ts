@@ -1,0 +1,34 @@
+// The hosted payment page (/pay/{uuid}, /pay/wallet/{uuid}). The widget has its own config.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import preact from '@preact/preset-vite';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// `SATCHEL_API_URL=http://localhost:8080 npx vite` serves the page with a running gateway's API.
+const api = process.env.SATCHEL_API_URL;
+
+export default defineConfig({
+  root: here('./src/page'),
+  base: '/',
+  publicDir: here('./public'),
+  plugins: [preact()],
+  server: api ? { proxy: { '/api': api, '/simulator': api } } : {},
+  build: {
+    outDir: here('./dist/page'),
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    // Every browser that runs this page's ES modules supports modulepreload natively enough;
+    // the polyfill would only add bytes to the entry chunk.
+    modulePreload: { polyfill: false },
+    // Icons are few and small; keep every asset a file so the CSP needs no data: beyond images.
+    assetsInlineLimit: 0,
+    rolldownOptions: {
+      // The entry exports nothing, so shared code may live in it: lazy chunks import from the
+      // entry rather than from a separate common chunk that would cost the first load a request
+      // and compress worse.
+      preserveEntrySignatures: false,
+      output: { codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] } },
+    },
+  },
+});
