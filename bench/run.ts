@@ -4,10 +4,15 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { apiBench, type Row } from './api.ts';
+import { lifecycleBench } from './lifecycle.ts';
 import { ROOT } from '../test/helpers/spawn.ts';
 
 const durationMs = Number(process.env.BENCH_MS ?? 5000);
-const sections: Array<[string, () => Promise<Row[]>]> = [['Merchant API (issue 2)', () => apiBench(durationMs)]];
+const sections: Array<[string, () => Promise<Row[]>]> = [
+  ['Merchant API (issue 2)', () => apiBench(durationMs)],
+  ['Payment lifecycle (issue 3)', () => lifecycleBench()],
+  ['EVM driver on anvil (issue 7)', async () => (await import('./evm.ts')).evmBench()],
+];
 
 const out: string[] = [
   '# Benchmarks',

@@ -8,6 +8,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { Registry } from './registry/index.ts';
 import { StaticRateSource } from './rates/static.ts';
 import { MerchantCache } from './merchants/store.ts';
+import { installMoneyOut } from './payouts/install.ts';
 
 export interface Rates {
   /** Price of one `base` in `quote`, and the source that priced it. */
@@ -33,6 +34,8 @@ export async function createContext(config: Config, opts: { now?: () => number; 
     sqlitePath: join(config.dataDir, 'satchel.sqlite'),
   });
   await migrateToLatest(storage);
+  // Static wallets and money going out plug into the chain, simulator, page and worker hooks.
+  installMoneyOut();
   const registry = Registry.load(config.registryFile);
   const rates = opts.rates ?? staticRates(config.ratesFile ?? DEFAULT_RATES_FILE);
   let seed: Uint8Array | undefined;

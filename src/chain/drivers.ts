@@ -3,11 +3,12 @@ import type { Ctx } from '../context.ts';
 import type { ChainDriver } from './driver.ts';
 import { createSink } from './ingest.ts';
 import { SimulatedDriver } from './simulated/driver.ts';
+import { evmDriverFactory } from './evm/index.ts';
 
 export type DriverFactory = (ctx: Ctx, network: string) => ChainDriver;
 
 /** Real drivers register here by kind (the EVM driver registers `evm`). */
-export const driverFactories: Record<string, DriverFactory> = {};
+export const driverFactories: Record<string, DriverFactory> = { evm: evmDriverFactory };
 
 const cache = new WeakMap<Ctx, Map<string, ChainDriver>>();
 

@@ -17,6 +17,8 @@ import {
   simulatePayAddress,
 } from '../chain/simulated/simulator.ts';
 import { webhooksList } from '../webhooks/cli.ts';
+import { simulateDeposit } from '../transfers/deposit.ts';
+import { simulateConfirmOutgoing, simulateFailOutgoing } from '../chain/simulated/outgoing.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -29,6 +31,9 @@ const USAGE = `Usage: satchel <command>
   simulate confirm --invoice <uuid>      confirm the invoice's unconfirmed transfers
   simulate drop --invoice <uuid>         drop (revert) the invoice's unconfirmed transfers
   simulate expire --invoice <uuid>       move the invoice to its expiry now
+  simulate deposit --merchant <uuid> --currency <code> --amount <decimal>   top up a personal wallet
+  simulate payout-confirm --payout <uuid>   confirm a payout's (or refund's) transaction
+  simulate payout-fail --payout <uuid>      make a payout's transaction fail on chain
   webhooks list [--invoice <uuid>] [--json]   deliveries and their attempts
 Reads the same environment as the gateway (DATABASE_URL, SATCHEL_DATA_DIR, ...).`;
 
@@ -103,6 +108,8 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
         address: { type: 'string' },
         network: { type: 'string' },
         currency: { type: 'string' },
+        merchant: { type: 'string' },
+        payout: { type: 'string' },
         unconfirmed: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
@@ -128,6 +135,10 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
       } else if (action === 'confirm' && values.invoice) result = await simulateConfirm(ctx, { invoice: values.invoice });
       else if (action === 'drop' && values.invoice) result = await simulateDrop(ctx, { invoice: values.invoice });
       else if (action === 'expire' && values.invoice) result = await simulateExpire(ctx, { invoice: values.invoice });
+      else if (action === 'deposit' && values.merchant && values.currency && values.amount) {
+        result = await simulateDeposit(ctx, { merchant: values.merchant, currency: values.currency, amount: values.amount });
+      } else if (action === 'payout-confirm' && values.payout) result = await simulateConfirmOutgoing(ctx, values.payout);
+      else if (action === 'payout-fail' && values.payout) result = await simulateFailOutgoing(ctx, values.payout);
       else {
         out.error(USAGE);
         return 2;

@@ -241,9 +241,17 @@ function openPostgres(url: string): Storage {
     forUpdate: (qb) => qb.forUpdate() as typeof qb,
     skipLocked: (qb) => qb.forUpdate().skipLocked() as typeof qb,
     async tryAdvisoryLock(name: string) {
-      lockClient ??= await pool.connect();
-      const r = await lockClient.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [name]);
-      return r.rows[0]?.ok === true;
+      // Advisory locks belong to a session: one dedicated connection holds them. If it dies, the
+      // locks are gone with it, so a new connection starts over (and another process may win).
+      try {
+        lockClient ??= await pool.connect();
+        const r = await lockClient.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [name]);
+        return r.rows[0]?.ok === true;
+      } catch {
+        lockClient?.release(true);
+        lockClient = null;
+        return false;
+      }
     },
     isUniqueViolation: (err) =>
       typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === '23505',

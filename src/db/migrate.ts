@@ -2,11 +2,15 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Storage } from './dialect.ts';
 import * as m001 from './migrations/001_foundation.ts';
 import * as m002 from './migrations/002_lifecycle.ts';
+import * as m003 from './migrations/003_money_out.ts';
+import * as m004 from './migrations/004_evm.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
   '001_foundation': m001,
   '002_lifecycle': m002,
+  '003_money_out': m003,
+  '004_evm': m004,
 };
 
 class StaticProvider implements MigrationProvider {

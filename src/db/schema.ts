@@ -172,6 +172,119 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+/** Outgoing payments (migration 003): merchant payouts, invoice refunds, blocked-wallet refunds and
+ * forced refunds of top-ups to blocked static wallets. */
+export interface PayoutsTable {
+  id: string;
+  merchant_id: string;
+  /** payout | refund | wallet_refund | force_refund */
+  kind: string;
+  /** Unique per merchant (payouts only; null for the other kinds). */
+  order_id: string | null;
+  /** The invoice, static wallet or top-up a refund is about. */
+  ref_id: string | null;
+  /** Requested amount in `currency`. */
+  amount: string;
+  currency: string;
+  network: string;
+  address: string;
+  memo: string | null;
+  priority: string;
+  is_subtract: number;
+  /** What the address receives. */
+  payer_currency: string;
+  payer_amount: string;
+  /** All fees, in `debit_currency`. */
+  commission: string;
+  /** Debited from the business balance in `debit_currency` ('0' when nothing is debited). */
+  merchant_amount: string;
+  debit_currency: string;
+  /** JSON of the payout's `convert` object, or null. */
+  convert: string | null;
+  course_source: string | null;
+  url_callback: string | null;
+  /** process | check | paid | fail | cancel | system_fail */
+  status: string;
+  is_final: number;
+  txid: string | null;
+  confirmations: number;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Static wallets (migration 003): a standing deposit address per merchant order_id. */
+export interface StaticWalletsTable {
+  id: string;
+  merchant_id: string;
+  order_id: string;
+  currency: string;
+  network: string;
+  address: string;
+  address_path: string;
+  url_callback: string | null;
+  from_referral_code: string | null;
+  /** active | blocked | in_active */
+  status: string;
+  is_force_refund: number;
+  /** 1 once the creation fee has been charged (with the first top-up). */
+  fee_charged: number;
+  /** null | process | paid | fail: the one refund of blocked funds. */
+  refund_status: string | null;
+  refund_id: string | null;
+  blocked_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Each confirmed transfer into a static wallet and what became of it (migration 003). */
+export interface WalletTopupsTable {
+  id: string;
+  wallet_id: string;
+  merchant_id: string;
+  network: string;
+  txid: string;
+  idx: number;
+  currency: string;
+  amount: string;
+  from_address: string | null;
+  /** credited | blocked | force_refund | refunded */
+  outcome: string;
+  commission: string;
+  creation_fee: string;
+  merchant_amount: string;
+  payment_amount_usd: string | null;
+  /** The forced refund of this top-up. */
+  refund_id: string | null;
+  /** The blocked-wallet refund that includes this top-up. */
+  wallet_refund_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Operator overrides of a merchant's business/personal wallet status (absent: active). */
+export interface MerchantWalletsTable {
+  merchant_id: string;
+  /** business | personal */
+  kind: string;
+  currency: string;
+  /** active | in_active */
+  status: string;
+  updated_at: number;
+}
+
+/** The last thing a driver said about each transaction we sent (so none is lost to a race). */
+export interface OutgoingEventsTable {
+  network: string;
+  txid: string;
+  /** confirmed | failed */
+  status: string;
+  confirmations: number;
+  updated_at: number;
+}
+
 export interface DB {
   merchants: MerchantsTable;
   hd_counters: HdCountersTable;
@@ -184,6 +297,11 @@ export interface DB {
   ledger_entries: LedgerEntriesTable;
   webhooks: WebhooksTable;
   webhook_attempts: WebhookAttemptsTable;
+  payouts: PayoutsTable;
+  static_wallets: StaticWalletsTable;
+  wallet_topups: WalletTopupsTable;
+  merchant_wallets: MerchantWalletsTable;
+  outgoing_events: OutgoingEventsTable;
 }
 
 export type { Generated };

@@ -8,6 +8,8 @@ import { merchantApi } from './merchant-api.ts';
 import { simulatorRoutes } from './routes/simulator.ts';
 import { payerRoutes } from './routes/payer.ts';
 import { pageRoutes } from './routes/page.ts';
+import { moneyOutSimulatorRoutes } from './routes/payouts.ts';
+import { exchangeRateRoutes } from './routes/extras.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -84,6 +86,8 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
 
   await app.register(merchantApi, { ctx });
   await simulatorRoutes(app, ctx);
+  await moneyOutSimulatorRoutes(app, ctx);
+  await exchangeRateRoutes(app, ctx);
   await payerRoutes(app, ctx);
   await pageRoutes(app, ctx);
   for (const p of opts.plugins ?? []) await p(app, ctx);

@@ -7,6 +7,10 @@ import { isUuid, type Input } from './validation.ts';
 import { keyKindFor, verifySignature } from './signature.ts';
 import { invoiceRoutes } from './routes/invoices.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { walletRoutes } from './routes/wallets.ts';
+import { payoutRoutes } from './routes/payouts.ts';
+import { transferRoutes } from './routes/transfers.ts';
+import { extraRoutes } from './routes/extras.ts';
 
 export interface SignedCall {
   input: Input;
@@ -25,7 +29,14 @@ export interface V1 {
 }
 
 /** Route groups of the merchant API; later capabilities append theirs. */
-export const v1RouteGroups: Array<(v1: V1) => void> = [invoiceRoutes, webhookRoutes];
+export const v1RouteGroups: Array<(v1: V1) => void> = [
+  invoiceRoutes,
+  webhookRoutes,
+  walletRoutes,
+  payoutRoutes,
+  transferRoutes,
+  extraRoutes,
+];
 
 export async function merchantApi(app: FastifyInstance, { ctx }: { ctx: Ctx }): Promise<void> {
   const v1: V1 = {

@@ -196,6 +196,9 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
   }
 
   const inserted = await ctx.storage.write(async (trx) => {
+    // order_id is unique across the merchant's invoices and static wallets (the spec).
+    const wallet = await trx.selectFrom('static_wallets').select('id').where('merchant_id', '=', merchant.id).where('order_id', '=', orderId).executeTakeFirst();
+    if (wallet) throw new ValidationError({ order_id: ['validation.unique'] });
     if (fixed) {
       const a = await allocateAddress(trx, ctx.seed(), fixed.network, { kind: 'invoice', id }, now);
       row.address = a.address;

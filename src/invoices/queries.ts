@@ -4,6 +4,7 @@ import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import { isMissing, validate, type Input } from '../http/validation.ts';
 import { presentInvoice, type InvoiceRow } from './model.ts';
 import { qrDataUrl } from './qr.ts';
+import { prepared } from '../db/prepared.ts';
 
 export const PER_PAGE = 15;
 
@@ -12,12 +13,20 @@ const ID_RULES = {
   order_id: 'required_without:uuid|string|min:1|max:128|alpha_dash',
 };
 
+const byId = prepared((db, merchantId: string, id: string) =>
+  db.selectFrom('invoices').selectAll().where('merchant_id', '=', merchantId).where('id', '=', id),
+);
+const byOrder = prepared((db, merchantId: string, orderId: string) =>
+  db.selectFrom('invoices').selectAll().where('merchant_id', '=', merchantId).where('order_id', '=', orderId),
+);
+
 /** uuid or order_id; `order_id` wins when both are passed. */
 export async function findInvoice(ctx: Ctx, merchantId: string, input: Input, rules = ID_RULES): Promise<InvoiceRow | undefined> {
   validate(input, rules);
-  let q = ctx.storage.db.selectFrom('invoices').selectAll().where('merchant_id', '=', merchantId);
-  q = isMissing(input.order_id) ? q.where('id', '=', String(input.uuid).toLowerCase()) : q.where('order_id', '=', String(input.order_id));
-  return q.executeTakeFirst();
+  const rows = isMissing(input.order_id)
+    ? await byId(ctx.storage.db, merchantId, String(input.uuid).toLowerCase())
+    : await byOrder(ctx.storage.db, merchantId, String(input.order_id));
+  return rows[0];
 }
 
 export async function invoiceInfo(ctx: Ctx, merchantId: string, input: Input): Promise<Record<string, unknown>> {

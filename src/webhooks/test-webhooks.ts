@@ -11,6 +11,9 @@ import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import { paymentWebhookFields, payoutWebhookFields, signedBody, type PayoutWebhookSource, type WebhookInvoice } from './payload.ts';
 import { sendWebhook, type SendResult } from './send.ts';
 
+import { findPayoutWebhookSourceForTest } from '../payouts/queries.ts';
+import { walletTestWebhookFields } from '../wallets/payer.ts';
+
 export type TestWebhookKind = 'payment' | 'payout' | 'wallet';
 
 export const PAYOUT_STATUSES = ['process', 'check', 'paid', 'fail', 'cancel', 'system_fail'] as const;
@@ -22,16 +25,14 @@ export interface TestTarget {
   order_id: string | null;
 }
 
-/** The payout a test webhook names, or null. Payouts do not exist yet: the payouts issue makes
- * this look the payout up (uuid first, then order_id) and return its webhook source. */
-export async function findPayoutForTest(_ctx: Ctx, _merchantId: string, _target: TestTarget): Promise<PayoutWebhookSource | null> {
-  return null;
+/** The payout a test webhook names (uuid first, then order_id), as its webhook source, or null. */
+export async function findPayoutForTest(ctx: Ctx, merchantId: string, target: TestTarget): Promise<PayoutWebhookSource | null> {
+  return findPayoutWebhookSourceForTest(ctx, merchantId, target);
 }
 
-/** The static wallet a test webhook names, as the fields of a top-up webhook (without `sign`),
- * or null. Static wallets do not exist yet: the static-wallets issue fills this in. */
-export async function findWalletForTest(_ctx: Ctx, _merchantId: string, _target: TestTarget): Promise<Record<string, unknown> | null> {
-  return null;
+/** The static wallet a test webhook names, as the fields of a top-up webhook (without `sign`), or null. */
+export async function findWalletForTest(ctx: Ctx, merchantId: string, target: TestTarget): Promise<Record<string, unknown> | null> {
+  return walletTestWebhookFields(ctx, merchantId, target);
 }
 
 export interface TestWebhookOptions {

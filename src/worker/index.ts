@@ -25,13 +25,12 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
   const sink = createSink(ctx);
   const jobs: Array<[string, Job]> = [
     ['chains', async () => {
-      for (const d of allDrivers(ctx)) {
-        try {
-          await d.poll(sink);
-        } catch (err) {
-          log.error({ err, network: d.network.code }, 'chain poll failed');
-        }
-      }
+      // Networks in parallel: a slow or unreachable node must not hold up the others.
+      await Promise.all(
+        allDrivers(ctx).map((d) =>
+          d.poll(sink).catch((err: unknown) => log.error({ err, network: d.network.code }, 'chain poll failed')),
+        ),
+      );
     }],
     ['expiry', (c) => expireDue(c)],
     ['webhooks', () => deliverer.runOnce()],
@@ -39,13 +38,12 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
   ];
   return {
     async tick() {
-      for (const [name, job] of jobs) {
-        try {
-          await job(ctx);
-        } catch (err) {
-          log.error({ err, job: name }, 'worker job failed');
-        }
-      }
+      // Jobs are independent; run side by side so that one slow job (a node timing out, a webhook
+      // receiver that hangs) does not delay expiry or the others.
+      // Webhooks go last, so that what this round changed is announced in the same round.
+      const run = ([name, job]: [string, Job]) => job(ctx).catch((err: unknown) => log.error({ err, job: name }, 'worker job failed'));
+      await Promise.all(jobs.filter(([name]) => name !== 'webhooks').map(run));
+      await Promise.all(jobs.filter(([name]) => name === 'webhooks').map(run));
     },
     async stop() {
       await closeDrivers(ctx);

@@ -1,0 +1,235 @@
+// POST /v1/payout and /v1/payout/calc: a payout from the business balance, its funds reserved in
+// the same transaction that records it, so two payouts can never spend the same money.
+import { randomUUID } from 'node:crypto';
+import type { Ctx } from '../context.ts';
+import { BusinessError, Msg, ValidationError } from '../errors.ts';
+import { check, isMissing, toBoolean, type Input } from '../http/validation.ts';
+import { normalizeCourseSource } from '../invoices/rates.ts';
+import { balanceOf, InsufficientFunds, post } from '../ledger/index.ts';
+import type { Merchant } from '../merchants/store.ts';
+import { Decimal } from '../money/decimal.ts';
+import { isValidAddress } from '../chain/address/index.ts';
+import type { Priority } from '../registry/index.ts';
+import { isWalletActive } from '../wallets/merchant-wallets.ts';
+import { presentPayout, type PayoutRow } from './model.ts';
+import { CONVERT_FROM, PRIORITIES, quotePayout, type PayoutQuote, type PayoutService } from './pricing.ts';
+
+const COMMON_RULES: Record<string, string> = {
+  amount: 'required|string|numeric',
+  currency: 'required|string',
+  address: 'required|string',
+  is_subtract: 'required|boolean',
+  network: 'string',
+  to_currency: 'string',
+  course_source: 'string|min:4|max:20',
+  from_currency: 'string',
+  priority: `string|min:4|max:11|in:${PRIORITIES.join(',')}`,
+};
+
+const CREATE_RULES: Record<string, string> = {
+  ...COMMON_RULES,
+  order_id: 'required|string|min:1|max:100|alpha_dash',
+  url_callback: 'string|min:6|max:255|url',
+  memo: 'string|min:1|max:30',
+};
+
+function validateInput(ctx: Ctx, input: Input, rules: Record<string, string>): void {
+  const errors: Record<string, string[]> = {};
+  for (const [field, r] of Object.entries(rules)) {
+    let code = check(input, field, r.split('|'));
+    if (!code && field === 'amount') {
+      // Amounts are strings of at most 40 characters holding a plain decimal (no exponent).
+      const text = String(input.amount);
+      if ([...text].length > 40) code = 'validation.max.string';
+      else if (!Decimal.tryParse(text.trim())) code = 'validation.numeric';
+    }
+    if (!code && field === 'course_source' && !isMissing(input.course_source) && !normalizeCourseSource(String(input.course_source))) {
+      code = 'validation.in';
+    }
+    if (code) errors[field] = [code];
+  }
+  // A fiat payout names the cryptocurrency to pay out in.
+  if (!errors.currency && !errors.to_currency && typeof input.currency === 'string' && ctx.registry.fiatCurrency(input.currency) && isMissing(input.to_currency)) {
+    errors.to_currency = ['validation.required'];
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+}
+
+function str(v: unknown): string | null {
+  return isMissing(v) ? null : String(v);
+}
+
+export interface PayoutPlan extends PayoutService {
+  quote: PayoutQuote;
+  address: string;
+  memo: string | null;
+  isSubtract: boolean;
+}
+
+/**
+ * Resolves what a (validated) payout or calc request asks for and prices it. Business errors, in
+ * this order: `The currency was not found`, `Not found service to_currency`, `The service was not
+ * found` (a from_currency other than USDT, an unknown network, or a currency the network does not
+ * carry), `Wallet not found` (the balance's wallet is switched off), then the quote's errors.
+ */
+export async function planPayout(ctx: Ctx, merchantId: string, input: Input): Promise<PayoutPlan> {
+  const { registry } = ctx;
+  const currency = String(input.currency).toUpperCase();
+  if (!registry.isKnownCurrency(currency)) throw new BusinessError(Msg.currencyNotFound);
+  const toCurrency = str(input.to_currency)?.toUpperCase() ?? null;
+  if (toCurrency && !registry.isCrypto(toCurrency)) throw new BusinessError(Msg.toCurrencyNotFound);
+  const payerCode = toCurrency ?? currency;
+  const from = str(input.from_currency)?.toUpperCase() ?? null;
+  if (from && from !== CONVERT_FROM) throw new BusinessError(Msg.serviceNotFound);
+
+  const networkCode = str(input.network);
+  let network = networkCode ? registry.network(networkCode) : undefined;
+  if (networkCode && !network) throw new BusinessError(Msg.serviceNotFound);
+  if (!network) {
+    const nets = registry.networksOf(payerCode);
+    if (nets.length !== 1) throw new ValidationError({ network: ['validation.required'] });
+    network = nets[0]!;
+  }
+  const payer = registry.currencyOn(network.code, payerCode);
+  if (!payer) throw new BusinessError(Msg.serviceNotFound);
+  const address = String(input.address);
+  if (!isValidAddress(network.address_format, address)) throw new ValidationError({ address: ['validation.regex'] });
+
+  const debitCurrency = from ?? payer.code.toUpperCase();
+  if (!(await isWalletActive(ctx, ctx.storage.db, merchantId, 'business', debitCurrency))) throw new BusinessError(Msg.walletNotFound);
+  const isSubtract = toBoolean(input.is_subtract, false);
+  const quote = await quotePayout(
+    ctx,
+    { network, payer },
+    {
+      amount: Decimal.parse(String(input.amount).trim()),
+      currency,
+      payerCurrency: payer.code,
+      debitCurrency,
+      isSubtract,
+      priority: (str(input.priority) ?? 'recommended') as Priority,
+      courseSource: str(input.course_source) ? normalizeCourseSource(String(input.course_source)) : null,
+    },
+  );
+  return { network, payer, quote, address, memo: network.memo ? str(input.memo) : null, isSubtract };
+}
+
+/** The spec's "not enough" message for a balance that cannot cover a quote. */
+export function shortOfFunds(quote: PayoutQuote, payerCode: string): BusinessError {
+  return new BusinessError(
+    quote.debitCurrency === payerCode.toUpperCase() ? Msg.notEnoughFunds : Msg.notEnoughForConvert(quote.debitCurrency, payerCode.toUpperCase()),
+  );
+}
+
+/** POST /v1/payout/calc (and /v1/payout/calculate): what creating the payout would charge now. */
+export async function calcPayout(ctx: Ctx, merchant: Merchant, input: Input): Promise<{ commission: string; merchant_amount: string; payout_amount: string }> {
+  validateInput(ctx, input, COMMON_RULES);
+  const plan = await planPayout(ctx, merchant.id, input);
+  const balance = await balanceOf(ctx.storage.db, merchant.id, 'business', plan.quote.debitCurrency);
+  if (Decimal.parse(balance).lt(plan.quote.debit)) throw shortOfFunds(plan.quote, plan.payer.code);
+  return {
+    commission: plan.quote.commission.toAmount(2),
+    merchant_amount: plan.quote.debit.toAmount(2),
+    payout_amount: plan.quote.payerAmount.toAmount(2),
+  };
+}
+
+class OrderIdTaken extends Error {}
+
+export async function findPayoutByOrder(ctx: Ctx, merchantId: string, orderId: string): Promise<PayoutRow | undefined> {
+  return ctx.storage.db
+    .selectFrom('payouts')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .where('kind', '=', 'payout')
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+}
+
+async function presentExisting(ctx: Ctx, row: PayoutRow): Promise<Record<string, unknown>> {
+  const balance = await balanceOf(ctx.storage.db, row.merchant_id, 'business', row.debit_currency);
+  return presentPayout(row, { balance, creation: true });
+}
+
+/**
+ * POST /v1/payout. An existing order_id returns that payout (as created) and creates nothing, also
+ * when concurrent requests race: the unique (merchant, order_id) constraint lets one insert win.
+ * The debit that reserves the funds is booked in the same transaction as the payout row; a
+ * balance that cannot cover it rolls both back (`Not enough funds`).
+ */
+export async function createPayout(ctx: Ctx, merchant: Merchant, input: Input): Promise<Record<string, unknown>> {
+  validateInput(ctx, input, CREATE_RULES);
+  const orderId = String(input.order_id);
+  const existing = await findPayoutByOrder(ctx, merchant.id, orderId);
+  if (existing) return presentExisting(ctx, existing);
+
+  const plan = await planPayout(ctx, merchant.id, input);
+  const { quote } = plan;
+  const now = ctx.now();
+  const row: PayoutRow = {
+    id: randomUUID(),
+    merchant_id: merchant.id,
+    kind: 'payout',
+    order_id: orderId,
+    ref_id: null,
+    amount: quote.amount,
+    currency: quote.currency,
+    network: plan.network.code,
+    address: plan.address,
+    memo: plan.memo,
+    priority: quote.priority,
+    is_subtract: plan.isSubtract ? 1 : 0,
+    payer_currency: plan.payer.code,
+    payer_amount: quote.payerAmount.toString(),
+    commission: quote.commission.toString(),
+    merchant_amount: quote.debit.toString(),
+    debit_currency: quote.debitCurrency,
+    convert: quote.convert ? JSON.stringify(quote.convert) : null,
+    course_source: quote.courseSource,
+    url_callback: str(input.url_callback),
+    status: 'process',
+    is_final: 0,
+    txid: null,
+    confirmations: 0,
+    attempts: 0,
+    next_attempt_at: now,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+
+  let balance: string;
+  try {
+    balance = await ctx.storage.write(async (trx) => {
+      const r = await trx
+        .insertInto('payouts')
+        .values(row)
+        .onConflict((oc) => oc.columns(['merchant_id', 'order_id']).doNothing())
+        .executeTakeFirst();
+      if (Number(r.numInsertedOrUpdatedRows ?? 0n) === 0) throw new OrderIdTaken();
+      try {
+        const after = await post(ctx.storage, trx, {
+          merchantId: merchant.id,
+          wallet: 'business',
+          currency: quote.debitCurrency,
+          amount: quote.debit.neg().toString(),
+          reason: 'payout',
+          ref: { kind: 'payout', id: row.id },
+          key: `payout:${row.id}:reserve`,
+          now,
+        });
+        return after!;
+      } catch (e) {
+        if (e instanceof InsufficientFunds) throw shortOfFunds(quote, plan.payer.code);
+        throw e;
+      }
+    });
+  } catch (e) {
+    if (!(e instanceof OrderIdTaken) && !ctx.storage.isUniqueViolation(e)) throw e;
+    // A concurrent request with the same order_id won the race: answer with its payout.
+    const winner = await findPayoutByOrder(ctx, merchant.id, orderId);
+    if (!winner) throw e;
+    return presentExisting(ctx, winner);
+  }
+  return presentPayout(row, { balance, creation: true });
+}

@@ -1,0 +1,196 @@
+// Every payment that leaves the gateway (payouts, invoice refunds, blocked-wallet refunds, forced
+// refunds) is a row of `payouts` and moves through D4's payout statuses: process (funds reserved)
+// -> check (broadcast) -> paid (confirmed) | fail (funds returned). This module makes those moves,
+// each in one transaction with its ledger entry and its webhook.
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Ctx } from '../context.ts';
+import type { DB } from '../db/schema.ts';
+import { requiredConfirmations } from '../invoices/lifecycle.ts';
+import { post } from '../ledger/index.ts';
+import { Decimal } from '../money/decimal.ts';
+import { outcomeEffects, outcomeLocks } from './effects.ts';
+import { enqueuePayoutWebhook, type OutgoingKind, type PayoutRow } from './model.ts';
+
+export interface NewOutgoing {
+  merchantId: string;
+  kind: Exclude<OutgoingKind, 'payout'>;
+  refId: string;
+  /** Amount asked for, in `currency`. */
+  amount: string;
+  currency: string;
+  network: string;
+  address: string;
+  isSubtract: boolean;
+  /** What the address receives. */
+  payerAmount: string;
+  commission: string;
+  /** Reserved from the business balance in `currency` ('0' when the money is not the merchant's). */
+  merchantAmount: string;
+  now: number;
+}
+
+/** A row for an outgoing payment other than a merchant payout (no order_id, recommended priority). */
+export function newOutgoing(o: NewOutgoing): PayoutRow {
+  return {
+    id: randomUUID(),
+    merchant_id: o.merchantId,
+    kind: o.kind,
+    order_id: null,
+    ref_id: o.refId,
+    amount: o.amount,
+    currency: o.currency,
+    network: o.network,
+    address: o.address,
+    memo: null,
+    priority: 'recommended',
+    is_subtract: o.isSubtract ? 1 : 0,
+    payer_currency: o.currency,
+    payer_amount: o.payerAmount,
+    commission: o.commission,
+    merchant_amount: o.merchantAmount,
+    debit_currency: o.currency,
+    convert: null,
+    course_source: null,
+    url_callback: null,
+    status: 'process',
+    is_final: 0,
+    txid: null,
+    confirmations: 0,
+    attempts: 0,
+    next_attempt_at: o.now,
+    last_error: null,
+    created_at: o.now,
+    updated_at: o.now,
+  };
+}
+
+/** Books the reservation of an outgoing payment's funds (the ledger debit), inside `trx`. */
+export async function reserveFunds(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<string | null> {
+  return post(ctx.storage, trx, {
+    merchantId: row.merchant_id,
+    wallet: 'business',
+    currency: row.debit_currency,
+    amount: Decimal.parse(row.merchant_amount).neg().toString(),
+    reason: row.kind,
+    ref: { kind: row.kind, id: row.id },
+    key: `payout:${row.id}:reserve`,
+    now: ctx.now(),
+  });
+}
+
+async function lock(ctx: Ctx, trx: Transaction<DB>, id: string): Promise<PayoutRow | undefined> {
+  return ctx.storage.forUpdate(trx.selectFrom('payouts').selectAll().where('id', '=', id)).executeTakeFirst();
+}
+
+/**
+ * Makes an outgoing payment final: `paid`, or `fail` with its reserved funds returned (a ledger
+ * credit keyed on the payout, so it happens once). Then the kind's own effects (invoice refund
+ * status, static wallet refund state) and the payout webhook.
+ */
+export async function settleOutgoing(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow, status: 'paid' | 'fail', error: string | null = null): Promise<PayoutRow> {
+  if (row.is_final === 1) return row;
+  await outcomeLocks[row.kind as OutgoingKind]?.(ctx, trx, row);
+  const now = ctx.now();
+  const patch: Partial<PayoutRow> = { status, is_final: 1, updated_at: now };
+  if (error) patch.last_error = error;
+  await trx.updateTable('payouts').set(patch).where('id', '=', row.id).execute();
+  const reserved = Decimal.parse(row.merchant_amount);
+  if (status === 'fail' && reserved.gt('0')) {
+    await post(ctx.storage, trx, {
+      merchantId: row.merchant_id,
+      wallet: 'business',
+      currency: row.debit_currency,
+      amount: reserved.toString(),
+      reason: `${row.kind}_return`,
+      ref: { kind: row.kind, id: row.id },
+      key: `payout:${row.id}:return`,
+      now,
+    });
+  }
+  const updated = { ...row, ...patch };
+  await enqueuePayoutWebhook(ctx, trx, updated);
+  await outcomeEffects[row.kind as OutgoingKind]?.(ctx, trx, updated);
+  return updated;
+}
+
+/** What the chain said about one of our transactions, applied to its payout. */
+export async function applyEvent(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow, status: 'confirmed' | 'failed', confirmations: number): Promise<void> {
+  if (row.is_final === 1) return; // a reorganisation after `paid` is an operator's matter
+  if (status === 'failed') {
+    await settleOutgoing(ctx, trx, row, 'fail', 'The transaction failed on chain');
+    return;
+  }
+  let current = row;
+  if (confirmations !== row.confirmations) {
+    await trx.updateTable('payouts').set({ confirmations, updated_at: ctx.now() }).where('id', '=', row.id).execute();
+    current = { ...row, confirmations };
+  }
+  if (confirmations >= requiredConfirmations(ctx, row.network)) await settleOutgoing(ctx, trx, current, 'paid');
+}
+
+/**
+ * Records the broadcast of a payout: its txid and status `check` (webhook). If the chain already
+ * reported on that txid (the report can overtake this record after a crash), applies it now.
+ */
+export async function recordBroadcast(ctx: Ctx, trx: Transaction<DB>, id: string, txid: string): Promise<void> {
+  const row = await lock(ctx, trx, id);
+  if (!row || row.status !== 'process' || row.is_final === 1) return;
+  const patch: Partial<PayoutRow> = { txid, status: 'check', updated_at: ctx.now(), last_error: null };
+  await trx.updateTable('payouts').set(patch).where('id', '=', id).execute();
+  const updated = { ...row, ...patch };
+  await enqueuePayoutWebhook(ctx, trx, updated);
+  const ev = await trx.selectFrom('outgoing_events').selectAll().where('network', '=', row.network).where('txid', '=', txid).executeTakeFirst();
+  if (ev) await applyEvent(ctx, trx, updated, ev.status === 'failed' ? 'failed' : 'confirmed', ev.confirmations);
+}
+
+/**
+ * The `outgoing` hook of the chain sink: remembers what the driver said (so a report about a
+ * transaction whose payout has not recorded its txid yet is not lost) and applies it.
+ */
+export async function onOutgoingEvent(ctx: Ctx, network: string, txid: string, status: 'confirmed' | 'failed', confirmations: number): Promise<void> {
+  const code = network.toUpperCase();
+  await ctx.storage.write(async (trx) => {
+    const now = ctx.now();
+    await trx
+      .insertInto('outgoing_events')
+      .values({ network: code, txid, status, confirmations, updated_at: now })
+      .onConflict((oc) => oc.columns(['network', 'txid']).doUpdateSet({ status, confirmations, updated_at: now }))
+      .execute();
+    const row = await ctx.storage.forUpdate(trx.selectFrom('payouts').selectAll().where('network', '=', code).where('txid', '=', txid)).executeTakeFirst();
+    if (row) await applyEvent(ctx, trx, row, status, confirmations);
+  });
+}
+
+/** Fails a payout that was never broadcast (a definite refusal by the driver). */
+export async function failUnsent(ctx: Ctx, trx: Transaction<DB>, id: string, error: string): Promise<void> {
+  const row = await lock(ctx, trx, id);
+  if (!row || row.status !== 'process' || row.txid !== null) return;
+  await settleOutgoing(ctx, trx, row, 'fail', error);
+}
+
+/**
+ * Applies what the drivers reported about payouts that have not taken it in yet. The report and
+ * the record of a txid can race on PostgreSQL (each transaction blind to the other's uncommitted
+ * row); this sweep, run with the payout job, closes that window.
+ */
+export async function applyPendingEvents(ctx: Ctx, limit = 100): Promise<number> {
+  const due = await ctx.storage.db
+    .selectFrom('payouts')
+    .innerJoin('outgoing_events', (j) => j.onRef('outgoing_events.network', '=', 'payouts.network').onRef('outgoing_events.txid', '=', 'payouts.txid'))
+    .select('payouts.id')
+    .where('payouts.is_final', '=', 0)
+    .where('payouts.status', '=', 'check')
+    .where((eb) => eb.or([eb('outgoing_events.status', '=', 'failed'), eb('outgoing_events.confirmations', '>', eb.ref('payouts.confirmations'))]))
+    .limit(limit)
+    .execute();
+  for (const { id } of due) {
+    await ctx.storage.write(async (trx) => {
+      const row = await lock(ctx, trx, id);
+      if (!row || row.is_final === 1 || !row.txid) return;
+      const ev = await trx.selectFrom('outgoing_events').selectAll().where('network', '=', row.network).where('txid', '=', row.txid).executeTakeFirst();
+      if (ev) await applyEvent(ctx, trx, row, ev.status === 'failed' ? 'failed' : 'confirmed', ev.confirmations);
+    });
+  }
+  return due.length;
+}

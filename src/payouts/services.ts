@@ -1,0 +1,82 @@
+// What the gateway offers, in the shapes Cryptomus clients parse: the payment and payout services
+// (POST /v1/payment/services, /v1/payout/services) and exchange rates
+// (GET /v1/exchange-rate/{currency}/list).
+import type { Ctx } from '../context.ts';
+import { BusinessError, Msg } from '../errors.ts';
+import { commissionPercent } from '../invoices/rates.ts';
+import { Decimal } from '../money/decimal.ts';
+import { isWalletActive } from '../wallets/merchant-wallets.ts';
+import { networkFee } from './pricing.ts';
+
+export interface ServiceItem {
+  network: string;
+  currency: string;
+  is_available: boolean;
+  limit: { min_amount: string; max_amount: string };
+  commission: { fee_amount: string; percent: string };
+}
+
+/** Limits as Cryptomus writes them: 8 places at least ("1.00000000"), never cutting a digit. */
+function limit(v: string): string {
+  return Decimal.parse(v).toAmount(8);
+}
+
+/** Every (network, currency) pair of the registry an invoice can be paid with. */
+export async function paymentServices(ctx: Ctx, merchantId: string): Promise<ServiceItem[]> {
+  const out: ServiceItem[] = [];
+  for (const { network, currency } of ctx.registry.pairs()) {
+    out.push({
+      network: network.code,
+      currency: currency.code,
+      is_available: await isWalletActive(ctx, ctx.storage.db, merchantId, 'business', currency.code),
+      limit: { min_amount: limit(currency.min), max_amount: limit(currency.max) },
+      commission: {
+        fee_amount: '0.00',
+        percent: Decimal.parse(commissionPercent(ctx, currency.code, network.code, currency.commission_percent)).toAmount(2),
+      },
+    });
+  }
+  return out;
+}
+
+/** Every pair a payout can be made in: payout limits, and the network fee (recommended priority). */
+export async function payoutServices(ctx: Ctx, merchantId: string): Promise<ServiceItem[]> {
+  const out: ServiceItem[] = [];
+  for (const { network, currency } of ctx.registry.pairs()) {
+    let fee: string;
+    try {
+      fee = (await networkFee(ctx, network, currency, 'recommended')).toAmount(2);
+    } catch {
+      continue; // a fee in another currency with no rate right now: not offered at the moment
+    }
+    out.push({
+      network: network.code,
+      currency: currency.code,
+      is_available: await isWalletActive(ctx, ctx.storage.db, merchantId, 'business', currency.code),
+      limit: { min_amount: limit(currency.payout_min), max_amount: limit(currency.payout_max) },
+      commission: { fee_amount: fee, percent: '0.00' },
+    });
+  }
+  return out;
+}
+
+/**
+ * The price of one `currency` in every other currency the rates can price (fiat first, then
+ * cryptocurrencies), as `[{from, to, course}]`. Unknown currency: `The currency was not found`.
+ */
+export async function exchangeRateList(ctx: Ctx, currency: string): Promise<Array<{ from: string; to: string; course: string }>> {
+  const from = currency.toUpperCase();
+  if (!ctx.registry.isKnownCurrency(from)) throw new BusinessError(Msg.currencyNotFound);
+  const crypto = [...new Set(ctx.registry.networks.flatMap((n) => n.currencies.map((c) => c.code.toUpperCase())))].sort();
+  const targets = [...ctx.registry.fiat.map((f) => f.code.toUpperCase()), ...crypto].filter((c) => c !== from);
+  const out: Array<{ from: string; to: string; course: string }> = [];
+  for (const to of targets) {
+    try {
+      const { rate } = await ctx.rates.quote(from, to, null);
+      out.push({ from, to, course: Decimal.parse(rate).toAmount(8) });
+    } catch {
+      /* not priced by the rate source: left out */
+    }
+  }
+  return out;
+}

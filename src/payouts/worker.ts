@@ -1,0 +1,102 @@
+// The payout sender (D8): claims due outgoing payments and hands each to its network's driver.
+// A claim is a lease (next_attempt_at moved forward in the claiming transaction, rows taken with
+// SKIP LOCKED on PostgreSQL), so several workers never send the same payout at once; the send
+// itself happens outside any transaction. A worker that dies between the driver's send and the
+// record of its txid leaves the payout claimable again once the lease ends, and the driver's send
+// is idempotent on the payout's uuid: the retry returns the same transaction, never a second one.
+import { sql } from 'kysely';
+import type { Ctx } from '../context.ts';
+import { driverFor } from '../chain/drivers.ts';
+import type { Priority } from '../registry/index.ts';
+import type { PayoutRow } from './model.ts';
+import { failUnsent, recordBroadcast } from './outgoing.ts';
+
+/** How long a claimed payout is left to its worker before another may try it. */
+export const LEASE_MS = 60_000;
+const FIRST_RETRY_MS = 5_000;
+const MAX_RETRY_MS = 10 * 60_000;
+
+/** Waits between attempts after `attempts` failed sends: 5 s doubling up to 10 min. */
+export function retryDelay(attempts: number): number {
+  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
+}
+
+/**
+ * A driver's "this can never be sent as asked; nothing was signed or broadcast": the payout fails
+ * and its funds return. Anything else (a node that is down, a hot wallet that is short) is retried,
+ * since the payout may yet go out and failing it could pay twice.
+ */
+export function isRefusal(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { name?: unknown; code?: unknown; refused?: unknown };
+  if (e.refused === true) return true;
+  return e.name === 'EvmSendError' && (e.code === 'invalid' || e.code === 'reverted' || e.code === 'rejected');
+}
+
+function errorText(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 500);
+}
+
+/** Sends what is due (at most `limit`); returns how many were tried. */
+export async function sendDuePayouts(ctx: Ctx, limit = 25): Promise<number> {
+  const now = ctx.now();
+  const claimed = await ctx.storage.write(async (trx) => {
+    const rows = await ctx.storage
+      .skipLocked(
+        trx
+          .selectFrom('payouts')
+          .selectAll()
+          .where('status', '=', 'process')
+          .where('txid', 'is', null)
+          .where('next_attempt_at', '<=', now)
+          .orderBy('next_attempt_at')
+          .orderBy('id')
+          .limit(limit),
+      )
+      .execute();
+    if (rows.length > 0) {
+      await trx
+        .updateTable('payouts')
+        .set({ next_attempt_at: now + LEASE_MS, attempts: sql<number>`attempts + 1` })
+        .where('id', 'in', rows.map((r) => r.id))
+        .execute();
+    }
+    return rows;
+  });
+  for (const row of claimed) await sendOne(ctx, { ...row, attempts: row.attempts + 1 });
+  return claimed.length;
+}
+
+/** Sends one payout now, lease or not (the simulator; the send is idempotent anyway). */
+export async function sendPayoutNow(ctx: Ctx, id: string): Promise<void> {
+  const row = await ctx.storage.db.selectFrom('payouts').selectAll().where('id', '=', id).where('status', '=', 'process').where('txid', 'is', null).executeTakeFirst();
+  if (row) await sendOne(ctx, row);
+}
+
+async function sendOne(ctx: Ctx, row: PayoutRow): Promise<void> {
+  let txid: string;
+  try {
+    ({ txid } = await driverFor(ctx, row.network).send({
+      id: row.id,
+      network: row.network,
+      currency: row.payer_currency,
+      to: row.address,
+      amount: row.payer_amount,
+      priority: row.priority as Priority,
+      memo: row.memo,
+    }));
+  } catch (err) {
+    if (isRefusal(err)) {
+      await ctx.storage.write((trx) => failUnsent(ctx, trx, row.id, errorText(err)));
+      return;
+    }
+    await ctx.storage.db
+      .updateTable('payouts')
+      .set({ last_error: errorText(err), next_attempt_at: ctx.now() + retryDelay(row.attempts), updated_at: ctx.now() })
+      .where('id', '=', row.id)
+      .where('status', '=', 'process')
+      .execute();
+    return;
+  }
+  await ctx.storage.write((trx) => recordBroadcast(ctx, trx, row.id, txid));
+}

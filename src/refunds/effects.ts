@@ -1,0 +1,20 @@
+// An invoice refund that finished: refund_process -> refund_paid | refund_fail, with its webhook.
+import type { Transaction } from 'kysely';
+import type { Ctx } from '../context.ts';
+import type { DB } from '../db/schema.ts';
+import { enqueueInvoiceWebhook } from '../invoices/lifecycle.ts';
+import type { InvoiceRow } from '../invoices/model.ts';
+import type { PayoutRow } from '../payouts/model.ts';
+
+export async function refundOutcome(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<void> {
+  if (!row.ref_id || (row.status !== 'paid' && row.status !== 'fail')) return;
+  const inv = await ctx.storage.forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', row.ref_id)).executeTakeFirst();
+  if (!inv || inv.status !== 'refund_process') return;
+  const patch: Partial<InvoiceRow> = {
+    status: row.status === 'paid' ? 'refund_paid' : 'refund_fail',
+    updated_at: ctx.now(),
+    version: inv.version + 1,
+  };
+  await trx.updateTable('invoices').set(patch).where('id', '=', inv.id).execute();
+  await enqueueInvoiceWebhook(ctx, trx, { ...inv, ...patch });
+}

@@ -1,0 +1,46 @@
+// `satchel simulate deposit`: money arriving in a merchant's personal wallet (test mode), so that
+// transfers to the business wallet can be tried without a real personal account.
+import { randomUUID } from 'node:crypto';
+import type { Ctx } from '../context.ts';
+import { SimulatorError } from '../chain/simulated/simulator.ts';
+import { isUuid } from '../http/validation.ts';
+import { post } from '../ledger/index.ts';
+import { findMerchant } from '../merchants/store.ts';
+import { Decimal } from '../money/decimal.ts';
+import { isWalletActive } from '../wallets/merchant-wallets.ts';
+
+export interface DepositResult {
+  /** The ledger entry of the deposit. */
+  transaction_uuid: string;
+  merchant: string;
+  currency: string;
+  amount: string;
+  /** The personal wallet's balance after it. */
+  balance: string;
+}
+
+/** Credits `amount` of `currency` to the merchant's personal wallet. */
+export async function simulateDeposit(ctx: Ctx, opts: { merchant: string; currency: string; amount: string }): Promise<DepositResult> {
+  const merchant = isUuid(opts.merchant) ? await findMerchant(ctx.storage.db, opts.merchant.toLowerCase()) : undefined;
+  if (!merchant) throw new SimulatorError('Merchant not found', 404);
+  const currency = String(opts.currency ?? '').toUpperCase();
+  if (!(await isWalletActive(ctx, ctx.storage.db, merchant.id, 'personal', currency))) throw new SimulatorError('No personal wallet in this currency', 404);
+  const amount = Decimal.tryParse(String(opts.amount ?? '').trim());
+  if (!amount || !amount.gt('0')) throw new SimulatorError('amount must be a positive decimal');
+  const id = randomUUID();
+  const key = `deposit:${id}`;
+  return ctx.storage.write(async (trx) => {
+    const balance = (await post(ctx.storage, trx, {
+      merchantId: merchant.id,
+      wallet: 'personal',
+      currency,
+      amount: amount.toString(),
+      reason: 'deposit',
+      ref: { kind: 'deposit', id },
+      key,
+      now: ctx.now(),
+    }))!;
+    const entry = await trx.selectFrom('ledger_entries').select('id').where('key', '=', key).executeTakeFirstOrThrow();
+    return { transaction_uuid: entry.id, merchant: merchant.id, currency, amount: amount.toString(), balance: Decimal.parse(balance).toString() };
+  });
+}

@@ -1,0 +1,135 @@
+// POST /v1/transfer/to-business and /v1/transfer/to-personal: moves money between the merchant's
+// personal and business wallets in one currency, both ledger entries in one transaction.
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Ctx } from '../context.ts';
+import type { DB } from '../db/schema.ts';
+import { BusinessError, Msg, ValidationError } from '../errors.ts';
+import { check, type Input } from '../http/validation.ts';
+import { InsufficientFunds, post, type Wallet } from '../ledger/index.ts';
+import type { Merchant } from '../merchants/store.ts';
+import { Decimal } from '../money/decimal.ts';
+import { isWalletActive } from '../wallets/merchant-wallets.ts';
+
+export type TransferDirection = 'to-business' | 'to-personal';
+
+export interface TransferResult {
+  user_wallet_transaction_uuid: string;
+  user_wallet_balance: string;
+  merchant_transaction_uuid: string;
+  merchant_balance: string;
+}
+
+/**
+ * Transfer limits of a currency that is not tied to a network: from the smallest of its networks'
+ * minimums to the largest of their maximums; amounts may carry as many places as its most precise
+ * network.
+ */
+export function transferLimits(ctx: Ctx, currency: string): { min: string; max: string; decimals: number } | null {
+  const defs = ctx.registry.networksOf(currency).map((n) => ctx.registry.currencyOn(n.code, currency)!);
+  if (defs.length === 0) return null;
+  const min = defs.map((d) => Decimal.parse(d.min)).reduce((a, b) => a.min(b));
+  const max = defs.map((d) => Decimal.parse(d.max)).reduce((a, b) => a.max(b));
+  return { min: min.toString(), max: max.toString(), decimals: Math.max(...defs.map((d) => d.decimals)) };
+}
+
+function validateInput(input: Input): Decimal {
+  const errors: Record<string, string[]> = {};
+  for (const [field, rules] of [['amount', 'required|string'], ['currency', 'required|string']] as const) {
+    let code = check(input, field, rules.split('|'));
+    if (!code && field === 'amount') {
+      const text = String(input.amount);
+      if ([...text].length > 40) code = 'validation.max.string';
+      else if (!Decimal.tryParse(text.trim())) code = 'validation.numeric';
+    }
+    if (code) errors[field] = [code];
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return Decimal.parse(String(input.amount).trim());
+}
+
+/**
+ * Takes the locks of both balances in one fixed order (business, then personal) before moving
+ * anything: a transfer each way at once would otherwise each hold one lock and wait for the other.
+ */
+async function lockBoth(ctx: Ctx, trx: Transaction<DB>, merchantId: string, currency: string, now: number): Promise<void> {
+  for (const kind of ['business', 'personal'] as const) {
+    await trx
+      .insertInto('balances')
+      .values({ merchant_id: merchantId, kind, currency, amount: '0', updated_at: now })
+      .onConflict((oc) => oc.columns(['merchant_id', 'kind', 'currency']).doNothing())
+      .execute();
+    await ctx.storage
+      .forUpdate(trx.selectFrom('balances').select('amount').where('merchant_id', '=', merchantId).where('kind', '=', kind).where('currency', '=', currency))
+      .execute();
+  }
+}
+
+async function entryId(trx: Transaction<DB>, key: string): Promise<string> {
+  return (await trx.selectFrom('ledger_entries').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
+}
+
+/**
+ * Errors, in order: `No found user wallet` / `Merchant wallet not found` (no active wallet in the
+ * currency: the source wallet is checked first; a fiat or unknown code has neither),
+ * `Minimum amount <min> <currency>` / `Maximum amount <max> <currency>`, `Not enough funds`.
+ */
+export async function transfer(ctx: Ctx, merchant: Merchant, direction: TransferDirection, input: Input): Promise<TransferResult> {
+  const amount = validateInput(input);
+  const currency = String(input.currency).toUpperCase();
+  const db = ctx.storage.db;
+  const order: Array<[Wallet, string]> =
+    direction === 'to-business'
+      ? [['personal', Msg.noUserWallet], ['business', Msg.merchantWalletNotFound]]
+      : [['business', Msg.merchantWalletNotFound], ['personal', Msg.noUserWallet]];
+  for (const [kind, message] of order) {
+    if (!(await isWalletActive(ctx, db, merchant.id, kind, currency))) throw new BusinessError(message);
+  }
+  const limits = transferLimits(ctx, currency)!;
+  if (!amount.gt('0') || amount.lt(limits.min)) throw new BusinessError(Msg.minAmount(limits.min, currency));
+  if (amount.gt(limits.max)) throw new BusinessError(Msg.maxAmount(limits.max, currency));
+  if (amount.places() > limits.decimals) throw new ValidationError({ amount: ['validation.numeric'] });
+
+  const [from, to] = direction === 'to-business' ? (['personal', 'business'] as const) : (['business', 'personal'] as const);
+  const id = randomUUID();
+  const now = ctx.now();
+  return ctx.storage.write(async (trx) => {
+    await lockBoth(ctx, trx, merchant.id, currency, now);
+    let fromBalance: string;
+    try {
+      fromBalance = (await post(ctx.storage, trx, {
+        merchantId: merchant.id,
+        wallet: from,
+        currency,
+        amount: amount.neg().toString(),
+        reason: `transfer_${direction.replace('-', '_')}`,
+        ref: { kind: 'transfer', id },
+        key: `transfer:${id}:out`,
+        now,
+      }))!;
+    } catch (e) {
+      if (e instanceof InsufficientFunds) throw new BusinessError(Msg.notEnoughFunds);
+      throw e;
+    }
+    const toBalance = (await post(ctx.storage, trx, {
+      merchantId: merchant.id,
+      wallet: to,
+      currency,
+      amount: amount.toString(),
+      reason: `transfer_${direction.replace('-', '_')}`,
+      ref: { kind: 'transfer', id },
+      key: `transfer:${id}:in`,
+      now,
+    }))!;
+    const outId = await entryId(trx, `transfer:${id}:out`);
+    const inId = await entryId(trx, `transfer:${id}:in`);
+    const personal = from === 'personal' ? { id: outId, balance: fromBalance } : { id: inId, balance: toBalance };
+    const business = from === 'business' ? { id: outId, balance: fromBalance } : { id: inId, balance: toBalance };
+    return {
+      user_wallet_transaction_uuid: personal.id,
+      user_wallet_balance: Decimal.parse(personal.balance).toAmount(2),
+      merchant_transaction_uuid: business.id,
+      merchant_balance: Decimal.parse(business.balance).toAmount(2),
+    };
+  });
+}

@@ -1,0 +1,139 @@
+// POST /v1/wallet, /v1/wallet/qr and /v1/wallet/block-address.
+import { randomUUID } from 'node:crypto';
+import type { Ctx } from '../context.ts';
+import { BusinessError, Msg, ValidationError } from '../errors.ts';
+import { isMissing, toBoolean, validate, type Input } from '../http/validation.ts';
+import type { Merchant } from '../merchants/store.ts';
+import { allocateAddress } from '../chain/allocate.ts';
+import { qrDataUrl } from '../invoices/qr.ts';
+import { isWalletActive } from './merchant-wallets.ts';
+import { presentWallet, type StaticWalletRow } from './model.ts';
+
+const CREATE_RULES = {
+  currency: 'required|string',
+  network: 'required|string',
+  order_id: 'required|string|min:1|max:100|alpha_dash',
+  url_callback: 'string|min:6|max:255|url',
+  from_referral_code: 'string',
+};
+
+function str(v: unknown): string | null {
+  return isMissing(v) ? null : String(v);
+}
+
+export async function findWalletByOrder(ctx: Ctx, merchantId: string, orderId: string): Promise<StaticWalletRow | undefined> {
+  return ctx.storage.db.selectFrom('static_wallets').selectAll().where('merchant_id', '=', merchantId).where('order_id', '=', orderId).executeTakeFirst();
+}
+
+class OrderIdTaken extends Error {}
+
+/**
+ * Creates a static wallet, or returns the merchant's wallet with this order_id (whatever else the
+ * request says). An order_id that one of the merchant's invoices already uses answers
+ * `{"order_id":["validation.unique"]}`: the spec makes order_id unique across both. Errors: `The
+ * service was not found` (a currency or network the registry does not have, or a network that
+ * does not carry the currency), `Wallet not found` (the business wallet is switched off).
+ */
+export async function createStaticWallet(ctx: Ctx, merchant: Merchant, input: Input): Promise<Record<string, unknown>> {
+  validate(input, CREATE_RULES);
+  const orderId = String(input.order_id);
+  const existing = await findWalletByOrder(ctx, merchant.id, orderId);
+  if (existing) return presentWallet(ctx, existing);
+  const invoice = await ctx.storage.db
+    .selectFrom('invoices')
+    .select('id')
+    .where('merchant_id', '=', merchant.id)
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+  if (invoice) throw new ValidationError({ order_id: ['validation.unique'] });
+
+  const network = ctx.registry.network(String(input.network));
+  const currency = network ? ctx.registry.currencyOn(network.code, String(input.currency)) : undefined;
+  if (!network || !currency) throw new BusinessError(Msg.serviceNotFound);
+  if (!(await isWalletActive(ctx, ctx.storage.db, merchant.id, 'business', currency.code))) throw new BusinessError(Msg.walletNotFound);
+
+  const now = ctx.now();
+  const row: StaticWalletRow = {
+    id: randomUUID(),
+    merchant_id: merchant.id,
+    order_id: orderId,
+    currency: currency.code,
+    network: network.code,
+    address: '',
+    address_path: '',
+    url_callback: str(input.url_callback),
+    from_referral_code: str(input.from_referral_code),
+    status: 'active',
+    is_force_refund: 0,
+    fee_charged: 0,
+    refund_status: null,
+    refund_id: null,
+    blocked_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const inserted = await ctx.storage
+    .write(async (trx) => {
+      const a = await allocateAddress(trx, ctx.seed(), network, { kind: 'wallet', id: row.id }, now);
+      row.address = a.address;
+      row.address_path = a.path;
+      const r = await trx
+        .insertInto('static_wallets')
+        .values(row)
+        .onConflict((oc) => oc.columns(['merchant_id', 'order_id']).doNothing())
+        .executeTakeFirst();
+      // Rolls the address back with it: none is handed out for a wallet that does not exist.
+      if (Number(r.numInsertedOrUpdatedRows ?? 0n) === 0) throw new OrderIdTaken();
+      return true;
+    })
+    .catch((e: unknown) => {
+      if (e instanceof OrderIdTaken || ctx.storage.isUniqueViolation(e)) return false;
+      throw e;
+    });
+  if (!inserted) {
+    const winner = await findWalletByOrder(ctx, merchant.id, orderId);
+    if (!winner) throw new Error('order_id conflict without a wallet');
+    return presentWallet(ctx, winner);
+  }
+  return presentWallet(ctx, row);
+}
+
+/** POST /v1/wallet/qr: `wallet_address_uuid` (or, as some clients send it, `merchant_payment_uuid`). */
+export async function walletQr(ctx: Ctx, merchantId: string, input: Input): Promise<{ image: string }> {
+  const field = isMissing(input.wallet_address_uuid) && !isMissing(input.merchant_payment_uuid) ? 'merchant_payment_uuid' : 'wallet_address_uuid';
+  validate(input, { [field]: 'required|string|uuid' });
+  const w = await ctx.storage.db
+    .selectFrom('static_wallets')
+    .select('address')
+    .where('merchant_id', '=', merchantId)
+    .where('id', '=', String(input[field]).toLowerCase())
+    .executeTakeFirst();
+  if (!w) throw new BusinessError(Msg.notFound);
+  return { image: await qrDataUrl(w.address) };
+}
+
+/**
+ * POST /v1/wallet/block-address: uuid or order_id (1..32; `order_id` wins). Blocking again is
+ * allowed and sets `is_force_refund` to the value given. Unknown wallet: `Not found`.
+ */
+export async function blockWallet(ctx: Ctx, merchantId: string, input: Input): Promise<{ uuid: string; status: string }> {
+  validate(input, {
+    uuid: 'required_without:order_id|uuid',
+    order_id: 'required_without:uuid|string|min:1|max:32|alpha_dash',
+    is_force_refund: 'boolean',
+  });
+  const force = toBoolean(input.is_force_refund, false) ? 1 : 0;
+  return ctx.storage.write(async (trx) => {
+    let q = trx.selectFrom('static_wallets').selectAll().where('merchant_id', '=', merchantId);
+    q = isMissing(input.order_id) ? q.where('id', '=', String(input.uuid).toLowerCase()) : q.where('order_id', '=', String(input.order_id));
+    const w = await ctx.storage.forUpdate(q).executeTakeFirst();
+    if (!w) throw new BusinessError(Msg.notFound);
+    const now = ctx.now();
+    await trx
+      .updateTable('static_wallets')
+      .set({ status: 'blocked', is_force_refund: force, blocked_at: w.blocked_at ?? now, updated_at: now })
+      .where('id', '=', w.id)
+      .execute();
+    return { uuid: w.id, status: 'blocked' };
+  });
+}

@@ -1,0 +1,27 @@
+// The static wallet record and the spec's creation result.
+import type { Ctx } from '../context.ts';
+import type { StaticWalletsTable, WalletTopupsTable } from '../db/schema.ts';
+import { walletUuid } from './merchant-wallets.ts';
+
+export type StaticWalletRow = StaticWalletsTable;
+export type TopupRow = WalletTopupsTable;
+
+export const WALLET_STATUSES = ['active', 'blocked', 'in_active'] as const;
+
+/** The spec's static wallet creation result, fields in the spec's order. */
+export function presentWallet(ctx: Ctx, w: StaticWalletRow): Record<string, unknown> {
+  return {
+    wallet_uuid: walletUuid(w.merchant_id, 'business', w.currency),
+    uuid: w.id,
+    order_id: w.order_id,
+    address: w.address,
+    network: w.network,
+    currency: w.currency,
+    url: walletUrl(ctx, w.id),
+  };
+}
+
+/** D9: a static wallet's payment page. */
+export function walletUrl(ctx: Ctx, id: string): string {
+  return `${ctx.config.publicUrl}/pay/wallet/${id}`;
+}

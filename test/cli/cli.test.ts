@@ -1,0 +1,84 @@
+// The `satchel` command as an operator runs it: a real process, the same database as the gateway.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { loadConfig } from '../../src/config.ts';
+import { createContext, type Ctx } from '../../src/context.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { signBody } from '../../src/http/signature.ts';
+import { TEST_MNEMONIC } from '../helpers/gateway.ts';
+import { ROOT } from '../helpers/spawn.ts';
+
+const run = promisify(execFile);
+
+describe('satchel CLI', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  let ctx: Ctx;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'satchel-cli-'));
+    env = { ...(process.env as Record<string, string>), SATCHEL_DATA_DIR: dir, SATCHEL_MNEMONIC: TEST_MNEMONIC, LOG_LEVEL: 'silent', DATABASE_URL: '' };
+  });
+  afterAll(async () => {
+    await ctx?.storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const satchel = async (...args: string[]) => {
+    try {
+      const r = await run(process.execPath, [join(ROOT, 'bin/satchel.js'), ...args], { env, cwd: ROOT });
+      return { code: 0, out: r.stdout, err: r.stderr };
+    } catch (e) {
+      const x = e as { code: number; stdout: string; stderr: string };
+      return { code: x.code, out: x.stdout, err: x.stderr };
+    }
+  };
+
+  it('creates, lists, blocks and unblocks merchants; simulates a payment; lists webhooks', { timeout: 120_000 }, async () => {
+    const created = await satchel('merchant', 'create', '--name', 'Corner shop', '--json');
+    expect(created.code).toBe(0);
+    const m = JSON.parse(created.out) as { merchant: string; payment_key: string; payout_key: string };
+    expect(Object.keys(m)).toEqual(['merchant', 'payment_key', 'payout_key']);
+    expect(m.merchant).toMatch(/^[0-9a-f-]{36}$/);
+
+    const list = await satchel('merchant', 'list');
+    expect(list.out).toContain(m.merchant);
+    expect(list.out).toContain('Corner shop');
+
+    // The gateway on the same database: a signed request works until the merchant is blocked.
+    ctx = await createContext(loadConfig(env));
+    const app = await buildApp(ctx, { logger: false });
+    const post = async (body: Record<string, unknown>) => {
+      const raw = JSON.stringify(body);
+      ctx.merchants.invalidate(m.merchant);
+      const res = await app.inject({ method: 'POST', url: '/v1/payment', payload: raw, headers: { 'content-type': 'application/json', merchant: m.merchant, sign: signBody(raw, m.payment_key) } });
+      return res.json();
+    };
+    const inv = await post({ amount: '10', currency: 'USDT', network: 'TRON', order_id: 'cli-1', url_callback: 'http://127.0.0.1:9/cb' });
+    expect(inv.state).toBe(0);
+
+    expect((await satchel('merchant', 'block', m.merchant)).code).toBe(0);
+    expect(await post({ amount: '10', currency: 'USDT', network: 'TRON', order_id: 'cli-2' })).toEqual({ state: 1, message: 'You are forbidden' });
+    expect((await satchel('merchant', 'unblock', m.merchant)).code).toBe(0);
+    expect((await post({ amount: '10', currency: 'USDT', network: 'TRON', order_id: 'cli-2' })).state).toBe(0);
+
+    const paid = await satchel('simulate', 'pay', '--invoice', inv.result.uuid, '--json');
+    expect(paid.code).toBe(0);
+    expect(JSON.parse(paid.out)).toMatchObject({ amount: '10', currency: 'USDT', network: 'TRON', confirmed: true });
+    const row = await ctx.storage.db.selectFrom('invoices').select(['status', 'payment_amount']).where('id', '=', inv.result.uuid).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'paid', payment_amount: '10' });
+
+    const hooks = await satchel('webhooks', 'list', '--invoice', inv.result.uuid);
+    expect(hooks.code).toBe(0);
+    expect(hooks.out).toContain(inv.result.uuid);
+
+    expect((await satchel('merchant', 'block', 'not-a-uuid')).code).toBe(2);
+    expect((await satchel('simulate', 'pay', '--invoice', '00000000-0000-4000-8000-000000000000')).err).toContain('Invoice not found');
+    expect((await satchel('nonsense')).code).toBe(2);
+    expect((await satchel('migrate')).out).toContain('up to date');
+    await app.close();
+  });
+});
