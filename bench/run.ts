@@ -11,6 +11,7 @@ const durationMs = Number(process.env.BENCH_MS ?? 5000);
 const sections: Array<[string, () => Promise<Row[]>]> = [
   ['Merchant API (issue 2)', () => apiBench(durationMs)],
   ['Payment lifecycle (issue 3)', () => lifecycleBench()],
+  ['Payment page (issue 4)', async () => (await import('./page.ts')).pageBench(durationMs)],
   ['EVM driver on anvil (issue 7)', async () => (await import('./evm.ts')).evmBench()],
 ];
 

@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import { openStorage, type Storage } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { Registry } from './registry/index.ts';
-import { StaticRateSource } from './rates/static.ts';
+import { createRateService } from './rates/service.ts';
 import { MerchantCache } from './merchants/store.ts';
 import { installMoneyOut } from './payouts/install.ts';
 
@@ -37,7 +37,8 @@ export async function createContext(config: Config, opts: { now?: () => number; 
   // Static wallets and money going out plug into the chain, simulator, page and worker hooks.
   installMoneyOut();
   const registry = Registry.load(config.registryFile);
-  const rates = opts.rates ?? staticRates(config.ratesFile ?? DEFAULT_RATES_FILE);
+  const service = createRateService({ ratesFile: config.ratesFile ?? DEFAULT_RATES_FILE, enableHttp: config.enableHttpRates });
+  const rates: Rates = opts.rates ?? { quote: (base, quote, source) => service.quote(base, quote, source ?? undefined) };
   let seed: Uint8Array | undefined;
   return {
     config,
@@ -47,16 +48,5 @@ export async function createContext(config: Config, opts: { now?: () => number; 
     merchants: new MerchantCache(storage.db),
     now: opts.now ?? Date.now,
     seed: () => (seed ??= mnemonicToSeedSync(config.mnemonic())),
-  };
-}
-
-function staticRates(file: string): Rates {
-  const src = StaticRateSource.fromFile(file);
-  return {
-    async quote(base, quote) {
-      const rate = await src.getRate(base, quote);
-      if (rate === null) throw new Error(`No rate for ${base}/${quote}`);
-      return { rate, source: src.name };
-    },
   };
 }

@@ -1,10 +1,16 @@
 import { loadConfig } from './config.ts';
 import { demoBanner, startGateway } from './server.ts';
+import { demoLink } from './demo/index.ts';
 
 const config = loadConfig();
 const gw = await startGateway(config);
 if (gw.demo) console.log('\n' + demoBanner(config, gw.demo) + '\n');
-console.log(`Satchel is listening on ${gw.url} (public URL ${config.publicUrl})`);
+if (gw.url) console.log(`Satchel is listening on ${gw.url} (public URL ${config.publicUrl})`);
+else console.log('Satchel worker started (role worker: no HTTP server)');
+if (gw.url) {
+  const demo = await demoLink(gw.ctx);
+  if (demo) console.log(demo);
+}
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -22,7 +22,8 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
     demo = await createMerchant(ctx.storage.db, 'Demo shop');
   }
   const app = await buildApp(ctx, { logger: opts.logger });
-  const url = await app.listen({ host: config.host, port: config.port });
+  // A worker-only process serves no HTTP (it would take the API's port); `url` is then empty.
+  const url = config.role === 'worker' ? '' : await app.listen({ host: config.host, port: config.port });
   let workers: { stop(): Promise<void> } | null = null;
   let unlock: (() => void) | null = null;
   if (config.role !== 'api') {
@@ -37,7 +38,7 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
     demo,
     async close() {
       await app.close();
-      await workers?.stop();
+      await workers?.stop(); // after HTTP: no new work arrives while the last round finishes
       unlock?.();
       await ctx.storage.close();
     },

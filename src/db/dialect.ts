@@ -256,7 +256,9 @@ function openPostgres(url: string): Storage {
     isUniqueViolation: (err) =>
       typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === '23505',
     async close() {
-      lockClient?.release();
+      // Release the locks now rather than whenever the server notices the session is gone.
+      await lockClient?.query('select pg_advisory_unlock_all()').catch(() => {});
+      lockClient?.release(true);
       lockClient = null;
       await db.destroy();
     },

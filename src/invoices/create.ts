@@ -239,7 +239,7 @@ export async function quoteFor(
   const p = price({
     amount: inv.amount,
     rate: rate.rate,
-    decimals: currency.decimals,
+    decimals: priceDecimals(currency),
     discountPercent,
     commissionPercent: pct,
     subtract: inv.subtract,
@@ -259,6 +259,12 @@ export async function quoteFor(
     merchant_amount: p.merchantAmount,
     payment_amount_usd: '0',
   };
+}
+
+/** Places a payer is asked to pay in: the chain's own decimals, but at most `amount_decimals`
+ * (default 8), so that nobody is asked for 0.004999999999999995 ETH. Rounded up, never short. */
+export function priceDecimals(currency: CurrencyDef): number {
+  return Math.min(currency.decimals, currency.amount_decimals ?? 8);
 }
 
 export async function findByOrder(ctx: Ctx, merchantId: string, orderId: string): Promise<InvoiceRow | undefined> {

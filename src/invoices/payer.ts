@@ -64,6 +64,12 @@ function uriOptions(network: NetworkDef, currency: CurrencyDef, address: string,
   };
 }
 
+/** The network's explorer page for a transaction; none for a simulated chain, which no explorer knows. */
+function explorerUrl(network: NetworkDef, txid: string, test: boolean): string | null {
+  if (test || !network.explorer_tx.includes('{txid}')) return null;
+  return network.explorer_tx.replace('{txid}', encodeURIComponent(txid));
+}
+
 export async function payerView(ctx: Ctx, inv: InvoiceRow): Promise<PayerInvoice> {
   const network = ctx.registry.network(inv.network);
   const currency = network && inv.payer_currency ? ctx.registry.currencyOn(network.code, inv.payer_currency) : undefined;
@@ -108,6 +114,9 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow): Promise<PayerInvoice
     qr_content: qr,
     wallet_uri: uri,
     confirmations,
+    is_payment_multiple: inv.is_payment_multiple === 1,
+    txid: chosen ? inv.txid : null,
+    explorer_url: chosen && inv.txid ? explorerUrl(network!, inv.txid, test) : null,
     expired_at: Number(inv.expired_at),
     server_time: ctx.now(),
     url_return: inv.url_return,

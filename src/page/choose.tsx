@@ -7,16 +7,22 @@ import { CoinIcon, StoreLink, useAmount } from './ui.tsx';
 import { SearchGlyph } from './icons.tsx';
 import { ApiError } from './api.ts';
 
-/** Options whose currency code, name or network names contain every word of the query. */
+/**
+ * Options whose currency code, name or network contain every word of the query, each keeping only
+ * the networks that match: "usdt tron" shows USDT on TRON alone, "usdt" every USDT network.
+ */
 export function filterOptions(options: PayerCurrencyOption[], query: string): PayerCurrencyOption[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return options;
-  return options.filter((option) => {
-    const haystack = [option.currency, option.name, ...option.networks.flatMap((n) => [n.network, n.network_name])]
-      .join(' ')
-      .toLowerCase();
-    return words.every((word) => haystack.includes(word));
-  });
+  const shown: PayerCurrencyOption[] = [];
+  for (const option of options) {
+    const networks = option.networks.filter((n) => {
+      const haystack = `${option.currency} ${option.name} ${n.network} ${n.network_name}`.toLowerCase();
+      return words.every((word) => haystack.includes(word));
+    });
+    if (networks.length > 0) shown.push(networks.length === option.networks.length ? option : { ...option, networks });
+  }
+  return shown;
 }
 
 export function Choose({ invoice }: { invoice: PayerInvoice }) {
@@ -90,9 +96,9 @@ export function Choose({ invoice }: { invoice: PayerInvoice }) {
                         onClick={() => pick(option.currency, n.network)}
                         disabled={busy !== null}
                         aria-busy={busy === key}
-                        aria-label={`${option.currency}: ${t('choose_network', { amount: amount(n.amount, option.currency), network: n.network_name })}`}
                       >
-                        <span class="network-name">{n.network_name}</span>
+                        {/* The visible text is the name (WCAG 2.5.3); the amount carries the currency. */}
+                        <span class="network-name">{n.network_name}</span>{' '}
                         <span class="network-amount num">{amount(n.amount, option.currency)}</span>
                       </button>
                     </li>

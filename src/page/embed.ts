@@ -73,14 +73,19 @@ export function createEmbed(config: EmbedConfig, win: Window = window): Embed {
       last = height;
       post('resize', { height });
     };
-    const Observer = (win as Window & typeof globalThis).ResizeObserver;
-    if (!Observer) {
-      report();
-      return () => {};
-    }
-    const observer = new Observer(report);
-    observer.observe(element);
-    return () => observer.disconnect();
+    const { ResizeObserver: Observer, MutationObserver: Mutations } = win as Window & typeof globalThis;
+    // Browsers pause ResizeObserver in a cross-origin frame that is off screen or hidden (an inline
+    // widget below the fold, a modal still loading), which would leave the frame at its first size.
+    // DOM changes are still seen there, and measuring forces layout.
+    const mutations = Mutations ? new Mutations(report) : null;
+    mutations?.observe(element, { subtree: true, childList: true, characterData: true, attributes: true });
+    const observer = Observer ? new Observer(report) : null;
+    observer?.observe(element);
+    report();
+    return () => {
+      mutations?.disconnect();
+      observer?.disconnect();
+    };
   }
 
   return { config, post, listen, observeHeight };
@@ -98,7 +103,8 @@ export interface EmbedDeps {
 
 /**
  * Tells the widget what happens: `loaded` once, `status` on every change, `paid` and `expired` on
- * those transitions, `error` when nothing can be shown, `resize` as the content grows or shrinks.
+ * those transitions, `error` when nothing can be shown, `resize` as the content grows or shrinks,
+ * and in modal mode `close-request` on Esc.
  * Returns the function that stops it all.
  */
 export function connectEmbed(embed: Embed, deps: EmbedDeps): () => void {
@@ -141,5 +147,14 @@ export function connectEmbed(embed: Embed, deps: EmbedDeps): () => void {
     }),
     embed.observeHeight(win.document.body),
   ];
+  if (embed.config.mode === 'modal') {
+    // Keys pressed in this frame never reach the merchant's document, so Esc is forwarded as a
+    // close request (the widget closes its modal on Esc pressed anywhere).
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) embed.post('close-request');
+    };
+    win.document.addEventListener('keydown', onKey);
+    stops.push(() => win.document.removeEventListener('keydown', onKey));
+  }
   return () => stops.forEach((stop) => stop());
 }

@@ -4,6 +4,7 @@ import { useT } from './i18n/index.ts';
 import type { PayerInvoice } from './payer-api.ts';
 import type { Screen } from './store.ts';
 import { Hero, StoreLink, useAmount, type HeroTone } from './ui.tsx';
+import { webHref } from './links.ts';
 import { CheckGlyph, ClockGlyph, CrossGlyph, InfoGlyph, LockGlyph, RefreshGlyph, WarnGlyph } from './icons.tsx';
 
 function Progress({ current, required }: { current: number; required: number }) {
@@ -50,6 +51,31 @@ export function Confirming({ invoice }: { invoice: PayerInvoice }) {
   );
 }
 
+/** The transaction, for the payer's records or a talk with the merchant. */
+function TxRow({ invoice }: { invoice: PayerInvoice }) {
+  const t = useT();
+  if (!invoice.txid) return null;
+  return (
+    <div class="tx">
+      <dt>{t('transaction')}</dt>
+      <dd class="mono txid">{invoice.txid}</dd>
+    </div>
+  );
+}
+
+/** A link to the transaction on the network's public explorer (none on a simulated network). */
+function ExplorerLink({ invoice }: { invoice: PayerInvoice }) {
+  const t = useT();
+  const href = invoice.txid ? webHref(invoice.explorer_url) : null;
+  if (!href) return null;
+  return (
+    <a class="btn btn-quiet" href={href} target="_blank" rel="noopener noreferrer">
+      {t('view_tx')}{' '}
+      <span class="sr-only">{t('new_tab')}</span>
+    </a>
+  );
+}
+
 export function Paid({ invoice, over }: { invoice: PayerInvoice; over: boolean }) {
   const t = useT();
   const amount = useAmount();
@@ -69,9 +95,11 @@ export function Paid({ invoice, over }: { invoice: PayerInvoice; over: boolean }
           <dt>{t('order_total')}</dt>
           <dd class="num">{amount(invoice.amount, invoice.currency, true)}</dd>
         </div>
+        <TxRow invoice={invoice} />
       </dl>
       <div class="actions">
         <StoreLink url={invoice.url_success ?? invoice.url_return} label={t('continue')} primary />
+        <ExplorerLink invoice={invoice} />
       </div>
     </Hero>
   );
@@ -112,15 +140,17 @@ export function Outcome({ invoice, screen }: { invoice: PayerInvoice; screen: Sc
             <dd class="num">{amount(invoice.payment_amount, currency)}</dd>
           </div>
         )}
-        {showAmounts && invoice.payer_amount && (
+        {key === 'wrong_amount' && invoice.payer_amount && (
           <div>
             <dt>{t('amount_to_pay')}</dt>
             <dd class="num">{amount(invoice.payer_amount, currency)}</dd>
           </div>
         )}
+        {key !== 'time_up' && <TxRow invoice={invoice} />}
       </dl>
       <div class="actions">
         <StoreLink url={invoice.url_return} label={t('return')} primary={key !== 'time_up'} />
+        {key !== 'time_up' && <ExplorerLink invoice={invoice} />}
       </div>
     </Hero>
   );

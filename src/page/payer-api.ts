@@ -57,6 +57,12 @@ export const PayerInvoice = z.object({
   qr_content: z.nullable(z.string()),
   wallet_uri: z.nullable(z.string()),
   confirmations: z.nullable(z.object({ current: z.number(), required: z.number() })),
+  /** The payer may pay in several parts: an underpayment leaves the invoice open (partly paid). */
+  is_payment_multiple: z.boolean(),
+  /** The latest transaction seen for this invoice, once there is one. */
+  txid: z.nullable(z.string()),
+  /** That transaction on the network's public explorer; null on simulated (test) networks. */
+  explorer_url: z.nullable(z.string()),
   /** Unix seconds. */
   expired_at: z.number(),
   /** Unix milliseconds at the moment the server answered. */

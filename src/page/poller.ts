@@ -1,5 +1,6 @@
 // Status polling: every few seconds while the page is visible, slower when it is hidden,
-// backing off on errors, and stopping once the payable reaches a final state.
+// backing off on errors, and stopping once the payable reaches a final state (or, for a state a
+// late payment can still change, looking again only every 30 s while the page is visible).
 import type { LoadResult } from './api.ts';
 
 export interface PollerOptions<T> {
@@ -12,7 +13,11 @@ export interface PollerOptions<T> {
   /** Errors after which retrying is pointless (e.g. 404): polling stops. */
   isFatal(error: unknown): boolean;
   isFinal(data: T): boolean;
+  /** Settled for now but may still change (an expired invoice paid late): poll every
+   * `dormantMs` while visible, not at all while hidden. */
+  isDormant?(data: T): boolean;
   visibleMs?: number;
+  dormantMs?: number;
   hiddenMs?: number;
   maxBackoffMs?: number;
   doc?: Pick<Document, 'visibilityState' | 'addEventListener' | 'removeEventListener'>;
@@ -30,11 +35,13 @@ export interface Poller {
 export const VISIBLE_INTERVAL_MS = 3_000;
 export const HIDDEN_INTERVAL_MS = 15_000;
 export const MAX_BACKOFF_MS = 30_000;
+export const DORMANT_INTERVAL_MS = 30_000;
 
 export function createPoller<T>(options: PollerOptions<T>): Poller {
   const visibleMs = options.visibleMs ?? VISIBLE_INTERVAL_MS;
   const hiddenMs = options.hiddenMs ?? HIDDEN_INTERVAL_MS;
   const maxBackoffMs = options.maxBackoffMs ?? MAX_BACKOFF_MS;
+  const dormantMs = options.dormantMs ?? DORMANT_INTERVAL_MS;
   const doc = options.doc ?? document;
 
   let etag: string | null = null;
@@ -45,11 +52,12 @@ export function createPoller<T>(options: PollerOptions<T>): Poller {
   let finished = false;
   let generation = 0;
   let again = false;
+  let dormant = false;
 
   const hidden = () => doc.visibilityState === 'hidden';
 
   function delay(): number {
-    const base = hidden() ? hiddenMs : visibleMs;
+    const base = dormant ? dormantMs : hidden() ? hiddenMs : visibleMs;
     if (failures === 0) return base;
     return Math.max(base, Math.min(maxBackoffMs, visibleMs * 2 ** failures));
   }
@@ -68,6 +76,7 @@ export function createPoller<T>(options: PollerOptions<T>): Poller {
   async function tick() {
     timer = null;
     if (!running || finished) return;
+    if (dormant && hidden()) return; // resumes when shown again
     if (controller) {
       again = true;
       return;
@@ -83,6 +92,7 @@ export function createPoller<T>(options: PollerOptions<T>): Poller {
       if (result.changed) {
         etag = result.etag;
         if (options.isFinal(result.data)) finished = true;
+        dormant = options.isDormant?.(result.data) ?? false;
         options.onData(result.data);
       }
     } catch (error) {
@@ -107,7 +117,9 @@ export function createPoller<T>(options: PollerOptions<T>): Poller {
 
   function onVisibility() {
     // Coming back to the tab: check at once instead of waiting out the slow hidden interval.
-    if (!hidden() && timer !== null && failures === 0) schedule(0);
+    if (hidden() || !running || finished) return;
+    if (timer === null && controller === null) schedule(0); // dormant, paused while hidden
+    else if (timer !== null && failures === 0) schedule(0);
   }
 
   return {
@@ -135,6 +147,7 @@ export function createPoller<T>(options: PollerOptions<T>): Poller {
       controller?.abort();
       controller = null;
       again = false;
+      dormant = false;
       finished = final;
       if (final) clearTimer();
       else schedule(delay());

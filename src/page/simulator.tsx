@@ -15,7 +15,8 @@ export function Simulator({ payable }: { payable: Payable }) {
   const [result, setResult] = useState<{ ok: boolean; text: string; txid?: string } | null>(null);
   const [amount, setAmount] = useState('');
 
-  if (payable.kind === 'invoice' && (payable.is_final || !payable.address)) return null;
+  // Only while a payment is expected: not on outcomes, holds or refunds.
+  if (payable.kind === 'invoice' && (!payable.address || (payable.status !== 'process' && payable.status !== 'check'))) return null;
   if (payable.kind === 'wallet' && payable.status !== 'active') return null;
 
   async function run(mode: SimulateMode | { amount: string }) {

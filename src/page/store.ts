@@ -24,8 +24,16 @@ export function screenOf(invoice: PayerInvoice, left: number | null): Screen {
   if (invoice.status !== 'process') return invoice.status;
   if (invoice.options && !invoice.payer_currency) return 'choose';
   if (left === 0) return 'time_up';
-  if (invoice.remaining !== null && invoice.payment_amount !== null) return 'partial';
+  if (invoice.is_payment_multiple && invoice.remaining !== null && invoice.payment_amount !== null) return 'partial';
   return 'pay';
+}
+
+/**
+ * Final, but a late payment can still be credited (D4: money is never dropped), so the page keeps
+ * looking, slowly, while the payer has it open.
+ */
+export function mayStillChange(invoice: PayerInvoice): boolean {
+  return invoice.is_final && (invoice.status === 'cancel' || invoice.status === 'wrong_amount' || invoice.status === 'fail');
 }
 
 const SCREEN_TITLES: Record<Screen, MessageKey> = {
@@ -181,7 +189,8 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
           failures.value = 0;
         },
         isFatal: (error) => error instanceof ApiError && error.status === 404,
-        isFinal: (data) => data.kind === 'invoice' && data.is_final,
+        isFinal: (data) => data.kind === 'invoice' && data.is_final && !mayStillChange(data),
+        isDormant: (data) => data.kind === 'invoice' && mayStillChange(data),
         doc: win.document,
         ...(route.kind === 'wallet' ? { visibleMs: 10_000, hiddenMs: 60_000 } : {}),
       });

@@ -9,6 +9,8 @@ export interface CurrencyDef {
   code: string;
   name: string;
   decimals: number;
+  /** Places payer amounts are rounded (up) to; default min(decimals, 8). */
+  amount_decimals?: number;
   native?: boolean;
   contract?: string;
   min: string;

@@ -69,6 +69,27 @@ describe.each(await backends())('payer API on $name', (backend) => {
     expect(seen).toMatchObject({ status: 'check', confirmations: { current: 0, required: 19 } });
   });
 
+  it('says whether the invoice takes several payments, and gives the transaction with its explorer link', async () => {
+    const single = await create({ amount: '10', currency: 'USDT', network: 'TRON', is_payment_multiple: false });
+    expect((await get(single.uuid)).json().result).toMatchObject({ is_payment_multiple: false, txid: null, explorer_url: null });
+    const inv = await create({ amount: '10', currency: 'USDT', network: 'TRON' });
+    expect((await get(inv.uuid)).json().result).toMatchObject({ is_payment_multiple: true, txid: null, explorer_url: null });
+    const { txid } = await simulatePay(gw.ctx, { invoice: inv.uuid });
+    // A simulated chain: no public explorer knows the transaction, so no link to one.
+    expect((await get(inv.uuid)).json().result).toMatchObject({ status: 'paid', test_mode: true, txid, explorer_url: null });
+    // The same invoice as the page sees it when TRON runs on a real driver: the registry's template.
+    const networks = gw.ctx.config.networks;
+    const saved = networks.TRON;
+    networks.TRON = { ...saved, driver: 'tron' };
+    try {
+      const real = (await get(inv.uuid)).json().result;
+      expect(real).toMatchObject({ test_mode: false, txid, explorer_url: `https://tronscan.org/#/transaction/${txid}` });
+    } finally {
+      if (saved) networks.TRON = saved;
+      else delete networks.TRON;
+    }
+  });
+
   it('answers 404 with an envelope for unknown and malformed ids', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'nope', '%00']) {
       const res = await get(id);

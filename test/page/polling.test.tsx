@@ -129,6 +129,76 @@ describe('createPoller', () => {
     expect(loads).toHaveLength(2);
   });
 
+  test('settled but still changeable (dormant): every 30 s while visible, none while hidden, at once when shown', async () => {
+    const doc = fakeDocument();
+    const loads: number[] = [];
+    const answers: Array<LoadResult<Data>> = [data(1), data(2, true), { changed: false }, { changed: false }, data(3, true)];
+    const start = Date.now();
+    const seen: number[] = [];
+    const poller = createPoller<Data>({
+      async load() {
+        loads.push(Date.now() - start);
+        return answers.shift() ?? { changed: false };
+      },
+      onData: (d) => seen.push(d.n),
+      onError: () => {},
+      onRecovered: () => {},
+      isFatal: () => false,
+      isFinal: (d) => d.n === 3,
+      isDormant: (d) => d.final && d.n === 2, // e.g. expired: a late payment may still arrive
+      doc: doc as unknown as Document,
+    });
+    poller.start();
+    await vi.advanceTimersByTimeAsync(3000); // 0: process, 3000: expired
+    expect(loads).toEqual([0, 3000]);
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(loads).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(loads).toEqual([0, 3000, 33_000]);
+    doc.set('hidden');
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(loads).toHaveLength(3); // nobody is looking
+    doc.set('visible');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(loads).toEqual([0, 3000, 33_000, 153_000]);
+    await vi.advanceTimersByTimeAsync(30_000); // paid late: final, stops
+    expect(seen).toEqual([1, 2, 3]);
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(loads).toHaveLength(5);
+  });
+
+  test('dormant: a failure while hidden does not leave it stuck once shown again', async () => {
+    const doc = fakeDocument();
+    const answers: Array<LoadResult<Data> | Error> = [data(1, true), new Error('offline'), data(2, true)];
+    const at: number[] = [];
+    const start = Date.now();
+    const dormant = createPoller<Data>({
+      async load() {
+        at.push(Date.now() - start);
+        const answer = answers.shift() ?? { changed: false };
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+      onData: () => {},
+      onError: () => {},
+      onRecovered: () => {},
+      isFatal: () => false,
+      isFinal: () => false,
+      isDormant: (d) => d.final,
+      doc: doc as unknown as Document,
+    });
+    dormant.start();
+    await vi.advanceTimersByTimeAsync(30_000); // 0: dormant, 30 s: fails
+    expect(at).toEqual([0, 30_000]);
+    doc.set('hidden');
+    await vi.advanceTimersByTimeAsync(300_000);
+    expect(at).toHaveLength(2);
+    doc.set('visible');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(at).toEqual([0, 30_000, 330_000]);
+    dormant.stop();
+  });
+
   test('stops on a fatal error (e.g. 404)', async () => {
     const { loads, errors, poller } = setup([new Error('fatal')]);
     poller.start();
@@ -232,6 +302,27 @@ describe('polling in the page', () => {
     await vi.advanceTimersByTimeAsync(0);
     await vi.advanceTimersByTimeAsync(600_000);
     expect(calls).toHaveLength(1);
+  });
+
+  test('an expired invoice keeps being checked every 30 s, and a late payment shows', async () => {
+    vi.useFakeTimers();
+    let status: 'cancel' | 'paid' = 'cancel';
+    const calls = fakeServer((call) =>
+      call.headers.get('if-none-match') === `"${status}"`
+        ? { status: 304 }
+        : ok(invoiceFixture({ status, is_final: true, payment_amount: status === 'paid' ? '1250.378412' : null }), `"${status}"`),
+    );
+    renderPage('/pay/inv-1');
+    await vi.advanceTimersByTimeAsync(0);
+    await vi.waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('This payment has expired'));
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(calls).toHaveLength(1);
+    status = 'paid';
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(calls).toHaveLength(2);
+    await vi.waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Payment received'));
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(calls).toHaveLength(2);
   });
 
   test('slower while the tab is hidden', async () => {

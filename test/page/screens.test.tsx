@@ -93,6 +93,13 @@ describe('partly paid', () => {
     const qr = await screen.findByRole('img', { name: /QR code to pay 250.378412 USDT/ });
     expect(qr).toBeTruthy();
   });
+
+  test('only when the invoice takes several payments (is_payment_multiple), not inferred from amounts', async () => {
+    serve(invoiceFixture({ is_payment_multiple: false, payment_amount: '1000.000000', remaining: '250.378412' }));
+    renderPage('/pay/inv-1');
+    await heading('Send the payment');
+    expect(screen.queryByText('Paid so far')).toBeNull();
+  });
 });
 
 describe('seen, confirming', () => {
@@ -124,6 +131,27 @@ describe('final screens', () => {
     expect(screen.getByText('1,250.378412 USDT')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Continue to the store' }).getAttribute('href')).toBe('https://shop.example/thanks');
     expect(screen.queryByRole('img', { name: /QR/ })).toBeNull();
+  });
+
+  test('paid: the transaction, and a "View transaction" link to the explorer in a new tab', async () => {
+    const txid = 'a'.repeat(64);
+    serve(invoiceFixture({ status: 'paid', is_final: true, payment_amount: '1250.378412', txid, explorer_url: `https://tronscan.org/#/transaction/${txid}` }));
+    renderPage('/pay/inv-1');
+    await heading('Payment received');
+    expect(screen.getByText('Transaction')).toBeTruthy();
+    expect(screen.getByText(txid)).toBeTruthy();
+    const link = screen.getByRole('link', { name: 'View transaction (opens in a new tab)' });
+    expect(link.getAttribute('href')).toBe(`https://tronscan.org/#/transaction/${txid}`);
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+  });
+
+  test('paid on a test network: the transaction without a link; never a javascript: explorer link', async () => {
+    serve(invoiceFixture({ status: 'paid_over', is_final: true, payment_amount: '1300', txid: 'tx-1', explorer_url: 'javascript:alert(1)' }));
+    renderPage('/pay/inv-1');
+    await heading('Payment received');
+    expect(screen.getByText('tx-1')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /View transaction/ })).toBeNull();
   });
 
   test('paid over: success, and what to do about the difference', async () => {
@@ -161,6 +189,14 @@ describe('final screens', () => {
     expect(screen.getByText('900 USDT')).toBeTruthy();
     expect(screen.getByText('1,250.378412 USDT')).toBeTruthy();
   });
+
+  test('a refund shows what was received, not what was due', async () => {
+    serve(invoiceFixture({ status: 'refund_paid', is_final: true, payment_amount: '1250.378412' }));
+    renderPage('/pay/inv-1');
+    await heading('Refunded');
+    expect(screen.getByText('Amount received')).toBeTruthy();
+    expect(screen.queryByText('Amount to pay')).toBeNull();
+  });
 });
 
 describe('choose', () => {
@@ -190,7 +226,7 @@ describe('choose', () => {
     expect(screen.getByText('1,250.00 USD')).toBeTruthy(); // the order total keeps its two decimals
     expect(screen.getByRole('link', { name: 'Cancel and return to the store' })).toBeTruthy();
 
-    const option = screen.getByRole('button', { name: 'USDT: Pay 1,250.378412 USDT on TRON (TRC-20)' });
+    const option = screen.getByRole('button', { name: 'TRON (TRC-20) 1,250.378412 USDT' });
     option.focus();
     fireEvent.click(option);
     const title = await heading('Send the payment');
@@ -209,10 +245,10 @@ describe('choose', () => {
     );
     renderPage('/pay/inv-1');
     await heading('Choose how to pay');
-    fireEvent.click(screen.getByRole('button', { name: /BTC: Pay/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Bitcoin 0.01284711 BTC' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Network is not available');
-    expect((screen.getByRole('button', { name: /BTC: Pay/ }) as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByRole('button', { name: 'Bitcoin 0.01284711 BTC' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });
 

@@ -20,12 +20,21 @@ test('matches currency codes, names and networks, every word, any case', () => {
   expect(names(filterOptions(chooseOptions, 'dogecoin'))).toEqual([]);
 });
 
+test('a currency and a network narrow the option to that network', () => {
+  const networks = (query: string) => filterOptions(chooseOptions, query).map((o) => `${o.currency}: ${o.networks.map((n) => n.network).join(',')}`);
+  expect(networks('usdt tron')).toEqual(['USDT: TRON']);
+  expect(networks('tether erc-20')).toEqual(['USDT: ETH']);
+  expect(networks('usdt')).toEqual(['USDT: TRON,ETH']);
+  expect(networks('tron')).toEqual(['USDT: TRON', 'TRX: TRON']);
+  expect(filterOptions(chooseOptions, 'usdt')[0]).toBe(chooseOptions[0]); // untouched when all match
+});
+
 test('typing in the search box narrows the list', async () => {
   serve(
     invoiceFixture({ payer_currency: null, network: null, network_name: null, payer_amount: null, address: null, qr_content: null, options: chooseOptions }),
   );
   renderPage('/pay/inv-1');
-  const search = await screen.findByRole('searchbox', { name: 'Search currency or network' });
+  const search = await screen.findByRole('searchbox', { name: 'Search coin or network' });
   const shown = () => [...document.querySelectorAll('.option strong')].map((e) => e.textContent);
   expect(shown()).toEqual(['USDT', 'BTC', 'ETH', 'TRX', 'XMR']);
   fireEvent.input(search, { target: { value: 'tron' } });

@@ -4,17 +4,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Backend } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import type { Delivery } from '../helpers/receiver.ts';
-import { installMoneyOut } from '../../src/payouts/install.ts';
-import { exchangeRateRoutes } from '../../src/http/routes/extras.ts';
-import { moneyOutSimulatorRoutes } from '../../src/http/routes/payouts.ts';
 import { balanceOf, entriesSum, post, type Wallet } from '../../src/ledger/index.ts';
 import { createWorkers } from '../../src/worker/index.ts';
 import { phpJsonEncode } from '../../src/webhooks/php-json.ts';
 import type { Merchant } from '../../src/merchants/store.ts';
 
 export async function startMoneyGateway(backend: Backend, env: Record<string, string> = {}): Promise<TestGateway> {
-  installMoneyOut();
-  return startTestGateway(backend, { env, app: { plugins: [moneyOutSimulatorRoutes, exchangeRateRoutes] } });
+  return startTestGateway(backend, { env });
 }
 
 /** Credits a balance directly, as a paid invoice would have. */

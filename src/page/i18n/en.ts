@@ -15,10 +15,8 @@ export const en = {
   close: 'Close',
 
   choose_title: 'Choose how to pay',
-  choose_search: 'Search currency or network',
+  choose_search: 'Search coin or network',
   choose_none: 'Nothing matches “{query}”.',
-  choose_count: '{count} currencies',
-  choose_network: 'Pay {amount} on {network}',
   choose_wait: 'Preparing your payment address…',
   choose_failed: 'Could not select this option: {message}',
 
@@ -27,6 +25,7 @@ export const en = {
   amount_to_pay: 'Amount to pay',
   approx: '≈ {amount}',
   address: 'Address',
+  copy: 'Copy',
   copy_amount: 'Copy amount',
   copy_address: 'Copy address',
   copied: 'Copied',
@@ -61,6 +60,9 @@ export const en = {
   paid_over_body: 'Thank you! You sent more than the amount due. Contact the merchant about the difference and mention order {id}.',
   received: 'Amount received',
   continue: 'Continue to the store',
+  transaction: 'Transaction',
+  view_tx: 'View transaction',
+  new_tab: '(opens in a new tab)',
 
   wrong_amount_title: 'Wrong amount received',
   wrong_amount_body: 'The amount received does not match the invoice. Contact the merchant with order {id} to settle it; do not send more to this address.',

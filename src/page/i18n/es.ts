@@ -18,8 +18,6 @@ const es: Messages = {
   choose_title: 'Elige cómo pagar',
   choose_search: 'Buscar moneda o red',
   choose_none: 'Nada coincide con «{query}».',
-  choose_count: '{count} monedas',
-  choose_network: 'Pagar {amount} en {network}',
   choose_wait: 'Preparando tu dirección de pago…',
   choose_failed: 'No se pudo elegir esta opción: {message}',
 
@@ -28,6 +26,7 @@ const es: Messages = {
   amount_to_pay: 'Importe a pagar',
   approx: '≈ {amount}',
   address: 'Dirección',
+  copy: 'Copiar',
   copy_amount: 'Copiar importe',
   copy_address: 'Copiar dirección',
   copied: 'Copiado',
@@ -62,6 +61,9 @@ const es: Messages = {
   paid_over_body: '¡Gracias! Enviaste más de lo debido. Contacta al comercio por la diferencia e indica el pedido {id}.',
   received: 'Importe recibido',
   continue: 'Continuar a la tienda',
+  transaction: 'Transacción',
+  view_tx: 'Ver la transacción',
+  new_tab: '(se abre en una pestaña nueva)',
 
   wrong_amount_title: 'Importe incorrecto',
   wrong_amount_body: 'El importe recibido no coincide con la factura. Contacta al comercio con el pedido {id} para resolverlo; no envíes más a esta dirección.',

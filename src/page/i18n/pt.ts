@@ -18,8 +18,6 @@ const pt: Messages = {
   choose_title: 'Escolha como pagar',
   choose_search: 'Buscar moeda ou rede',
   choose_none: 'Nada corresponde a “{query}”.',
-  choose_count: '{count} moedas',
-  choose_network: 'Pagar {amount} na rede {network}',
   choose_wait: 'Preparando seu endereço de pagamento…',
   choose_failed: 'Não foi possível escolher esta opção: {message}',
 
@@ -28,6 +26,7 @@ const pt: Messages = {
   amount_to_pay: 'Valor a pagar',
   approx: '≈ {amount}',
   address: 'Endereço',
+  copy: 'Copiar',
   copy_amount: 'Copiar valor',
   copy_address: 'Copiar endereço',
   copied: 'Copiado',
@@ -62,6 +61,9 @@ const pt: Messages = {
   paid_over_body: 'Obrigado! Você enviou mais do que o devido. Fale com o lojista sobre a diferença e informe o pedido {id}.',
   received: 'Valor recebido',
   continue: 'Continuar para a loja',
+  transaction: 'Transação',
+  view_tx: 'Ver a transação',
+  new_tab: '(abre em uma nova aba)',
 
   wrong_amount_title: 'Valor incorreto recebido',
   wrong_amount_body: 'O valor recebido não corresponde à fatura. Fale com o lojista informando o pedido {id}; não envie mais para este endereço.',

@@ -18,8 +18,6 @@ const tr: Messages = {
   choose_title: 'Ödeme yöntemini seçin',
   choose_search: 'Para birimi veya ağ ara',
   choose_none: '“{query}” ile eşleşen bir şey yok.',
-  choose_count: '{count} para birimi',
-  choose_network: '{network} ağında {amount} öde',
   choose_wait: 'Ödeme adresiniz hazırlanıyor…',
   choose_failed: 'Bu seçenek seçilemedi: {message}',
 
@@ -28,6 +26,7 @@ const tr: Messages = {
   amount_to_pay: 'Ödenecek tutar',
   approx: '≈ {amount}',
   address: 'Adres',
+  copy: 'Kopyala',
   copy_amount: 'Tutarı kopyala',
   copy_address: 'Adresi kopyala',
   copied: 'Kopyalandı',
@@ -62,6 +61,9 @@ const tr: Messages = {
   paid_over_body: 'Teşekkürler! Gereken tutardan fazlasını gönderdiniz. Fark için {id} numaralı siparişi belirterek satıcıyla iletişime geçin.',
   received: 'Alınan tutar',
   continue: 'Mağazaya devam et',
+  transaction: 'İşlem',
+  view_tx: 'İşlemi görüntüle',
+  new_tab: '(yeni sekmede açılır)',
 
   wrong_amount_title: 'Yanlış tutar alındı',
   wrong_amount_body: 'Alınan tutar faturayla eşleşmiyor. Çözmek için {id} numaralı siparişi belirterek satıcıyla iletişime geçin; bu adrese daha fazla göndermeyin.',

@@ -18,8 +18,6 @@ const zh: Messages = {
   choose_title: '选择付款方式',
   choose_search: '搜索币种或网络',
   choose_none: '没有与“{query}”匹配的结果。',
-  choose_count: '{count} 种币种',
-  choose_network: '通过 {network} 支付 {amount}',
   choose_wait: '正在生成付款地址…',
   choose_failed: '无法选择此选项：{message}',
 
@@ -28,6 +26,7 @@ const zh: Messages = {
   amount_to_pay: '应付金额',
   approx: '≈ {amount}',
   address: '地址',
+  copy: '复制',
   copy_amount: '复制金额',
   copy_address: '复制地址',
   copied: '已复制',
@@ -62,6 +61,9 @@ const zh: Messages = {
   paid_over_body: '谢谢！您发送的金额超过应付金额。请就差额联系商家，并提供订单号 {id}。',
   received: '收到金额',
   continue: '返回商店',
+  transaction: '交易',
+  view_tx: '查看交易',
+  new_tab: '（在新标签页中打开）',
 
   wrong_amount_title: '收到的金额不正确',
   wrong_amount_body: '收到的金额与账单不符。请联系商家并提供订单号 {id} 以解决；请勿再向此地址付款。',

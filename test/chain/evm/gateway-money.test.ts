@@ -23,7 +23,7 @@ describe.each(await backends())('EVM money in and out through the gateway on $na
   let rx: Receiver;
   let n = 0;
   beforeAll(async () => {
-    g = await startEvmGateway(backend, { confirmations: 2, moneyOut: true });
+    g = await startEvmGateway(backend, { confirmations: 2 });
     rx = await startReceiver();
     // The hot wallet holds coin for gas and native payouts, and USDT to pay out.
     const hot = g.driver().hotWallet;

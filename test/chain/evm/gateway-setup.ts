@@ -16,7 +16,6 @@ import { signBody } from '../../../src/http/signature.ts';
 import { driverFor } from '../../../src/chain/drivers.ts';
 import { createWorkers } from '../../../src/worker/index.ts';
 import { phpJsonEncode } from '../../../src/webhooks/php-json.ts';
-import { installMoneyOut } from '../../../src/payouts/install.ts';
 import type { EvmDriver } from '../../../src/chain/evm/driver.ts';
 import type { Backend } from '../../helpers/backends.ts';
 import type { Delivery } from '../../helpers/receiver.ts';
@@ -135,8 +134,6 @@ export interface EvmGatewayOptions {
   now?: () => number;
   /** A chain to use (left running on close); by default a new anvil is started. */
   chain?: TestChain;
-  /** Plug in payouts and static wallets (their sink hooks and the payout worker job). */
-  moneyOut?: boolean;
 }
 
 export interface TestChain {
@@ -175,7 +172,6 @@ export async function startEvmGateway(backend: Backend, opts: EvmGatewayOptions 
     ...(opts.sweep ? { sweep: opts.sweep } : {}),
     ...opts.network,
   };
-  if (opts.moneyOut) installMoneyOut();
   let gw: Gateway;
   try {
     gw = await startGateway(backend, { env: { SATCHEL_NETWORKS: JSON.stringify({ ETH: network }), ...opts.env }, now: opts.now });
