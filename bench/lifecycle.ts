@@ -12,7 +12,6 @@ import { createInvoice } from '../src/invoices/create.ts';
 import { nextRev, simTxid } from '../src/chain/simulated/driver.ts';
 import { processNetwork } from '../src/chain/drivers.ts';
 import { WebhookDeliverer } from '../src/webhooks/deliver.ts';
-import { enqueueWebhook } from '../src/webhooks/outbox.ts';
 import { startReceiver } from '../test/helpers/receiver.ts';
 import { MNEMONIC, type Row } from './api.ts';
 

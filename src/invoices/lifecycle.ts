@@ -1,7 +1,7 @@
 // The invoice state machine (DESIGN D4), recomputed from what the chain shows. Every move happens
 // in one transaction with its ledger credit and its webhook, so a crash loses nothing and a
 // transfer seen twice is credited once.
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { Decimal } from '../money/decimal.ts';
@@ -24,7 +24,7 @@ export interface Tally {
   confirmations: { current: number; required: number } | null;
 }
 
-export async function tally(trx: Transaction<DB>, inv: InvoiceRow, required: number): Promise<Tally> {
+export async function tally(trx: Kysely<DB> | Transaction<DB>, inv: InvoiceRow, required: number): Promise<Tally> {
   const rows = await trx
     .selectFrom('chain_transfers')
     .selectAll()

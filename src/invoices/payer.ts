@@ -12,6 +12,8 @@ import { money, type InvoiceRow } from './model.ts';
 import { allowedPairs, type Restriction } from './options.ts';
 import { quoteFor } from './create.ts';
 import { isUuid } from '../http/validation.ts';
+import { prepared } from '../db/prepared.ts';
+import { createHash } from 'node:crypto';
 
 function restriction(inv: InvoiceRow): Restriction {
   try {
@@ -23,11 +25,32 @@ function restriction(inv: InvoiceRow): Restriction {
   return { currencies: null, except: null, currency: null, network: null };
 }
 
+const invoiceById = prepared((db, id: string) => db.selectFrom('invoices').selectAll().where('id', '=', id));
+const transferState = prepared((db, id: string) =>
+  db
+    .selectFrom('chain_transfers')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('at'), eb.fn.sum<number>('confirmations').as('c')])
+    .where('owner_kind', '=', 'invoice')
+    .where('owner_id', '=', id),
+);
+
 export async function loadInvoice(ctx: Ctx, uuid: string): Promise<InvoiceRow> {
   if (!isUuid(uuid)) throw new NotFoundError();
-  const inv = await ctx.storage.db.selectFrom('invoices').selectAll().where('id', '=', uuid.toLowerCase()).executeTakeFirst();
+  const [inv] = await invoiceById(ctx.storage.db, uuid.toLowerCase());
   if (!inv) throw new NotFoundError();
   return inv;
+}
+
+/**
+ * A tag that changes whenever the payer's view can: the invoice row and its transfers (and, while
+ * the payer still chooses, the minute, since options are priced at current rates). A poll whose
+ * If-None-Match equals it is answered 304 without building the view.
+ */
+export async function payerFingerprint(ctx: Ctx, inv: InvoiceRow): Promise<string> {
+  const [t] = await transferState(ctx.storage.db, inv.id);
+  const choosing = !inv.address && inv.is_final === 0 ? Math.floor(ctx.now() / 60_000) : 0;
+  const key = [inv.status, inv.version, inv.updated_at, inv.payment_amount, inv.address, t?.n, t?.at, t?.c, choosing].join('|');
+  return `"${createHash('sha1').update(key).digest('base64url')}"`;
 }
 
 /** Options to choose from, each priced as the payer would pay it; pairs outside their limits are left out. */
@@ -81,7 +104,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow): Promise<PayerInvoice
   let opts: PayerCurrencyOption[] | null = null;
   let test = isTestNetwork(ctx, inv.network);
   if (chosen) {
-    const t = await ctx.storage.db.transaction().execute((trx) => tally(trx, inv, requiredConfirmations(ctx, network!.code)));
+    const t = await tally(ctx.storage.db, inv, requiredConfirmations(ctx, network!.code));
     confirmations = t.confirmations;
     const rest = Decimal.parse(inv.payer_amount!).sub(t.confirmed).sub(t.pending);
     const open = inv.is_final === 0;

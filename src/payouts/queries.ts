@@ -1,13 +1,12 @@
 // Payout info, history and the test-webhook lookup.
 import type { Ctx } from '../context.ts';
-import { BusinessError, Msg, ValidationError } from '../errors.ts';
+import { BusinessError, Msg } from '../errors.ts';
 import { isMissing, validate, type Input } from '../http/validation.ts';
-import { parseListDate, type Page } from '../invoices/queries.ts';
+import { historyPage, type Page } from '../db/history.ts';
 import { balanceOf } from '../ledger/index.ts';
 import type { PayoutWebhookSource } from '../webhooks/payload.ts';
 import { payoutWebhookSourceOf, presentPayout, type PayoutRow } from './model.ts';
 
-export const PER_PAGE = 15;
 
 /** POST /v1/payout/info: uuid or order_id (1..32); `order_id` wins. Unknown: `Not found payout`. */
 export async function payoutInfo(ctx: Ctx, merchantId: string, input: Input): Promise<Record<string, unknown>> {
@@ -22,26 +21,6 @@ export async function payoutInfo(ctx: Ctx, merchantId: string, input: Input): Pr
   return presentPayout(row, { balance: await balanceOf(ctx.storage.db, merchantId, 'business', row.debit_currency) });
 }
 
-interface Cursor {
-  d: 'n' | 'p';
-  t: number;
-  i: string;
-}
-
-function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify(c)).toString('base64url');
-}
-
-function decodeCursor(s: string): Cursor | null {
-  try {
-    const c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Cursor;
-    if ((c.d === 'n' || c.d === 'p') && Number.isSafeInteger(c.t) && typeof c.i === 'string') return c;
-  } catch {
-    /* falls through */
-  }
-  return null;
-}
-
 /**
  * POST /v1/payout/list: `{merchant_uuid, items, paginate}`, newest first, 15 per page, keyset cursors
  * in `?cursor=` (or the body), `date_from` / `date_to` as for invoice history.
@@ -52,37 +31,8 @@ export async function listPayouts(
   input: Input,
   query: Record<string, unknown>,
 ): Promise<{ merchant_uuid: string } & Page<Record<string, unknown>>> {
-  const re = '/^\\d{4}-\\d{2}-\\d{2} \\d{1,2}:\\d{2}:\\d{2}$/';
-  validate(input, { date_from: `string|regex:${re}`, date_to: `string|regex:${re}` });
-  const errors: Record<string, string[]> = {};
-  const from = isMissing(input.date_from) ? null : parseListDate(String(input.date_from));
-  const to = isMissing(input.date_to) ? null : parseListDate(String(input.date_to));
-  if (!isMissing(input.date_from) && from === null) errors.date_from = ['validation.regex'];
-  if (!isMissing(input.date_to) && to === null) errors.date_to = ['validation.regex'];
-  const cursorText = !isMissing(query.cursor) ? query.cursor : input.cursor;
-  const cursor = isMissing(cursorText) ? null : typeof cursorText === 'string' ? decodeCursor(cursorText) : null;
-  if (!isMissing(cursorText) && !cursor) errors.cursor = ['validation.regex'];
-  if (Object.keys(errors).length) throw new ValidationError(errors);
-
-  let q = ctx.storage.db.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId).where('kind', '=', 'payout');
-  if (from !== null) q = q.where('created_at', '>=', from);
-  if (to !== null) q = q.where('created_at', '<=', to + 999);
-  const backwards = cursor?.d === 'p';
-  if (cursor) {
-    const op = backwards ? '>' : '<';
-    q = q.where((eb) => eb.or([eb('created_at', op, cursor.t), eb.and([eb('created_at', '=', cursor.t), eb('id', op, cursor.i)])]));
-  }
-  const dir = backwards ? 'asc' : 'desc';
-  const rows = await q.orderBy('created_at', dir).orderBy('id', dir).limit(PER_PAGE + 1).execute();
-  const more = rows.length > PER_PAGE;
-  const page = rows.slice(0, PER_PAGE);
-  if (backwards) page.reverse();
-  const first = page[0];
-  const last = page[page.length - 1];
-  const hasNext = backwards ? page.length > 0 : more;
-  const hasPrev = backwards ? more : cursor !== null && page.length > 0;
-  const nextCursor = hasNext && last ? encodeCursor({ d: 'n', t: Number(last.created_at), i: last.id }) : null;
-  const previousCursor = hasPrev && first ? encodeCursor({ d: 'p', t: Number(first.created_at), i: first.id }) : null;
+  const base = ctx.storage.db.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId).where('kind', '=', 'payout');
+  const { rows: page, paginate } = await historyPage(base, input, query);
   const balances = new Map<string, string>();
   const items: Record<string, unknown>[] = [];
   for (const r of page) {
@@ -92,13 +42,7 @@ export async function listPayouts(
   return {
     merchant_uuid: merchantId,
     items,
-    paginate: {
-      count: page.length,
-      hasPages: nextCursor !== null || previousCursor !== null,
-      nextCursor,
-      previousCursor,
-      perPage: PER_PAGE,
-    },
+    paginate,
   };
 }
 

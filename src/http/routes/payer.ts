@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../context.ts';
-import { chooseCurrency, loadInvoice, payerView } from '../../invoices/payer.ts';
+import { chooseCurrency, loadInvoice, payerFingerprint, payerView } from '../../invoices/payer.ts';
 import { jsonBody } from '../json-body.ts';
 import { payerHooks } from '../../invoices/payer-hooks.ts';
 
@@ -50,7 +50,11 @@ export async function payerRoutes(app: FastifyInstance, ctx: Ctx): Promise<void>
 
   app.get<{ Params: { uuid: string } }>('/api/pay/:uuid', async (req, reply) => {
     const inv = await loadInvoice(ctx, req.params.uuid);
-    return sendCacheable(req, reply, (await payerView(ctx, inv)) as unknown as Record<string, unknown>);
+    // Most polls change nothing: answer those from a cheap fingerprint, before building the view.
+    const tag = await payerFingerprint(ctx, inv);
+    reply.header('etag', tag).header('cache-control', 'no-cache');
+    if (req.headers['if-none-match'] === tag) return reply.code(304).send();
+    return reply.send({ state: 0, result: await payerView(ctx, inv) });
   });
 
   app.post<{ Params: { uuid: string } }>('/api/pay/:uuid/choose', async (req, reply) => {

@@ -1,15 +1,14 @@
 // Payouts and invoice refunds (signed with the payout key), and the unauthenticated simulator
 // routes for money going out.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { simulatorRoute } from './simulator.ts';
 import type { Ctx } from '../../context.ts';
 import type { V1 } from '../merchant-api.ts';
-import { jsonBody } from '../json-body.ts';
 import type { Input } from '../validation.ts';
 import { calcPayout, createPayout } from '../../payouts/create.ts';
 import { listPayouts, payoutInfo } from '../../payouts/queries.ts';
 import { payoutServices } from '../../payouts/services.ts';
 import { refundInvoice } from '../../refunds/refund.ts';
-import { SimulatorError } from '../../chain/simulated/simulator.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../chain/simulated/outgoing.ts';
 import { simulateDeposit } from '../../transfers/deposit.ts';
 
@@ -32,18 +31,7 @@ function str(v: unknown): string {
 /** /simulator/payout/confirm, /simulator/payout/fail `{"payout":"<uuid>"}` and /simulator/deposit
  * `{"merchant","currency","amount"}` (test mode; see docs/payouts.md). */
 export async function moneyOutSimulatorRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
-  const route = (path: string, run: (input: Input) => Promise<unknown>) => {
-    app.post(path, async (req, reply: FastifyReply) => {
-      const input = jsonBody(req);
-      if (input === null) return reply.code(400).send({ state: 1, message: 'Malformed JSON' });
-      try {
-        return reply.send({ state: 0, result: await run(input) });
-      } catch (e) {
-        if (e instanceof SimulatorError) return reply.code(e.status).send({ state: 1, message: e.message });
-        throw e;
-      }
-    });
-  };
+  const route = (path: string, run: (input: Input) => Promise<unknown>) => simulatorRoute(app, path, run);
   route('/simulator/payout/confirm', (i) => simulateConfirmOutgoing(ctx, str(i.payout)));
   route('/simulator/payout/fail', (i) => simulateFailOutgoing(ctx, str(i.payout)));
   route('/simulator/deposit', (i) => simulateDeposit(ctx, { merchant: str(i.merchant), currency: str(i.currency), amount: str(i.amount) }));

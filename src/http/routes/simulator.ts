@@ -17,19 +17,22 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
+/** Registers a simulator route: JSON in, `{state:0,result}` out, SimulatorError as 404/422. */
+export function simulatorRoute(app: FastifyInstance, path: string, run: (input: Input) => Promise<unknown>): void {
+  app.post(path, async (req, reply: FastifyReply) => {
+    const input = jsonBody(req);
+    if (input === null) return reply.code(400).send({ state: 1, message: 'Malformed JSON' });
+    try {
+      return reply.send({ state: 0, result: await run(input) });
+    } catch (e) {
+      if (e instanceof SimulatorError) return reply.code(e.status).send({ state: 1, message: e.message });
+      throw e;
+    }
+  });
+}
+
 export async function simulatorRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
-  const route = (path: string, run: (input: Input) => Promise<unknown>) => {
-    app.post(path, async (req, reply: FastifyReply) => {
-      const input = jsonBody(req);
-      if (input === null) return reply.code(400).send({ state: 1, message: 'Malformed JSON' });
-      try {
-        return reply.send({ state: 0, result: await run(input) });
-      } catch (e) {
-        if (e instanceof SimulatorError) return reply.code(e.status).send({ state: 1, message: e.message });
-        throw e;
-      }
-    });
-  };
+  const route = (path: string, run: (input: Input) => Promise<unknown>) => simulatorRoute(app, path, run);
   route('/simulator/pay', async (i) => {
     const mode = str(i.mode);
     if (mode !== undefined && !['full', 'partial', 'over'].includes(mode)) throw new SimulatorError('mode must be full, partial or over');
