@@ -115,6 +115,9 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
       },
       allowPositionals: false,
     });
+    if (group === 'simulate' && !config.simulator) {
+      return fail(out, 'The simulator is off: a network uses a real driver (or SATCHEL_SIMULATOR=0).');
+    }
     const ctx = await createContext(config);
     try {
       if (group === 'webhooks' && action === 'list') {

@@ -25,7 +25,7 @@ function encodeCursor(c: Cursor): string {
 function decodeCursor(s: string): Cursor | null {
   try {
     const c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Cursor;
-    if ((c.d === 'n' || c.d === 'p') && Number.isSafeInteger(c.t) && typeof c.i === 'string') return c;
+    if ((c.d === 'n' || c.d === 'p') && Number.isSafeInteger(c.t) && typeof c.i === 'string' && !c.i.includes('\u0000')) return c;
   } catch {
     /* falls through */
   }

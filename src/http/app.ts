@@ -86,8 +86,11 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
   await app.register(merchantApi, { ctx });
-  await simulatorRoutes(app, ctx);
-  await moneyOutSimulatorRoutes(app, ctx);
+  // The simulator only exists in test mode: it makes money out of nothing.
+  if (ctx.config.simulator) {
+    await simulatorRoutes(app, ctx);
+    await moneyOutSimulatorRoutes(app, ctx);
+  }
   await exchangeRateRoutes(app, ctx);
   await payerRoutes(app, ctx);
   await pageRoutes(app, ctx);

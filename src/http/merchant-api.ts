@@ -1,9 +1,9 @@
 // The signed merchant API under /v1: signature check, body parsing, success envelope.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
-import { AuthError, BusinessError, Msg } from '../errors.ts';
+import { AuthError, BusinessError, Msg, ValidationError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
-import { isUuid, type Input } from './validation.ts';
+import { isUuid, parameterWithNul, type Input } from './validation.ts';
 import { keyKindFor, verifySignature } from './signature.ts';
 import { invoiceRoutes } from './routes/invoices.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -86,5 +86,7 @@ function parseBody(req: FastifyRequest, reply: FastifyReply): Input | null {
     return null;
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+  const nul = parameterWithNul(parsed as Input);
+  if (nul !== null) throw new ValidationError({ [nul.replace(/\u0000/g, '')]: ['validation.string'] });
   return parsed as Input;
 }

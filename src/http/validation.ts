@@ -13,6 +13,15 @@ export function isUuid(v: unknown): v is string {
   return typeof v === 'string' && UUID_RE.test(v);
 }
 
+/** The first top-level parameter holding a NUL character anywhere inside it (no database stores
+ * one in text, and no legitimate client sends one), or null. */
+export function parameterWithNul(input: Input): string | null {
+  const has = (v: unknown): boolean =>
+    typeof v === 'string' ? v.includes('\u0000') : Array.isArray(v) ? v.some(has) : v !== null && typeof v === 'object' ? Object.values(v).some(has) : false;
+  for (const [k, v] of Object.entries(input)) if (has(v) || k.includes('\u0000')) return k;
+  return null;
+}
+
 /** Absent, null and "" all mean "not given" (Laravel converts empty strings to null). */
 export function isMissing(v: unknown): boolean {
   return v === undefined || v === null || v === '';

@@ -7,6 +7,7 @@ import { Decimal } from '../money/decimal.ts';
 import { check, isMissing, toBoolean, type Input } from '../http/validation.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
+import { isWalletActive } from '../wallets/merchant-wallets.ts';
 import { presentInvoice, type InvoiceRow } from './model.ts';
 import { allowedPairs, type CurrencyFilter } from './options.ts';
 import { price } from './pricing.ts';
@@ -33,11 +34,9 @@ const RULES = {
   from_referral_code: 'string',
   discount_percent: 'integer|min:-99|max:100',
   is_refresh: 'boolean',
-  payer_email: 'string|max:255|email',
+  payer_email: 'string',
   theme: 'string|in:dark,light',
 };
-
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function validateInput(input: Input): void {
   const errors: Record<string, string[]> = {};
@@ -48,9 +47,6 @@ function validateInput(input: Input): void {
     // Money is a plain decimal: exponent notation ("1e3") is refused rather than guessed at.
     if (!code && (field === 'amount' || field === 'accuracy_payment_percent') && !isMissing(input[field]) && !Decimal.tryParse(String(input[field]).trim())) {
       code = 'validation.numeric';
-    }
-    if (!code && field === 'payer_email' && !isMissing(input.payer_email) && !EMAIL_RE.test(String(input.payer_email))) {
-      code = 'validation.email';
     }
     if (!code && field === 'course_source' && !isMissing(input.course_source) && !normalizeCourseSource(String(input.course_source))) {
       code = 'validation.in';
@@ -126,6 +122,8 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
       if (!def) throw new BusinessError(Msg.walletNotFound);
       fixed = { network: net, currency: def };
     }
+    // The merchant's business wallet in that currency must be on (an operator can switch it off).
+    if (!(await isWalletActive(ctx, ctx.storage.db, merchant.id, 'business', crypto))) throw new BusinessError(Msg.walletNotFound);
   }
   if (!fixed && allowedPairs(registry, { currencies, except, currency: crypto, network: networkCode }).length === 0) {
     throw new BusinessError(Msg.walletNotFound);

@@ -10,10 +10,13 @@ import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { paymentWebhookFields, signedBody } from '../webhooks/payload.ts';
 import { FINAL_STATUSES, type InvoiceRow } from './model.ts';
 import { creditFor } from './pricing.ts';
+import { commissionPercent } from './rates.ts';
 
 /** Statuses a payment or the clock can move an invoice out of. Refunds, locks and system
  * failures belong to an operator or to the refund flow. */
 const RECOMPUTABLE = new Set(['process', 'check', 'paid', 'paid_over', 'wrong_amount', 'cancel', 'fail']);
+/** Statuses that keep their place (a refund is under way or done) while late money is still credited. */
+const CREDIT_ONLY = new Set(['refund_process', 'refund_paid', 'refund_fail']);
 
 export interface Tally {
   confirmed: Decimal;
@@ -77,12 +80,12 @@ export function nextStatus(inv: InvoiceRow, t: Tally, now: number): string {
  */
 export async function reconcileInvoice(ctx: Ctx, trx: Transaction<DB>, invoiceId: string): Promise<InvoiceRow | null> {
   const inv = await ctx.storage.forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', invoiceId)).executeTakeFirst();
-  if (!inv || !RECOMPUTABLE.has(inv.status)) return inv ?? null;
+  if (!inv || !(RECOMPUTABLE.has(inv.status) || CREDIT_ONLY.has(inv.status))) return inv ?? null;
   const now = ctx.now();
   const network = ctx.registry.network(inv.network);
   const required = network ? requiredConfirmations(ctx, network.code) : 1;
   const t = await tally(trx, inv, required);
-  let status = nextStatus(inv, t, now);
+  let status = CREDIT_ONLY.has(inv.status) ? inv.status : nextStatus(inv, t, now);
   // A final invoice never reopens: a deep reorganisation after crediting is an operator's matter.
   if (FINAL_STATUSES.has(inv.status) && !FINAL_STATUSES.has(status)) status = inv.status;
 
@@ -101,7 +104,8 @@ export async function reconcileInvoice(ctx: Ctx, trx: Transaction<DB>, invoiceId
   }
 
   // Credit the merchant when a payment is final (and again for whatever arrives late).
-  if ((status === 'paid' || status === 'paid_over' || status === 'wrong_amount') && inv.payer_amount && inv.payer_currency && paid) {
+  const credits = status === 'paid' || status === 'paid_over' || status === 'wrong_amount' || CREDIT_ONLY.has(status);
+  if (credits && inv.payer_amount && inv.payer_currency && paid) {
     const decimals = ctx.registry.currencyOn(inv.network!, inv.payer_currency)?.decimals ?? 18;
     const originalMerchant = Decimal.parse(inv.payer_amount).sub(inv.commission ?? '0').round(decimals, 'down').toString();
     const target = creditFor(paid, inv.payer_amount, originalMerchant, decimals).merchantAmount;
@@ -122,13 +126,56 @@ export async function reconcileInvoice(ctx: Ctx, trx: Transaction<DB>, invoiceId
     }
   }
 
+  const foreign = await creditForeignTransfers(ctx, trx, inv, now);
+  if (foreign) patch.comments = foreign;
+
   if (Object.keys(patch).length === 0) return inv;
   patch.updated_at = now;
   patch.version = inv.version + 1;
   await trx.updateTable('invoices').set(patch).where('id', '=', inv.id).execute();
   const updated = { ...inv, ...patch };
-  if (patch.status && inv.url_callback) await enqueueInvoiceWebhook(ctx, trx, updated);
+  // Every move is announced, and so is money credited without a move (a late payment).
+  if ((patch.status || patch.credited) && inv.url_callback) await enqueueInvoiceWebhook(ctx, trx, updated);
   return updated;
+}
+
+/**
+ * A payer may send another token to the invoice's address (USDT to an ETH invoice). It does not
+ * pay the invoice, but money is never dropped: each such confirmed transfer is credited to the
+ * merchant in its own currency, less that currency's commission, and noted in `comments`.
+ * Returns the new comment, or null when nothing new was credited.
+ */
+async function creditForeignTransfers(ctx: Ctx, trx: Transaction<DB>, inv: InvoiceRow, now: number): Promise<string | null> {
+  if (!inv.payer_currency) return null;
+  const rows = await trx
+    .selectFrom('chain_transfers')
+    .selectAll()
+    .where('owner_kind', '=', 'invoice')
+    .where('owner_id', '=', inv.id)
+    .where('status', '=', 'confirmed')
+    .where('currency', '!=', inv.payer_currency.toUpperCase())
+    .execute();
+  let note: string | null = null;
+  for (const t of rows) {
+    const def = ctx.registry.currencyOn(t.network, t.currency);
+    const decimals = def?.decimals ?? 18;
+    const pct = commissionPercent(ctx, t.currency, t.network, def?.commission_percent ?? '0');
+    const gross = Decimal.parse(t.amount);
+    const net = gross.sub(gross.percent(pct)).round(decimals, 'down');
+    if (!net.gt('0')) continue;
+    const booked = await post(ctx.storage, trx, {
+      merchantId: inv.merchant_id,
+      wallet: 'business',
+      currency: t.currency,
+      amount: net.toString(),
+      reason: 'invoice_other_currency',
+      ref: { kind: 'invoice', id: inv.id },
+      key: `invoice:${inv.id}:foreign:${t.network}:${t.txid}:${t.idx}`,
+      now,
+    });
+    if (booked !== null) note = `Received ${gross.toString()} ${t.currency} (not ${inv.payer_currency}) in ${t.txid}; credited ${net.toString()} ${t.currency}`;
+  }
+  return note;
 }
 
 export async function enqueueInvoiceWebhook(ctx: Ctx, trx: Transaction<DB>, inv: InvoiceRow): Promise<void> {
@@ -145,10 +192,15 @@ export async function enqueueInvoiceWebhook(ctx: Ctx, trx: Transaction<DB>, inv:
   });
 }
 
-/** Test mode (D3/D6): invoices on simulated networks may call back to private addresses. */
+/**
+ * Test mode (D3/D6): the simulator is on and the network is simulated. Only then may callbacks go
+ * to private addresses without the operator's setting, and the page show its test controls. An
+ * invoice whose payer has not chosen yet is in test mode only if every network is simulated.
+ */
 export function isTestNetwork(ctx: Ctx, network: string | null): boolean {
-  if (!network) return true;
-  return (ctx.config.networks[network.toUpperCase()]?.driver ?? 'simulated') === 'simulated';
+  if (!ctx.config.simulator) return false;
+  const simulated = (code: string) => (ctx.config.networks[code.toUpperCase()]?.driver ?? 'simulated') === 'simulated';
+  return network ? simulated(network) : ctx.registry.networks.every((n) => simulated(n.code));
 }
 
 export function requiredConfirmations(ctx: Ctx, network: string): number {

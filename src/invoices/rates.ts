@@ -10,7 +10,8 @@ const SOURCES: Record<string, string> = {
 
 /** `course_source` as the API accepts it (case-insensitive), or null when unknown. */
 export function normalizeCourseSource(s: string): string | null {
-  return SOURCES[s.toLowerCase()] ?? null;
+  const key = s.toLowerCase();
+  return Object.hasOwn(SOURCES, key) ? SOURCES[key]! : null;
 }
 
 export async function quoteRate(

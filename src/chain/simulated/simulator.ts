@@ -33,6 +33,13 @@ async function invoiceFor(ctx: Ctx, id: string): Promise<InvoiceRow> {
   return inv;
 }
 
+/** The invoice, once its payer has chosen a currency (there is nothing to confirm or drop before). */
+async function chosenInvoice(ctx: Ctx, id: string): Promise<InvoiceRow & { network: string }> {
+  const inv = await invoiceFor(ctx, id);
+  if (!inv.network || !inv.address) throw new SimulatorError('The payer has not chosen a currency yet');
+  return inv as InvoiceRow & { network: string };
+}
+
 /** Still due on an invoice: payer_amount minus everything seen or confirmed. */
 async function due(ctx: Ctx, inv: InvoiceRow): Promise<Decimal> {
   const rows = await ctx.storage.db
@@ -137,7 +144,7 @@ async function sendTo(
 
 /** Confirms every pending transfer to the invoice's addresses. */
 export async function simulateConfirm(ctx: Ctx, opts: { invoice: string }): Promise<{ confirmed: number }> {
-  const inv = await invoiceFor(ctx, opts.invoice);
+  const inv = await chosenInvoice(ctx, opts.invoice);
   const addresses = await invoiceAddresses(ctx, inv);
   const confirmations = requiredConfirmations(ctx, inv.network!);
   const n = await ctx.storage.db.transaction().execute(async (trx) => {
@@ -166,7 +173,7 @@ export async function simulateConfirm(ctx: Ctx, opts: { invoice: string }): Prom
 
 /** Drops (or reverts) the invoice's transfers that are not confirmed yet. */
 export async function simulateDrop(ctx: Ctx, opts: { invoice: string }): Promise<{ dropped: number }> {
-  const inv = await invoiceFor(ctx, opts.invoice);
+  const inv = await chosenInvoice(ctx, opts.invoice);
   const addresses = await invoiceAddresses(ctx, inv);
   const n = await ctx.storage.db.transaction().execute(async (trx) => {
     const rows = await trx
