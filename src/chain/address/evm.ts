@@ -7,7 +7,7 @@ const TRON_PREFIX = 0x41;
 
 /** 20-byte account id: last 20 bytes of keccak256 of the uncompressed public key (without the 0x04 tag). */
 function accountId(publicKey: Uint8Array): Uint8Array {
-  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
+  const uncompressed = publicKey.length === 65 ? publicKey : secp256k1.Point.fromBytes(publicKey).toBytes(false);
   return keccak_256(uncompressed.subarray(1)).subarray(12);
 }
 

@@ -1,7 +1,8 @@
 import { HDKey } from '@scure/bip32';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 
 const HARDENED = 0x80000000;
 
@@ -11,21 +12,43 @@ export function assertIndex(index: number): void {
   }
 }
 
+/** A public BIP-32 node kept ready for deriving many children: its point stays decompressed. */
+export interface SecpNode {
+  chainCode: Uint8Array;
+  publicKey: Uint8Array;
+  point: InstanceType<typeof secp256k1.Point>;
+}
+
 /**
  * secp256k1 BIP-32 node at m/purpose'/coin'/0'/0 with the private key wiped: address indexes are
  * non-hardened, so children derive from the public node and the cache never holds a spending key.
  */
-export function secpChangeNode(seed: Uint8Array, purpose: number, coinType: number): HDKey {
+export function secpChangeNode(seed: Uint8Array, purpose: number, coinType: number): SecpNode {
   const root = HDKey.fromMasterSeed(seed);
   const node = root.derive(`m/${purpose}'/${coinType}'/0'/0`);
   root.wipePrivateData();
-  return node.wipePrivateData();
+  node.wipePrivateData();
+  if (!node.publicKey || !node.chainCode) throw new Error('BIP-32 derivation produced no public key');
+  return { chainCode: node.chainCode, publicKey: node.publicKey, point: secp256k1.Point.fromBytes(node.publicKey) };
 }
 
-export function secpChildPublicKey(node: HDKey, index: number): Uint8Array {
-  const key = node.deriveChild(index).publicKey;
-  if (!key) throw new Error('BIP-32 derivation produced no public key');
-  return key; // 33-byte compressed
+/**
+ * BIP-32 public child derivation (CKDpub): child = parent + IL·G. Done here rather than through
+ * HDKey.deriveChild because that decompresses the parent's key (a modular square root) on every
+ * call, and an EVM address then needs the child decompressed again: this keeps points whole and
+ * is several times faster per invoice.
+ */
+export function secpChildPoint(node: SecpNode, index: number): InstanceType<typeof secp256k1.Point> {
+  assertIndex(index);
+  const data = new Uint8Array(37);
+  data.set(node.publicKey, 0);
+  new DataView(data.buffer).setUint32(33, index);
+  const I = hmac(sha512, node.chainCode, data);
+  const il = BigInt(`0x${bytesToHex(I.subarray(0, 32))}`);
+  if (il === 0n || il >= secp256k1.Point.Fn.ORDER) throw new Error(`BIP-32: index ${index} gives an invalid key; use the next one`);
+  const child = node.point.add(secp256k1.Point.BASE.multiply(il));
+  if (child.equals(secp256k1.Point.ZERO)) throw new Error(`BIP-32: index ${index} gives an invalid key; use the next one`);
+  return child;
 }
 
 /** SLIP-0010 ed25519 node. ed25519 supports hardened derivation only, so caching must keep the private key. */

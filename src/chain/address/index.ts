@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { AddressFormat, DerivedAddress, Deriver } from './types.ts';
-import { assertIndex, edChild, edDerive, secpChangeNode, secpChildPublicKey } from './hd.ts';
+import { edChild, edDerive, secpChangeNode, secpChildPoint } from './hd.ts';
 import { isValidBitcoinLike, p2pkh, p2wpkh } from './bitcoin.ts';
 import { evmAddress, isValidEvm, isValidTron, tronAddress } from './evm.ts';
 import { isValidTon, tonAddress } from './ton.ts';
@@ -47,14 +47,14 @@ function createDeriver(format: AddressFormat, seed: Uint8Array, coin: number): D
     case 'bitcoin':
     case 'litecoin': {
       const hrp = format === 'bitcoin' ? 'bc' : 'ltc';
-      return secpDeriver(seed, 84, coin, (pub) => p2wpkh(hrp, pub));
+      return secpDeriver(seed, 84, coin, true, (pub) => p2wpkh(hrp, pub));
     }
     case 'dogecoin':
-      return secpDeriver(seed, 44, coin, (pub) => p2pkh(0x1e, pub));
+      return secpDeriver(seed, 44, coin, true, (pub) => p2pkh(0x1e, pub));
     case 'evm':
-      return secpDeriver(seed, 44, coin, evmAddress);
+      return secpDeriver(seed, 44, coin, false, evmAddress);
     case 'tron':
-      return secpDeriver(seed, 44, coin, tronAddress);
+      return secpDeriver(seed, 44, coin, false, tronAddress);
     case 'solana': {
       const parent = edDerive(seed, [44, coin]);
       return (index) => ({
@@ -72,11 +72,12 @@ function createDeriver(format: AddressFormat, seed: Uint8Array, coin: number): D
   }
 }
 
-function secpDeriver(seed: Uint8Array, purpose: number, coin: number, encode: (pub: Uint8Array) => string): Deriver {
+/** `compressed`: Bitcoin-family addresses hash the compressed key; EVM and TRON the uncompressed one. */
+function secpDeriver(seed: Uint8Array, purpose: number, coin: number, compressed: boolean, encode: (pub: Uint8Array) => string): Deriver {
   const node = secpChangeNode(seed, purpose, coin);
   return (index) => {
-    assertIndex(index);
-    return { address: encode(secpChildPublicKey(node, index)), path: `m/${purpose}'/${coin}'/0'/0/${index}` };
+    const child = secpChildPoint(node, index);
+    return { address: encode(child.toBytes(compressed)), path: `m/${purpose}'/${coin}'/0'/0/${index}` };
   };
 }
 
