@@ -71,8 +71,8 @@ const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
 
 /** Empty body, {} and [] mean "no parameters" (D2). Returns null after answering a bad body. */
 function parseBody(req: FastifyRequest, reply: FastifyReply): Input | null {
-  const raw = req.rawBody;
-  if (raw.length === 0 || raw.toString('utf8').trim() === '') return {};
+  const text = req.rawBody.toString('utf8');
+  if (text.trim() === '') return {};
   const type = req.headers['content-type'];
   if (type !== undefined && !JSON_TYPE.test(type)) {
     reply.code(415).send({ state: 1, message: 'Content-Type must be application/json' });
@@ -80,7 +80,7 @@ function parseBody(req: FastifyRequest, reply: FastifyReply): Input | null {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     reply.code(400).send({ state: 1, message: 'Malformed JSON' });
     return null;

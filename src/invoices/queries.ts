@@ -2,7 +2,7 @@
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
 import { isMissing, validate, type Input } from '../http/validation.ts';
-import { presentInvoice, type InvoiceRow } from './model.ts';
+import { PRESENTED_COLUMNS, presentInvoice, type PresentedInvoice } from './model.ts';
 import { qrDataUrl } from './qr.ts';
 import { prepared } from '../db/prepared.ts';
 import { historyPage, type Page } from '../db/history.ts';
@@ -14,14 +14,14 @@ const ID_RULES = {
 };
 
 const byId = prepared((db, merchantId: string, id: string) =>
-  db.selectFrom('invoices').selectAll().where('merchant_id', '=', merchantId).where('id', '=', id),
+  db.selectFrom('invoices').select(PRESENTED_COLUMNS).where('merchant_id', '=', merchantId).where('id', '=', id),
 );
 const byOrder = prepared((db, merchantId: string, orderId: string) =>
-  db.selectFrom('invoices').selectAll().where('merchant_id', '=', merchantId).where('order_id', '=', orderId),
+  db.selectFrom('invoices').select(PRESENTED_COLUMNS).where('merchant_id', '=', merchantId).where('order_id', '=', orderId),
 );
 
 /** uuid or order_id; `order_id` wins when both are passed. */
-export async function findInvoice(ctx: Ctx, merchantId: string, input: Input, rules = ID_RULES): Promise<InvoiceRow | undefined> {
+export async function findInvoice(ctx: Ctx, merchantId: string, input: Input, rules = ID_RULES): Promise<PresentedInvoice | undefined> {
   validate(input, rules);
   const rows = isMissing(input.order_id)
     ? await byId(ctx.storage.db, merchantId, String(input.uuid).toLowerCase())

@@ -145,41 +145,29 @@ async function sendTo(
 /** Confirms every pending transfer to the invoice's addresses. */
 export async function simulateConfirm(ctx: Ctx, opts: { invoice: string }): Promise<{ confirmed: number }> {
   const inv = await chosenInvoice(ctx, opts.invoice);
-  const addresses = await invoiceAddresses(ctx, inv);
-  const confirmations = requiredConfirmations(ctx, inv.network!);
-  const n = await ctx.storage.db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('sim_transactions')
-      .select(['txid', 'idx'])
-      .where('network', '=', inv.network!)
-      .where('direction', '=', 'in')
-      .where('status', '=', 'pending')
-      .where('to_address', 'in', addresses)
-      .execute();
-    for (const r of rows) {
-      await trx
-        .updateTable('sim_transactions')
-        .set({ status: 'mined', confirmations, block_height: 1, rev: await nextRev(trx) })
-        .where('network', '=', inv.network!)
-        .where('txid', '=', r.txid)
-        .where('idx', '=', r.idx)
-        .execute();
-    }
-    return rows.length;
-  });
-  await processNetwork(ctx, inv.network!);
-  return { confirmed: n };
+  const confirmations = requiredConfirmations(ctx, inv.network);
+  return { confirmed: await settlePending(ctx, inv, { status: 'mined', confirmations, block_height: 1 }) };
 }
 
 /** Drops (or reverts) the invoice's transfers that are not confirmed yet. */
 export async function simulateDrop(ctx: Ctx, opts: { invoice: string }): Promise<{ dropped: number }> {
   const inv = await chosenInvoice(ctx, opts.invoice);
+  return { dropped: await settlePending(ctx, inv, { status: 'dropped' }) };
+}
+
+/** Gives every pending transfer to the invoice's addresses a new state (a new revision each), then
+ * lets the driver follow the change. Returns how many there were. */
+async function settlePending(
+  ctx: Ctx,
+  inv: InvoiceRow & { network: string },
+  change: { status: 'mined' | 'dropped'; confirmations?: number; block_height?: number },
+): Promise<number> {
   const addresses = await invoiceAddresses(ctx, inv);
   const n = await ctx.storage.db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('sim_transactions')
       .select(['txid', 'idx'])
-      .where('network', '=', inv.network!)
+      .where('network', '=', inv.network)
       .where('direction', '=', 'in')
       .where('status', '=', 'pending')
       .where('to_address', 'in', addresses)
@@ -187,16 +175,16 @@ export async function simulateDrop(ctx: Ctx, opts: { invoice: string }): Promise
     for (const r of rows) {
       await trx
         .updateTable('sim_transactions')
-        .set({ status: 'dropped', rev: await nextRev(trx) })
-        .where('network', '=', inv.network!)
+        .set({ ...change, rev: await nextRev(trx) })
+        .where('network', '=', inv.network)
         .where('txid', '=', r.txid)
         .where('idx', '=', r.idx)
         .execute();
     }
     return rows.length;
   });
-  await processNetwork(ctx, inv.network!);
-  return { dropped: n };
+  await processNetwork(ctx, inv.network);
+  return n;
 }
 
 /** Moves the invoice to its expiry now. */
