@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { signBody, verifySignature, keyKindFor } from '../../src/http/signature.ts';
 
-const fixtures = JSON.parse(readFileSync(new URL('../../../shared/fixtures/signatures.json', import.meta.url), 'utf8')) as {
+const fixtures = JSON.parse(readFileSync(new URL('../fixtures/signatures.json', import.meta.url), 'utf8')) as {
   api_key: string;
   vectors: Array<{ note: string; body: string; sign: string }>;
 };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { paymentWebhookFields, payoutWebhookFields, signedBody, webhookSign } from '../../src/webhooks/payload.ts';
 import { invoiceRow } from './invoices.ts';
 
-const fixture = JSON.parse(readFileSync(new URL('../../../shared/fixtures/webhooks.json', import.meta.url), 'utf8')) as {
+const fixture = JSON.parse(readFileSync(new URL('../fixtures/webhooks.json', import.meta.url), 'utf8')) as {
   api_key: string;
   body_without_sign: string;
   sign: string;
