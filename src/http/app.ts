@@ -11,6 +11,7 @@ import { pageRoutes } from './routes/page.ts';
 import { demoRoutes } from '../demo/index.ts';
 import { moneyOutSimulatorRoutes } from './routes/payouts.ts';
 import { exchangeRateRoutes } from './routes/extras.ts';
+import { dashboardRoutes } from './dashboard/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -95,6 +96,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   await payerRoutes(app, ctx);
   await pageRoutes(app, ctx);
   await demoRoutes(app, ctx);
+  await dashboardRoutes(app, ctx);
   for (const p of opts.plugins ?? []) await p(app, ctx);
   return app;
 }
