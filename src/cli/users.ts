@@ -18,7 +18,7 @@ export const USER_USAGE = `  user create --merchant <uuid> --email E --role owne
 
 type Out = { log: (s: string) => void; error: (s: string) => void };
 
-export async function userCli(action: string | undefined, args: string[], out: Out): Promise<number> {
+export async function userCli(action: string | undefined, args: string[], out: Out, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values } = parseArgs({
     args,
     options: { merchant: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, json: { type: 'boolean', default: false } },
@@ -28,7 +28,7 @@ export async function userCli(action: string | undefined, args: string[], out: O
     out.error(`Usage: satchel <command>\n${USER_USAGE}`);
     return 2;
   }
-  const config = loadConfig();
+  const config = loadConfig(env);
   const storage = openStorage({ databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, 'satchel.sqlite') });
   const cli = { userId: null, email: 'cli', ip: null };
   try {
