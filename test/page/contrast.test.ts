@@ -104,7 +104,7 @@ describe("a merchant's accent colour", async () => {
     const vars = theme === 'light' ? light : dark;
     for (const accent of samples) {
       const p = accentPalette(accent, theme)!;
-      const all = { ...vars, ...p };
+      const all: Record<string, string> = { ...vars, ...p };
       for (const [fg, bg] of TEXT) expect(contrast(all[fg]!, all[bg]!), `${accent}: ${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
       for (const [fg, bg] of NON_TEXT) expect(contrast(all[fg]!, all[bg]!), `${accent}: ${fg} on ${bg}`).toBeGreaterThanOrEqual(3);
     }
