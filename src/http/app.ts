@@ -65,6 +65,10 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       status: String(reply.statusCode),
     });
   });
+  metrics.gauge('satchel_transfers_set_aside', 'Incoming transfers set aside because they could not be processed (see set_aside_transfers)', async () => {
+    const row = await ctx.storage.db.selectFrom('set_aside_transfers').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
