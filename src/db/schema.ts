@@ -11,6 +11,21 @@ export interface MerchantsTable {
   created_at: number;
 }
 
+/** The merchant's public profile (migration 009); every column is shown to payers. */
+export interface MerchantProfilesTable {
+  merchant_id: string;
+  display_name: string | null;
+  /** #rrggbb as the merchant chose it; the page adjusts it per theme for contrast. */
+  accent: string | null;
+  /** 'dark' | 'light' | 'auto' */
+  theme: string;
+  /** Base64 of the logo's bytes (PNG, JPEG or WebP, at most 256 KB). */
+  logo: string | null;
+  logo_type: string | null;
+  logo_sha256: string | null;
+  updated_at: number;
+}
+
 export interface HdCountersTable {
   key: string;
   next_index: number;
@@ -300,6 +315,7 @@ export interface SetAsideTransfersTable {
 
 export interface DB {
   merchants: MerchantsTable;
+  merchant_profiles: MerchantProfilesTable;
   hd_counters: HdCountersTable;
   invoices: InvoicesTable;
   addresses: AddressesTable;

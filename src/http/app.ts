@@ -9,6 +9,7 @@ import { merchantApi } from './merchant-api.ts';
 import { simulatorRoutes } from './routes/simulator.ts';
 import { payerRoutes } from './routes/payer.ts';
 import { pageRoutes } from './routes/page.ts';
+import { logoRoutes } from './routes/logos.ts';
 import { demoRoutes } from '../demo/index.ts';
 import { moneyOutSimulatorRoutes } from './routes/payouts.ts';
 import { exchangeRateRoutes } from './routes/extras.ts';
@@ -114,6 +115,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   await exchangeRateRoutes(app, ctx);
   await payerRoutes(app, ctx);
   await pageRoutes(app, ctx);
+  await logoRoutes(app, ctx);
   await demoRoutes(app, ctx);
   for (const p of opts.plugins ?? []) await p(app, ctx);
   return app;
