@@ -98,35 +98,38 @@ function recordingSink(ctx: Ctx): ChainSink {
       const now = ctx.now();
       const confirmed = t.confirmations >= requiredConfirmations(ctx, network);
       await ctx.storage.db.transaction().execute(async (trx) => {
-        const existing = await ctx.storage
-          .forUpdate(
-            trx.selectFrom('chain_transfers').selectAll().where('network', '=', network).where('txid', '=', t.txid).where('idx', '=', t.index),
-          )
+        // Insert-or-ignore first, then lock: several scanners (a worker, an api process running the
+        // simulator, the CLI) may report the same transfer at once, and a duplicate is not an error.
+        // A concurrent insert of the same key makes this wait for it and then do nothing.
+        const inserted = await trx
+          .insertInto('chain_transfers')
+          .values({
+            network,
+            txid: t.txid,
+            idx: t.index,
+            currency: t.currency.toUpperCase(),
+            address: to,
+            from_address: t.from,
+            amount: t.amount,
+            block_height: t.blockHeight,
+            block_hash: t.blockHash,
+            confirmations: t.confirmations,
+            status: confirmed ? 'confirmed' : 'seen',
+            owner_kind: owner.owner_kind,
+            owner_id: owner.owner_id,
+            seen_at: now,
+            confirmed_at: confirmed ? now : null,
+            updated_at: now,
+          })
+          .onConflict((oc) => oc.columns(['network', 'txid', 'idx']).doNothing())
           .executeTakeFirst();
-        const status = confirmed || existing?.status === 'confirmed' ? 'confirmed' : 'seen';
-        if (!existing) {
-          await trx
-            .insertInto('chain_transfers')
-            .values({
-              network,
-              txid: t.txid,
-              idx: t.index,
-              currency: t.currency.toUpperCase(),
-              address: to,
-              from_address: t.from,
-              amount: t.amount,
-              block_height: t.blockHeight,
-              block_hash: t.blockHash,
-              confirmations: t.confirmations,
-              status,
-              owner_kind: owner.owner_kind,
-              owner_id: owner.owner_id,
-              seen_at: now,
-              confirmed_at: status === 'confirmed' ? now : null,
-              updated_at: now,
-            })
-            .execute();
-        } else {
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
+          const existing = await ctx.storage
+            .forUpdate(
+              trx.selectFrom('chain_transfers').selectAll().where('network', '=', network).where('txid', '=', t.txid).where('idx', '=', t.index),
+            )
+            .executeTakeFirstOrThrow();
+          const status = confirmed || existing.status === 'confirmed' ? 'confirmed' : 'seen';
           const unchanged =
             existing.status === status && existing.confirmations === t.confirmations && existing.block_hash === t.blockHash;
           if (unchanged) return;

@@ -2,9 +2,10 @@
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
-import { AuthError, BusinessError, NotFoundError, ValidationError } from '../errors.ts';
+import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics } from '../ops/metrics.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
+import { ScanBusyError } from '../chain/drivers.ts';
 import { merchantApi } from './merchant-api.ts';
 import { simulatorRoutes } from './routes/simulator.ts';
 import { payerRoutes } from './routes/payer.ts';
@@ -27,6 +28,10 @@ export interface AppOptions {
 }
 
 export const SERVER_ERROR = { message: 'Server error', code: 500, error: null } as const;
+/** The database is out of reach: the server failure envelope with 503, worth retrying shortly. */
+export const UNAVAILABLE = { message: 'Server error', code: 503, error: null } as const;
+/** /readyz gives up on a database that does not answer within this time. */
+const READY_TIMEOUT_MS = 2000;
 
 export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<FastifyInstance> {
   const metrics = new Metrics();
@@ -79,6 +84,10 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     if (err instanceof BusinessError) return reply.code(422).send({ state: 1, message: err.message });
     if (err instanceof AuthError) return reply.code(401).send({ state: 1, message: err.message });
     if (err instanceof NotFoundError) return reply.code(404).send({ state: 1, message: err.message });
+    if (err instanceof DatabaseUnavailableError || err instanceof ScanBusyError) {
+      req.log.warn({ err: err.cause }, 'database unavailable');
+      return reply.code(503).header('retry-after', '1').send(UNAVAILABLE);
+    }
     const fe = err as FastifyError;
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
       const status = frameworkStatus(fe);
@@ -97,11 +106,19 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await ctx.storage.db.selectFrom('merchants').select('id').limit(1).execute();
+      const probe = ctx.storage.db.selectFrom('merchants').select('id').limit(1).execute();
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('database did not answer')), READY_TIMEOUT_MS);
+      });
+      probe.catch(() => {});
+      await Promise.race([probe, late]);
       return { status: 'ready' };
     } catch {
       return reply.code(503).send({ status: 'unavailable' });
+    } finally {
+      clearTimeout(timer);
     }
   });
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
