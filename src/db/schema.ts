@@ -358,6 +358,19 @@ export interface DashboardAuditTable {
   created_at: number;
 }
 
+/** An incoming transfer set aside for the operator (it could not be processed); the scan went on. */
+export interface SetAsideTransfersTable {
+  network: string;
+  txid: string;
+  idx: number;
+  currency: string;
+  address: string;
+  /** As the chain reported it, cut to 100 characters. */
+  amount: string;
+  reason: string;
+  created_at: number;
+}
+
 export interface DB {
   merchants: MerchantsTable;
   merchant_profiles: MerchantProfilesTable;
@@ -376,6 +389,7 @@ export interface DB {
   wallet_topups: WalletTopupsTable;
   merchant_wallets: MerchantWalletsTable;
   outgoing_events: OutgoingEventsTable;
+  set_aside_transfers: SetAsideTransfersTable;
   dashboard_users: DashboardUsersTable;
   dashboard_links: DashboardLinksTable;
   dashboard_sessions: DashboardSessionsTable;

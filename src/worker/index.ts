@@ -22,7 +22,7 @@ export interface Workers {
 
 export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): void } = console): Workers {
   const deliverer = new WebhookDeliverer(ctx);
-  const sink = createSink(ctx);
+  const sink = createSink(ctx, log);
   const jobs: Array<[string, Job]> = [
     ['chains', async () => {
       // Networks in parallel: a slow or unreachable node must not hold up the others.
