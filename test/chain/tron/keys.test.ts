@@ -27,7 +27,7 @@ function built(contract: { type: string; parameter: { value: Record<string, unkn
     raw_data: { contract: [contract], ref_block_bytes: 'a1b2', ref_block_hash: '0102030405060708', expiration: 1_800_000_060_000, timestamp: 1_800_000_000_000, ...extra },
   };
   const pb = tw.transaction.txJsonToPb(tx);
-  return { raw: tw.transaction.txPbToRawDataHex(pb) as string, txID: tw.transaction.txPbToTxID(pb).replace(/^0x/, '') as string };
+  return { raw: (tw.transaction.txPbToRawDataHex(pb) as string).toLowerCase(), txID: tw.transaction.txPbToTxID(pb).replace(/^0x/, '') as string };
 }
 
 describe('TRON keys and addresses (tronweb as the oracle)', () => {
@@ -89,7 +89,7 @@ describe('TRON keys and addresses (tronweb as the oracle)', () => {
     });
     const ours = keys.hot.sign(hexToBytes(raw));
     const theirs = tw.crypto.signTransaction(privHex("m/44'/195'/1'/0/0"), { txID, raw_data_hex: raw }).signature[0];
-    expect(ours).toBe(theirs.toLowerCase());
+    expect(ours).toBe(theirs!.toLowerCase());
     expect(TronWeb.address.fromHex(tw.crypto.ecRecover(txID, ours))).toBe(keys.hot.address);
     // The signed protobuf for broadcasthex decodes with tronweb's Transaction message.
     const signed = proto.Transaction.deserializeBinary(hexToBytes(encodeSignedTransaction(raw, ours)));
