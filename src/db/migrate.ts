@@ -4,6 +4,7 @@ import * as m001 from './migrations/001_foundation.ts';
 import * as m002 from './migrations/002_lifecycle.ts';
 import * as m003 from './migrations/003_money_out.ts';
 import * as m004 from './migrations/004_evm.ts';
+import * as m008 from './migrations/008_tron.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '002_lifecycle': m002,
   '003_money_out': m003,
   '004_evm': m004,
+  '008_tron': m008,
 };
 
 class StaticProvider implements MigrationProvider {
