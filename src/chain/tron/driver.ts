@@ -1,7 +1,7 @@
 // The `tron` chain driver: TRX and the registry's TRC-20 tokens over a java-tron node's HTTP API.
 // See docs/networks.md for the operator's side. Detection lives in ./scan.ts, what we send in
 // ./outgoing.ts, activation and sweeping in ./sweep.ts; this class ties them to the gateway:
-// one scanner per network (the `scan:<NETWORK>` advisory lock), payouts from the hot wallet
+// one scanner per network (its caller holds the `scan:<NETWORK>` lock), payouts from the hot wallet
 // (m/44'/195'/1'/0/0), and the check that the hot wallet can cover a payout before it is accepted.
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, SendRequest } from '../driver.ts';
@@ -70,7 +70,6 @@ export class TronDriver implements ChainDriver {
   private readonly tokens: Asset[];
   private readonly watched = new Set<string>();
   private watchedSince = 0;
-  private lockHeld = false;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -132,8 +131,9 @@ export class TronDriver implements ChainDriver {
   }
 
   poll(sink: ChainSink): Promise<void> {
+    // The caller holds the network's scanner lock (src/chain/drivers.ts scanNetwork).
     return this.exclusive(async () => {
-      if (!(await this.holdLock())) return;
+      if (this.closed) throw new Error(`${this.network.code}: driver closed`);
       await this.loadWatched();
       const view = await this.scanner.view();
       await this.scanner.poll(sink, view);
@@ -147,27 +147,13 @@ export class TronDriver implements ChainDriver {
   }
 
   /** One sweep round now (tests, the CLI); the scanner also runs one every `every_seconds`. */
-  sweep(): Promise<void> {
-    return this.exclusive(async () => {
-      if (!(await this.holdLock())) return;
-      await this.sweeper.run(await this.scanner.view());
-    });
+  async sweep(): Promise<void> {
+    await this.storage.withLock(`scan:${this.network.code}`, 15_000, () => this.exclusive(async () => this.sweeper.run(await this.scanner.view())));
   }
 
   async close(): Promise<void> {
     this.closed = true;
     await this.queue.catch(() => {});
-  }
-
-  /** One scanner per network (PostgreSQL advisory lock; always granted on SQLite). */
-  private async holdLock(): Promise<boolean> {
-    if (this.closed) throw new Error(`${this.network.code}: driver closed`);
-    const held = await this.storage.tryAdvisoryLock(`scan:${this.network.code}`);
-    if (held !== this.lockHeld) {
-      this.log('info', held ? 'tron scanner lock taken' : 'tron scanner lock held by another process', { network: this.network.code });
-      this.lockHeld = held;
-    }
-    return held;
   }
 
   private async loadWatched(): Promise<void> {
