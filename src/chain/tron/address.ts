@@ -2,7 +2,7 @@
 // and merchants see) and hex with the 0x41 prefix ("41" + 20 bytes, what the node answers unless
 // asked for `visible`). The driver keeps base58 everywhere and converts at the API's edge.
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { base58check } from '../address/bitcoin.ts';
+import { base58check } from '../address/base58.ts';
 import { isValidTron } from '../address/evm.ts';
 
 export const TRON_PREFIX = 0x41;
