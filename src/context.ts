@@ -9,6 +9,7 @@ import { Registry } from './registry/index.ts';
 import { createRateService } from './rates/service.ts';
 import { MerchantCache } from './merchants/store.ts';
 import { installMoneyOut } from './payouts/install.ts';
+import { configuredNetwork } from './chain/bitcoin/index.ts';
 
 export interface Rates {
   /** Price of one `base` in `quote`, and the source that priced it. */
@@ -28,15 +29,27 @@ export interface Ctx {
 
 export const DEFAULT_RATES_FILE = fileURLToPath(new URL('./rates/static-rates.json', import.meta.url));
 
+/** Reports lost database connections, at most one line a second (an outage drops them all at once). */
+function connectionLog(): (msg: string, err: unknown) => void {
+  let last = 0;
+  return (msg, err) => {
+    if (Date.now() - last < 1000) return;
+    last = Date.now();
+    console.warn(`${msg}: ${err instanceof Error ? err.message : String(err)}`);
+  };
+}
+
 export async function createContext(config: Config, opts: { now?: () => number; rates?: Rates } = {}): Promise<Ctx> {
   const storage = openStorage({
     databaseUrl: config.databaseUrl,
     sqlitePath: join(config.dataDir, 'satchel.sqlite'),
+    log: connectionLog(),
   });
   await migrateToLatest(storage);
   // Static wallets and money going out plug into the chain, simulator, page and worker hooks.
   installMoneyOut();
-  const registry = Registry.load(config.registryFile);
+  // Networks as configured: a Bitcoin-family network on a test chain has its prefixes and coin type.
+  const registry = Registry.load(config.registryFile).withNetworks((n) => configuredNetwork(n, config.networks[n.code]));
   const service = createRateService({ ratesFile: config.ratesFile ?? DEFAULT_RATES_FILE, enableHttp: config.enableHttpRates });
   const rates: Rates = opts.rates ?? { quote: (base, quote, source) => service.quote(base, quote, source ?? undefined) };
   let seed: Uint8Array | undefined;

@@ -1,14 +1,16 @@
 // One driver per network: `simulated` unless the configuration names another.
 import type { Ctx } from '../context.ts';
-import type { ChainDriver } from './driver.ts';
+import type { ChainDriver, ChainSink } from './driver.ts';
 import { createSink } from './ingest.ts';
 import { SimulatedDriver } from './simulated/driver.ts';
 import { evmDriverFactory } from './evm/index.ts';
+import { bitcoinDriverFactory } from './bitcoin/index.ts';
+import { tronDriverFactory } from './tron/index.ts';
 
 export type DriverFactory = (ctx: Ctx, network: string) => ChainDriver;
 
 /** Real drivers register here by kind (the EVM driver registers `evm`). */
-export const driverFactories: Record<string, DriverFactory> = { evm: evmDriverFactory };
+export const driverFactories: Record<string, DriverFactory> = { evm: evmDriverFactory, 'bitcoin-core': bitcoinDriverFactory, tron: tronDriverFactory };
 
 const cache = new WeakMap<Ctx, Map<string, ChainDriver>>();
 
@@ -36,9 +38,33 @@ export function allDrivers(ctx: Ctx): ChainDriver[] {
   return ctx.registry.networks.map((n) => driverFor(ctx, n.code));
 }
 
-/** Ingests whatever is new on one network's chain. */
+/** How long a caller that must see its own change (the simulator) waits for another scanner. */
+const INLINE_SCAN_WAIT_MS = 15_000;
+
+/**
+ * One scanner per network, for every driver and every process: a poll runs only while holding the
+ * lock `scan:<NETWORK>` (PostgreSQL advisory lock; see Storage.withLock). A worker's round skips
+ * a network another process is scanning (`wait` 0); the simulator, which needs the change it just
+ * made to be recorded before it answers, waits its turn and then scans itself (what the other
+ * scanner read before that change committed cannot include it). Returns false when skipped.
+ */
+export async function scanNetwork(ctx: Ctx, driver: ChainDriver, sink: ChainSink, opts: { wait: boolean }): Promise<boolean> {
+  const done = await ctx.storage.withLock(`scan:${driver.network.code}`, opts.wait ? INLINE_SCAN_WAIT_MS : 0, () => driver.poll(sink));
+  return done !== null;
+}
+
+/** Ingests whatever is new on one network's chain, waiting for another scanner to finish first. */
 export async function processNetwork(ctx: Ctx, networkCode: string): Promise<void> {
-  await driverFor(ctx, networkCode).poll(createSink(ctx));
+  const scanned = await scanNetwork(ctx, driverFor(ctx, networkCode), createSink(ctx), { wait: true });
+  if (!scanned) throw new ScanBusyError(networkCode);
+}
+
+/** Another process kept the network's scanner lock longer than a caller could wait. */
+export class ScanBusyError extends Error {
+  constructor(network: string) {
+    super(`${network}: another process is scanning this network`);
+    this.name = 'ScanBusyError';
+  }
 }
 
 export async function closeDrivers(ctx: Ctx): Promise<void> {

@@ -1,10 +1,10 @@
 // Background work (D8): follow the chains, expire invoices, deliver webhooks, send payouts.
 // With SQLite one process runs it (a lock file); with PostgreSQL any number may, since every job
-// is claimed with FOR UPDATE SKIP LOCKED and each chain scanner holds an advisory lock.
+// is claimed with FOR UPDATE SKIP LOCKED and a network is scanned only under its advisory lock.
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ctx } from '../context.ts';
-import { allDrivers, closeDrivers } from '../chain/drivers.ts';
+import { allDrivers, closeDrivers, scanNetwork } from '../chain/drivers.ts';
 import { createSink } from '../chain/ingest.ts';
 import { expireDue } from '../invoices/lifecycle.ts';
 import { WebhookDeliverer } from '../webhooks/deliver.ts';
@@ -22,13 +22,13 @@ export interface Workers {
 
 export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): void } = console): Workers {
   const deliverer = new WebhookDeliverer(ctx);
-  const sink = createSink(ctx);
+  const sink = createSink(ctx, log);
   const jobs: Array<[string, Job]> = [
     ['chains', async () => {
       // Networks in parallel: a slow or unreachable node must not hold up the others.
       await Promise.all(
         allDrivers(ctx).map((d) =>
-          d.poll(sink).catch((err: unknown) => log.error({ err, network: d.network.code }, 'chain poll failed')),
+          scanNetwork(ctx, d, sink, { wait: false }).catch((err: unknown) => log.error({ err, network: d.network.code }, 'chain poll failed')),
         ),
       );
     }],
