@@ -63,6 +63,31 @@ type FileConfig = Partial<{
   simulator: boolean;
 }>;
 
+/** The configuration cannot be run as given; the message names the setting to change. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Test mode asked for explicitly beside a real network would let simulated money reach a balance
+ * that real payouts draw on: refused, whatever else is configured.
+ */
+function testMode(forced: boolean | undefined, networks: Record<string, NetworkConfig>): boolean {
+  const real = Object.entries(networks)
+    .filter(([, n]) => (n.driver ?? 'simulated') !== 'simulated')
+    .map(([code]) => code.toUpperCase());
+  if (forced === true && real.length > 0) {
+    throw new ConfigError(
+      `SATCHEL_SIMULATOR (config file: "simulator") turns on test mode, which cannot run beside real networks (${real.join(', ')}): ` +
+        'simulated money would reach balances that real payouts draw on. Unset it, or make every network simulated.',
+    );
+  }
+  return forced ?? real.length === 0;
+}
+
 function bool(v: string | undefined): boolean | undefined {
   if (v === undefined || v === '') return undefined;
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
@@ -96,7 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payerRateLimit: Number(env.SATCHEL_PAYER_RATE_LIMIT ?? fc.payer_rate_limit ?? 600),
     bodyLimit: 64 * 1024,
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
-    simulator: bool(env.SATCHEL_SIMULATOR) ?? fc.simulator ?? Object.values(networks).every((n) => (n.driver ?? 'simulated') === 'simulated'),
+    simulator: testMode(bool(env.SATCHEL_SIMULATOR) ?? fc.simulator, networks),
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
   };
 }
