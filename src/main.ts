@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { demoBanner, startGateway } from './server.ts';
 import { demoLink } from './demo/index.ts';
+import { demoDashboardBanner } from './dashboard/demo.ts';
 
 let config: Config;
 try {
@@ -11,7 +12,7 @@ try {
   process.exit(1);
 }
 const gw = await startGateway(config);
-if (gw.demo) console.log('\n' + demoBanner(config, gw.demo) + '\n');
+if (gw.demo) console.log('\n' + demoBanner(config, gw.demo) + '\n' + (await demoDashboardBanner(gw.ctx, gw.demo)) + '\n');
 if (gw.url) console.log(`Satchel is listening on ${gw.url} (public URL ${config.publicUrl})`);
 else console.log('Satchel worker started (role worker: no HTTP server)');
 if (gw.url) {
