@@ -5,6 +5,7 @@ import * as m002 from './migrations/002_lifecycle.ts';
 import * as m003 from './migrations/003_money_out.ts';
 import * as m004 from './migrations/004_evm.ts';
 import * as m009 from './migrations/009_merchant_profiles.ts';
+import * as m011 from './migrations/011_chain_scans.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '003_money_out': m003,
   '004_evm': m004,
   '009_merchant_profiles': m009,
+  '011_chain_scans': m011,
 };
 
 class StaticProvider implements MigrationProvider {
