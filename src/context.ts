@@ -9,6 +9,7 @@ import { Registry } from './registry/index.ts';
 import { createRateService } from './rates/service.ts';
 import { MerchantCache } from './merchants/store.ts';
 import { installMoneyOut } from './payouts/install.ts';
+import { configuredNetwork } from './chain/bitcoin/index.ts';
 
 export interface Rates {
   /** Price of one `base` in `quote`, and the source that priced it. */
@@ -47,7 +48,8 @@ export async function createContext(config: Config, opts: { now?: () => number; 
   await migrateToLatest(storage);
   // Static wallets and money going out plug into the chain, simulator, page and worker hooks.
   installMoneyOut();
-  const registry = Registry.load(config.registryFile);
+  // Networks as configured: a Bitcoin-family network on a test chain has its prefixes and coin type.
+  const registry = Registry.load(config.registryFile).withNetworks((n) => configuredNetwork(n, config.networks[n.code]));
   const service = createRateService({ ratesFile: config.ratesFile ?? DEFAULT_RATES_FILE, enableHttp: config.enableHttpRates });
   const rates: Rates = opts.rates ?? { quote: (base, quote, source) => service.quote(base, quote, source ?? undefined) };
   let seed: Uint8Array | undefined;

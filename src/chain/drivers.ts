@@ -4,11 +4,12 @@ import type { ChainDriver, ChainSink } from './driver.ts';
 import { createSink } from './ingest.ts';
 import { SimulatedDriver } from './simulated/driver.ts';
 import { evmDriverFactory } from './evm/index.ts';
+import { bitcoinDriverFactory } from './bitcoin/index.ts';
 
 export type DriverFactory = (ctx: Ctx, network: string) => ChainDriver;
 
 /** Real drivers register here by kind (the EVM driver registers `evm`). */
-export const driverFactories: Record<string, DriverFactory> = { evm: evmDriverFactory };
+export const driverFactories: Record<string, DriverFactory> = { evm: evmDriverFactory, 'bitcoin-core': bitcoinDriverFactory };
 
 const cache = new WeakMap<Ctx, Map<string, ChainDriver>>();
 

@@ -6,6 +6,7 @@ import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { reconcileInvoice, requiredConfirmations } from '../invoices/lifecycle.ts';
 import type { ChainSink, IncomingTransfer } from './driver.ts';
+import { Decimal, DecimalFormatError } from '../money/decimal.ts';
 
 export interface OwnerHandlers {
   /** Static wallet top-ups (the wallets issue plugs in here). */
@@ -28,7 +29,61 @@ function canonical(ctx: Ctx, network: string, address: string): string {
   return address;
 }
 
-export function createSink(ctx: Ctx): ChainSink {
+type SinkLog = { error(o: unknown, msg?: string): void };
+
+/**
+ * The sink every driver reports to. A transfer that cannot be processed (an amount that is not a
+ * decimal or beyond what the ledger holds, arithmetic that breaks on it) is set aside instead of
+ * thrown, so that the driver's cursor moves past it: one bad row must never stop a network.
+ */
+export function createSink(ctx: Ctx, log: SinkLog = console): ChainSink {
+  const sink = recordingSink(ctx);
+  return {
+    ...sink,
+    async transfer(t) {
+      const problem = unusable(t);
+      if (problem) return setAside(ctx, log, t, problem);
+      try {
+        await sink.transfer(t);
+      } catch (err) {
+        // Anything else (the database away) is thrown so that the driver retries from its cursor.
+        if (err instanceof DecimalFormatError || err instanceof RangeError) return setAside(ctx, log, t, err.message.slice(0, 200));
+        throw err;
+      }
+    },
+  };
+}
+
+/** Why an incoming transfer cannot be processed at all, or null. A chain can report anything. */
+function unusable(t: IncomingTransfer): string | null {
+  const amount = Decimal.tryParse(t.amount);
+  if (!amount) return 'amount is not a decimal';
+  if (amount.isNegative()) return 'amount is negative';
+  if (!amount.isBoundedAmount()) return 'amount is beyond what the ledger holds';
+  return null;
+}
+
+/** Recorded for the operator: `set_aside_transfers`, the log, and a gauge in /metrics. */
+async function setAside(ctx: Ctx, log: SinkLog, t: IncomingTransfer, reason: string): Promise<void> {
+  const network = t.network.toUpperCase();
+  await ctx.storage.db
+    .insertInto('set_aside_transfers')
+    .values({
+      network,
+      txid: t.txid,
+      idx: t.index,
+      currency: t.currency.toUpperCase(),
+      address: t.to,
+      amount: String(t.amount).slice(0, 100),
+      reason,
+      created_at: ctx.now(),
+    })
+    .onConflict((oc) => oc.columns(['network', 'txid', 'idx']).doNothing())
+    .execute();
+  log.error({ network, txid: t.txid, index: t.index, reason }, 'incoming transfer set aside');
+}
+
+function recordingSink(ctx: Ctx): ChainSink {
   return {
     async transfer(t: IncomingTransfer) {
       const network = t.network.toUpperCase();

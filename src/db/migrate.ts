@@ -4,7 +4,10 @@ import * as m001 from './migrations/001_foundation.ts';
 import * as m002 from './migrations/002_lifecycle.ts';
 import * as m003 from './migrations/003_money_out.ts';
 import * as m004 from './migrations/004_evm.ts';
+import * as m005 from './migrations/005_hardening.ts';
+import * as m007 from './migrations/007_bitcoin.ts';
 import * as m009 from './migrations/009_merchant_profiles.ts';
+import * as m010 from './migrations/010_dashboard.ts';
 import * as m011 from './migrations/011_chain_scans.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
@@ -13,7 +16,10 @@ const migrations: Record<string, Migration> = {
   '002_lifecycle': m002,
   '003_money_out': m003,
   '004_evm': m004,
+  '005_hardening': m005,
+  '007_bitcoin': m007,
   '009_merchant_profiles': m009,
+  '010_dashboard': m010,
   '011_chain_scans': m011,
 };
 

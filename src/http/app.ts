@@ -5,6 +5,7 @@ import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics } from '../ops/metrics.ts';
 import { backlogSamples } from '../ops/backlog.ts';
+import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
 import { ScanBusyError } from '../chain/drivers.ts';
 import { merchantApi } from './merchant-api.ts';
 import { simulatorRoutes } from './routes/simulator.ts';
@@ -14,6 +15,7 @@ import { logoRoutes } from './routes/logos.ts';
 import { demoRoutes } from '../demo/index.ts';
 import { moneyOutSimulatorRoutes } from './routes/payouts.ts';
 import { exchangeRateRoutes } from './routes/extras.ts';
+import { dashboardRoutes } from './dashboard/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,7 +45,18 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Fastify's own 503, 400/414 and 431 bodies have no `state`: these answer with envelopes.
+    return503OnClosing: false,
+    frameworkErrors,
+    clientErrorHandler,
+  });
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_req, reply) => {
+    if (closing) return reply.code(503).header('connection', 'close').send(failure(503));
   });
 
   // Every body is kept as raw bytes: signatures are computed over exactly what arrived (D2).
@@ -60,6 +73,10 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       status: String(reply.statusCode),
     });
   });
+  metrics.gauge('satchel_transfers_set_aside', 'Incoming transfers set aside because they could not be processed (see set_aside_transfers)', async () => {
+    const row = await ctx.storage.db.selectFrom('set_aside_transfers').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
@@ -74,16 +91,20 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       return reply.code(503).header('retry-after', '1').send(UNAVAILABLE);
     }
     const fe = err as FastifyError;
-    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send({ state: 1, message: 'Request body is too large' });
-    }
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return reply.code(fe.statusCode).send({ state: 1, message: 'Bad request' });
+      const status = frameworkStatus(fe);
+      return reply.code(status).send(failure(status));
     }
     req.log.error({ err }, 'request failed');
     return reply.code(500).send(SERVER_ERROR);
   });
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ state: 1, message: 'Not found' }));
+  app.setNotFoundHandler((req, reply) => {
+    // A known path asked with another method is a 405 that names the methods it has.
+    const path = req.url.split('?')[0] ?? req.url;
+    const allowed = (['GET', 'POST'] as const).filter((method) => method !== req.method && app.hasRoute({ method, url: path }));
+    if (allowed.length > 0) return reply.code(405).header('allow', allowed.join(', ')).send(failure(405));
+    return reply.code(404).send(failure(404));
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
@@ -116,6 +137,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   await pageRoutes(app, ctx);
   await logoRoutes(app, ctx);
   await demoRoutes(app, ctx);
+  await dashboardRoutes(app, ctx);
   for (const p of opts.plugins ?? []) await p(app, ctx);
   return app;
 }

@@ -26,7 +26,7 @@ export interface Workers {
 
 export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): void } = console): Workers {
   const deliverer = new WebhookDeliverer(ctx);
-  const sink = createSink(ctx);
+  const sink = createSink(ctx, log);
   const shutdown = new AbortController();
   const jobs: Array<[string, Job]> = [
     ['chains', async (_c, signal) => {
