@@ -35,6 +35,8 @@ export interface Config {
   bodyLimit: number;
   /** Pause between two rounds of the background workers. */
   workerIntervalMs: number;
+  /** Longest a graceful shutdown (SIGTERM) may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
   /**
    * Test mode: the payment simulator (/simulator/*, `satchel simulate`) is on. Default: on while
    * every network uses the simulated driver, off as soon as one is real, so that simulated money
@@ -60,8 +62,34 @@ type FileConfig = Partial<{
   mnemonic_file: string;
   payer_rate_limit: number;
   worker_interval_ms: number;
+  shutdown_timeout_ms: number;
   simulator: boolean;
 }>;
+
+/** The configuration cannot be run as given; the message names the setting to change. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Test mode asked for explicitly beside a real network would let simulated money reach a balance
+ * that real payouts draw on: refused, whatever else is configured.
+ */
+function testMode(forced: boolean | undefined, networks: Record<string, NetworkConfig>): boolean {
+  const real = Object.entries(networks)
+    .filter(([, n]) => (n.driver ?? 'simulated') !== 'simulated')
+    .map(([code]) => code.toUpperCase());
+  if (forced === true && real.length > 0) {
+    throw new ConfigError(
+      `SATCHEL_SIMULATOR (config file: "simulator") turns on test mode, which cannot run beside real networks (${real.join(', ')}): ` +
+        'simulated money would reach balances that real payouts draw on. Unset it, or make every network simulated.',
+    );
+  }
+  return forced ?? real.length === 0;
+}
 
 function bool(v: string | undefined): boolean | undefined {
   if (v === undefined || v === '') return undefined;
@@ -96,7 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payerRateLimit: Number(env.SATCHEL_PAYER_RATE_LIMIT ?? fc.payer_rate_limit ?? 600),
     bodyLimit: 64 * 1024,
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
-    simulator: bool(env.SATCHEL_SIMULATOR) ?? fc.simulator ?? Object.values(networks).every((n) => (n.driver ?? 'simulated') === 'simulated'),
+    shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
+    simulator: testMode(bool(env.SATCHEL_SIMULATOR) ?? fc.simulator, networks),
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
   };
 }

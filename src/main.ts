@@ -1,9 +1,16 @@
-import { loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { demoBanner, startGateway } from './server.ts';
 import { demoLink } from './demo/index.ts';
 import { demoDashboardBanner } from './dashboard/demo.ts';
 
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (e) {
+  if (!(e instanceof ConfigError)) throw e;
+  console.error(`satchel: ${e.message}`);
+  process.exit(1);
+}
 const gw = await startGateway(config);
 if (gw.demo) console.log('\n' + demoBanner(config, gw.demo) + '\n' + (await demoDashboardBanner(gw.ctx, gw.demo)) + '\n');
 if (gw.url) console.log(`Satchel is listening on ${gw.url} (public URL ${config.publicUrl})`);
@@ -13,11 +20,16 @@ if (gw.url) {
   if (demo) console.log(demo);
 }
 
+// Graceful shutdown (a rolling restart): finish or hand back the work in hand, then exit. A second
+// signal, or a shutdown longer than SATCHEL_SHUTDOWN_TIMEOUT_MS, exits at once; what was left
+// claimed then waits out its lease and is taken by another process.
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) process.exit(1);
     closing = true;
+    console.log(`${signal}: shutting down`);
+    setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
     gw.close().then(() => process.exit(0), () => process.exit(1));
   });
 }

@@ -6,8 +6,10 @@ import * as m003 from './migrations/003_money_out.ts';
 import * as m004 from './migrations/004_evm.ts';
 import * as m005 from './migrations/005_hardening.ts';
 import * as m007 from './migrations/007_bitcoin.ts';
+import * as m008 from './migrations/008_tron.ts';
 import * as m009 from './migrations/009_merchant_profiles.ts';
 import * as m010 from './migrations/010_dashboard.ts';
+import * as m011 from './migrations/011_chain_scans.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -17,8 +19,10 @@ const migrations: Record<string, Migration> = {
   '004_evm': m004,
   '005_hardening': m005,
   '007_bitcoin': m007,
+  '008_tron': m008,
   '009_merchant_profiles': m009,
   '010_dashboard': m010,
+  '011_chain_scans': m011,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics } from '../ops/metrics.ts';
+import { backlogSamples } from '../ops/backlog.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
 import { ScanBusyError } from '../chain/drivers.ts';
 import { merchantApi } from './merchant-api.ts';
@@ -26,6 +27,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Extra route groups (payer API, simulator, page) registered by later layers. */
   plugins?: Array<(app: FastifyInstance, ctx: Ctx) => Promise<void> | void>;
+  /** Where the built page and widget are (dist/ by default). */
+  distDir?: string;
 }
 
 export const SERVER_ERROR = { message: 'Server error', code: 500, error: null } as const;
@@ -122,6 +125,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       clearTimeout(timer);
     }
   });
+  metrics.collect(() => backlogSamples(ctx));
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
   await app.register(merchantApi, { ctx });
@@ -132,7 +136,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   }
   await exchangeRateRoutes(app, ctx);
   await payerRoutes(app, ctx);
-  await pageRoutes(app, ctx);
+  await pageRoutes(app, ctx, opts.distDir);
   await logoRoutes(app, ctx);
   await demoRoutes(app, ctx);
   await dashboardRoutes(app, ctx);
