@@ -10,7 +10,7 @@ interface Detail {
   invoice: Record<string, string | number | null> & { uuid: string; order_id: string; status: string; payer_page: string; currency: string; amount: string };
   timeline: Array<{ at: number; text: string }>;
   transfers: Array<{ network: string; txid: string; idx: number; currency: string; amount: string; from_address: string | null; confirmations: number; confirmations_needed: number | null; status: string; seen_at: number; explorer: string | null }>;
-  webhooks: Array<{ id: string; kind: string; url: string; status: string; body: string; created_at: number; delivered_at: number | null; next_attempt_at: number | null; attempts: Array<{ at: number; http_status: number | null; latency_ms: number; error: string | null }> }>;
+  webhooks: Array<{ id: string; kind: string; url: string; status: string; body: string; created_at: number; delivered_at: number | null; next_attempt_at: number | null; attempts: Array<{ at: number; http_status: number | null; latency_ms: number; error: string | null; answer: string | null }> }>;
   refunds: Array<{ id: string; amount: string; currency: string; network: string; address: string; status: string; txid: string | null; created_at: number }>;
   can: { resend: boolean; refund: boolean; simulate: boolean };
 }
@@ -197,7 +197,7 @@ export function InvoiceDetail({ id }: { id: string }) {
                               <td class="nowrap">{time(a.at)}</td>
                               <td>{a.http_status ?? '—'}</td>
                               <td class="num">{a.latency_ms} ms</td>
-                              <td class="mono small break">{a.error ?? 'OK'}</td>
+                              <td class="mono small break">{a.error ?? a.answer ?? '(empty)'}</td>
                             </tr>
                           ))}
                         </tbody>

@@ -67,7 +67,7 @@ export async function invoiceDetail(ctx: Ctx, merchant: Merchant, id: string) {
     created_at: h.created_at,
     delivered_at: h.delivered_at,
     next_attempt_at: h.status === 'pending' ? h.next_attempt_at : null,
-    attempts: attempts.filter((a) => a.webhook_id === h.id).map((a) => ({ at: a.at, http_status: a.http_status, latency_ms: a.latency_ms, error: a.error })),
+    attempts: attempts.filter((a) => a.webhook_id === h.id).map((a) => ({ at: a.at, http_status: a.http_status, latency_ms: a.latency_ms, error: a.error, answer: a.answer ?? null })),
   }));
   const refunds = await db
     .selectFrom('payouts')

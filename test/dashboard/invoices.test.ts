@@ -111,7 +111,7 @@ describe.each(await backends())('dashboard invoices on $name', (backend) => {
     expect(d.webhooks).toHaveLength(1);
     expect(d.webhooks[0]).toMatchObject({ url: rx.url, status: 'delivered' });
     expect(JSON.parse(d.webhooks[0].body)).toMatchObject({ uuid: inv.uuid, status: 'paid' });
-    expect(d.webhooks[0].attempts).toEqual([{ at: expect.any(Number), http_status: 200, latency_ms: expect.any(Number), error: null }]);
+    expect(d.webhooks[0].attempts).toEqual([{ at: expect.any(Number), http_status: 200, latency_ms: expect.any(Number), error: null, answer: 'ok' }]);
     expect(d.timeline.map((e: any) => e.text)).toEqual([
       'Invoice created for 100 USDT',
       'Transfer of 100 USDT seen on TRON',
