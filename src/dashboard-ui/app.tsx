@@ -53,6 +53,9 @@ export function App() {
 function Shell({ me: m, path }: { me: Me; path: string }) {
   const section = '/' + (path.split('/')[1] ?? '');
   const note = flash.value;
+  useEffect(() => {
+    flash.value = null; // a note belongs to the view it was made on
+  }, [path]);
   return (
     <div class="shell">
       <a class="skip" href="#main">

@@ -1,6 +1,6 @@
 // The invoice table shared by the overview and the invoices list.
 import { amount, time } from './format.ts';
-import { Badge, Link } from './ui.tsx';
+import { Badge, Link, TableScroll } from './ui.tsx';
 
 export interface ListedInvoice {
   id: string;
@@ -17,7 +17,7 @@ export interface ListedInvoice {
 
 export function InvoiceTable({ items }: { items: ListedInvoice[] }) {
   return (
-    <div class="table-wrap">
+    <TableScroll label="Invoices table">
       <table>
         <thead>
           <tr>
@@ -46,6 +46,6 @@ export function InvoiceTable({ items }: { items: ListedInvoice[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, get, post } from './api.ts';
 import { amount, safeHref, short, time } from './format.ts';
 import { me, notify } from './store.ts';
-import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
+import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
 
 interface Detail {
   invoice: Record<string, string | number | null> & { uuid: string; order_id: string; status: string; payer_page: string; currency: string; amount: string };
@@ -180,7 +180,7 @@ export function InvoiceDetail({ id }: { id: string }) {
                     <Badge value={h.status} /> {time(h.created_at)} · {h.attempts.length} attempt{h.attempts.length === 1 ? '' : 's'} · <span class="mono small">{h.url}</span>
                   </summary>
                   {h.attempts.length > 0 && (
-                    <div class="table-wrap">
+                    <TableScroll label="Attempts">
                       <table>
                         <caption class="sr-only">Attempts</caption>
                         <thead>
@@ -202,11 +202,11 @@ export function InvoiceDetail({ id }: { id: string }) {
                           ))}
                         </tbody>
                       </table>
-                    </div>
+                    </TableScroll>
                   )}
                   {h.next_attempt_at && <p class="muted small">Next attempt {time(h.next_attempt_at)}</p>}
                   <p class="small muted">Body sent</p>
-                  <pre class="body">{pretty(h.body)}</pre>
+                  <pre class="body" tabIndex={0} aria-label="Body sent">{pretty(h.body)}</pre>
                 </details>
               </li>
             ))}

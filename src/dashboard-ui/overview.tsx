@@ -2,7 +2,7 @@
 import { get } from './api.ts';
 import { amount } from './format.ts';
 import { lazyView } from '../page/lazy.tsx';
-import { Card, Loading, Page, Problem, useLoad } from './ui.tsx';
+import { Card, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
 import { InvoiceTable, type ListedInvoice } from './invoice-table.tsx';
 import type { DayPoint } from './chart.tsx';
 
@@ -64,7 +64,7 @@ export function Overview() {
               <VolumeChart days={data.days} />
               <details>
                 <summary>The numbers</summary>
-                <div class="table-wrap">
+                <TableScroll label="Paid volume per day">
                   <table>
                     <caption class="sr-only">Paid volume and invoices per day</caption>
                     <thead>
@@ -86,7 +86,7 @@ export function Overview() {
                       ))}
                     </tbody>
                   </table>
-                </div>
+                </TableScroll>
               </details>
             </Card>
           </div>
