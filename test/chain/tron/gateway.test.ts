@@ -137,3 +137,23 @@ describe.each(await backends())('TRON payments through the gateway on $name', (b
     expect(entries).toHaveLength(1);
   });
 });
+
+describe.each(await backends())('TRON on a node without the solidity API, behind an API key, on $name', (backend) => {
+  let g: TronGateway;
+  beforeAll(async () => {
+    g = await startTronGateway(backend, { confirmations: 4, node: { solidity: false, apiKey: 'k-123' }, network: { api_key: 'k-123' } });
+  });
+  afterAll(async () => g?.stopAll());
+
+  it('a payment is final at `confirmations` blocks, and every request carried the key', async () => {
+    const r = await g.api('/v1/payment', { amount: '20', currency: 'USDT', network: 'TRON', order_id: 'nosolid-1' });
+    const inv = r.body.result as Record<string, any>;
+    g.payUsdt(inv.address, '20');
+    const status = async () => ((await g.api('/v1/payment/info', { uuid: inv.uuid })).body.result as Record<string, any>).payment_status;
+    await g.mineAndTick(3);
+    expect(await status()).toBe('check');
+    await g.mineAndTick();
+    expect(await status()).toBe('paid');
+    expect(g.node.calls.get('/walletsolidity/getnowblock')).toBeGreaterThan(0); // asked, answered 404
+  });
+});
