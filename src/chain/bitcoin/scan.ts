@@ -70,6 +70,12 @@ export class BtcScanner {
     this.keepBlocks = Math.max(288, o.confirmations * 2);
   }
 
+  /** Blocks per request and requests per poll (tests and benchmarks tune these). */
+  limitBatches(pollBatch: number, maxBatches: number): void {
+    this.o.pollBatch = Math.max(1, pollBatch);
+    this.o.maxBatches = Math.max(1, maxBatches);
+  }
+
   /** Forget in-memory state (another process may have scanned while this one did not hold the lock). */
   reset(): void {
     this.unspent = null;

@@ -142,11 +142,24 @@ describe.each(await backends())('Litecoin payments the chain takes back, on $nam
     expect(await info(inv.uuid)).toMatchObject({ payment_status: 'paid', txid: pay.txid });
     expect(Number(await balance()) - Number(before)).toBeCloseTo(0.98, 8);
     expect(statuses(inv.uuid)).toEqual(['check', 'paid']);
-    const cursor = await g.ctx.storage.db
-      .selectFrom('btc_cursors' as never)
-      .select(['height' as never, 'node_height' as never])
-      .executeTakeFirstOrThrow() as { height: number; node_height: number };
-    expect(Number(cursor.height)).toBe(await g.node.head());
-    expect(Number(cursor.node_height)).toBe(await g.node.head());
+    const head = await g.node.head();
+    expect((await g.app.inject('/readyz')).json()).toMatchObject({ status: 'ready', networks: { LTC: { height: head, node_height: head, lag: 0 } } });
+  });
+
+  it('/readyz and /metrics show the scanned height and the lag behind the node', async () => {
+    // 30 blocks arrive while the gateway is not looking; one poll reads at most 20 batches of 1.
+    g.driver().scanner.limitBatches(1, 20);
+    await g.node.mine(30);
+    const head = await g.node.head();
+    await g.tick();
+    expect((await g.app.inject('/readyz')).json()).toMatchObject({ networks: { LTC: { height: head - 10, node_height: head, lag: 10 } } });
+    const metrics = (await g.app.inject('/metrics')).body;
+    expect(metrics).toContain(`satchel_chain_scan_height{network="LTC"} ${head - 10}`);
+    expect(metrics).toContain(`satchel_chain_node_height{network="LTC"} ${head}`);
+    expect(metrics).toContain('satchel_chain_scan_lag_blocks{network="LTC"} 10');
+    await g.tick();
+    expect((await g.app.inject('/readyz')).json()).toMatchObject({ networks: { LTC: { height: head, lag: 0 } } });
+    expect((await g.app.inject('/metrics')).body).toContain('satchel_chain_scan_lag_blocks{network="LTC"} 0');
+    g.driver().scanner.limitBatches(10, 20);
   });
 });
