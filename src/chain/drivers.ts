@@ -5,11 +5,12 @@ import { createSink } from './ingest.ts';
 import { SimulatedDriver } from './simulated/driver.ts';
 import { evmDriverFactory } from './evm/index.ts';
 import { bitcoinDriverFactory } from './bitcoin/index.ts';
+import { tronDriverFactory } from './tron/index.ts';
 
 export type DriverFactory = (ctx: Ctx, network: string) => ChainDriver;
 
 /** Real drivers register here by kind (the EVM driver registers `evm`). */
-export const driverFactories: Record<string, DriverFactory> = { evm: evmDriverFactory, 'bitcoin-core': bitcoinDriverFactory };
+export const driverFactories: Record<string, DriverFactory> = { evm: evmDriverFactory, 'bitcoin-core': bitcoinDriverFactory, tron: tronDriverFactory };
 
 const cache = new WeakMap<Ctx, Map<string, ChainDriver>>();
 
