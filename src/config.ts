@@ -35,6 +35,8 @@ export interface Config {
   bodyLimit: number;
   /** Pause between two rounds of the background workers. */
   workerIntervalMs: number;
+  /** Longest a graceful shutdown (SIGTERM) may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
   /**
    * Test mode: the payment simulator (/simulator/*, `satchel simulate`) is on. Default: on while
    * every network uses the simulated driver, off as soon as one is real, so that simulated money
@@ -60,6 +62,7 @@ type FileConfig = Partial<{
   mnemonic_file: string;
   payer_rate_limit: number;
   worker_interval_ms: number;
+  shutdown_timeout_ms: number;
   simulator: boolean;
 }>;
 
@@ -96,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payerRateLimit: Number(env.SATCHEL_PAYER_RATE_LIMIT ?? fc.payer_rate_limit ?? 600),
     bodyLimit: 64 * 1024,
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
+    shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
     simulator: bool(env.SATCHEL_SIMULATOR) ?? fc.simulator ?? Object.values(networks).every((n) => (n.driver ?? 'simulated') === 'simulated'),
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
   };

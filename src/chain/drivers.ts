@@ -49,9 +49,29 @@ const INLINE_SCAN_WAIT_MS = 15_000;
  * scanner read before that change committed cannot include it). Returns false when skipped.
  */
 export async function scanNetwork(ctx: Ctx, driver: ChainDriver, sink: ChainSink, opts: { wait: boolean }): Promise<boolean> {
-  const done = await ctx.storage.withLock(`scan:${driver.network.code}`, opts.wait ? INLINE_SCAN_WAIT_MS : 0, () => driver.poll(sink));
+  const code = driver.network.code;
+  const done = await ctx.storage.withLock(`scan:${code}`, opts.wait ? INLINE_SCAN_WAIT_MS : 0, async () => {
+    const started = ctx.now();
+    await driver.poll(sink);
+    await noteScanned(ctx, code, started);
+  });
   return done !== null;
 }
+
+/** Records the start of the last completed scan (the scan lag in /metrics), at most once a second
+ * per network and process: a worker scans several times a second. */
+async function noteScanned(ctx: Ctx, network: string, startedAt: number): Promise<void> {
+  let noted = lastNoted.get(ctx);
+  if (!noted) lastNoted.set(ctx, (noted = new Map()));
+  if (startedAt - (noted.get(network) ?? 0) < 1000) return;
+  noted.set(network, startedAt);
+  await ctx.storage.db
+    .insertInto('chain_scans')
+    .values({ network, scanned_at: startedAt })
+    .onConflict((oc) => oc.column('network').doUpdateSet({ scanned_at: startedAt }))
+    .execute();
+}
+const lastNoted = new WeakMap<Ctx, Map<string, number>>();
 
 /** Ingests whatever is new on one network's chain, waiting for another scanner to finish first. */
 export async function processNetwork(ctx: Ctx, networkCode: string): Promise<void> {

@@ -5,6 +5,7 @@ import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics } from '../ops/metrics.ts';
 import { bitcoinScanStatus } from '../chain/bitcoin/status.ts';
+import { backlogSamples } from '../ops/backlog.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
 import { ScanBusyError } from '../chain/drivers.ts';
 import { merchantApi } from './merchant-api.ts';
@@ -136,6 +137,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       ]),
     ]),
   );
+  metrics.collect(() => backlogSamples(ctx));
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
   await app.register(merchantApi, { ctx });

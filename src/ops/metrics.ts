@@ -42,7 +42,21 @@ export class Metrics {
       for (const [k, v] of c.values) lines.push(`${k} ${v}`);
     }
     for (const [name, g] of this.gauges) {
-      lines.push(`# HELP ${name} ${g.help}`, `# TYPE ${name} gauge`, `${name} ${await g.read()}`);
+      let value: number;
+      try {
+        value = await g.read();
+      } catch {
+        continue; // the database is out of reach: no sample rather than no metrics at all
+      }
+      lines.push(`# HELP ${name} ${g.help}`, `# TYPE ${name} gauge`, `${name} ${value}`);
+    }
+    for (const read of this.collectors) {
+      const byName = new Map<string, Sample[]>();
+      for (const sample of await read()) byName.set(sample.name, [...(byName.get(sample.name) ?? []), sample]);
+      for (const [name, samples] of byName) {
+        lines.push(`# HELP ${name} ${samples[0]!.help}`, `# TYPE ${name} gauge`);
+        for (const smp of samples) lines.push(`${key(name, smp.labels ?? {})} ${smp.value}`);
+      }
     }
     for (const read of this.collectors) {
       const byName = new Map<string, Sample[]>();
