@@ -66,6 +66,31 @@ type FileConfig = Partial<{
   simulator: boolean;
 }>;
 
+/** The configuration cannot be run as given; the message names the setting to change. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Test mode asked for explicitly beside a real network would let simulated money reach a balance
+ * that real payouts draw on: refused, whatever else is configured.
+ */
+function testMode(forced: boolean | undefined, networks: Record<string, NetworkConfig>): boolean {
+  const real = Object.entries(networks)
+    .filter(([, n]) => (n.driver ?? 'simulated') !== 'simulated')
+    .map(([code]) => code.toUpperCase());
+  if (forced === true && real.length > 0) {
+    throw new ConfigError(
+      `SATCHEL_SIMULATOR (config file: "simulator") turns on test mode, which cannot run beside real networks (${real.join(', ')}): ` +
+        'simulated money would reach balances that real payouts draw on. Unset it, or make every network simulated.',
+    );
+  }
+  return forced ?? real.length === 0;
+}
+
 function bool(v: string | undefined): boolean | undefined {
   if (v === undefined || v === '') return undefined;
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
@@ -100,7 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: 64 * 1024,
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
     shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
-    simulator: bool(env.SATCHEL_SIMULATOR) ?? fc.simulator ?? Object.values(networks).every((n) => (n.driver ?? 'simulated') === 'simulated'),
+    simulator: testMode(bool(env.SATCHEL_SIMULATOR) ?? fc.simulator, networks),
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
   };
 }
