@@ -44,7 +44,7 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
           { ...axis, scale: 'usd', size: 60 },
           { ...axis, scale: 'n', side: 1, grid: { show: false } },
         ],
-        legend: { show: true },
+        legend: { show: false },
         cursor: { drag: { x: false, y: false } },
       },
       [xs, volume, counts],
@@ -57,5 +57,12 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
       plot.destroy();
     };
   }, [days, dark]);
-  return <div ref={box} class="chart" aria-hidden="true" />;
+  return (
+    <div>
+      <div ref={box} class="chart" aria-hidden="true" />
+      <p class="legend small" aria-hidden="true">
+        <span class="key key-1" /> Paid (USD, left) <span class="key key-2" /> Paid invoices (right)
+      </p>
+    </div>
+  );
 }

@@ -1,4 +1,6 @@
 // Invoices: filters and search in the address bar, keyset pages, CSV export of the same filter.
+// The form's fields are uncontrolled (remounted when the address changes), so a re-render while
+// someone types never resets what they typed.
 import { useState } from 'preact/hooks';
 import { apiUrl, get } from './api.ts';
 import { current, navigate } from './route.ts';
@@ -48,14 +50,14 @@ export function Invoices() {
       <Card>
         <form class="filters" onSubmit={submit} role="search" aria-label="Filter invoices" key={key}>
           <Field id="f-q" label="Search" hint="order_id, uuid, txid or address">
-            {(id, by) => <input id={id} name="q" type="search" value={filters.q} aria-describedby={by} size={28} />}
+            {(id, by) => <input id={id} name="q" type="search" defaultValue={filters.q} aria-describedby={by} size={28} />}
           </Field>
           <Field id="f-status" label="Status">
             {(id) => (
-              <select id={id} name="status" value={filters.status}>
+              <select id={id} name="status">
                 <option value="">Any</option>
                 {STATUSES.map((s) => (
-                  <option key={s} value={s}>
+                  <option key={s} value={s} selected={filters.status === s}>
                     {s.replace(/_/g, ' ')}
                   </option>
                 ))}
@@ -64,10 +66,10 @@ export function Invoices() {
           </Field>
           <Field id="f-currency" label="Currency">
             {(id) => (
-              <select id={id} name="currency" value={filters.currency}>
+              <select id={id} name="currency">
                 <option value="">Any</option>
                 {choices.data?.currencies.map((c) => (
-                  <option key={c} value={c}>
+                  <option key={c} value={c} selected={filters.currency === c}>
                     {c}
                   </option>
                 ))}
@@ -76,10 +78,10 @@ export function Invoices() {
           </Field>
           <Field id="f-network" label="Network">
             {(id) => (
-              <select id={id} name="network" value={filters.network}>
+              <select id={id} name="network">
                 <option value="">Any</option>
                 {choices.data?.networks.map((n) => (
-                  <option key={n.code} value={n.code}>
+                  <option key={n.code} value={n.code} selected={filters.network === n.code}>
                     {n.name}
                   </option>
                 ))}
@@ -87,10 +89,10 @@ export function Invoices() {
             )}
           </Field>
           <Field id="f-from" label="From">
-            {(id) => <input id={id} name="from" type="date" value={filters.from} />}
+            {(id) => <input id={id} name="from" type="date" defaultValue={filters.from} />}
           </Field>
           <Field id="f-to" label="To">
-            {(id) => <input id={id} name="to" type="date" value={filters.to} />}
+            {(id) => <input id={id} name="to" type="date" defaultValue={filters.to} />}
           </Field>
           <button class="btn primary" type="submit">
             Apply
