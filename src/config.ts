@@ -30,6 +30,12 @@ export interface Config {
   networks: Record<string, NetworkConfig>;
   logLevel: string;
   mnemonic: () => string;
+  /**
+   * Which reverse proxies' X-Forwarded-For to believe for the client address (Fastify's
+   * `trustProxy`): false (default: the socket's address), true (every hop), a hop count, or a
+   * comma-separated list of proxy addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string;
   /** Per-IP requests per minute on the public payer API. */
   payerRateLimit: number;
   bodyLimit: number;
@@ -65,12 +71,45 @@ type FileConfig = Partial<{
   log_level: string;
   mnemonic_file: string;
   payer_rate_limit: number;
+  trust_proxy: boolean | number | string;
   worker_interval_ms: number;
   shutdown_timeout_ms: number;
   webhook_timeout_ms: number;
   payout_lease_ms: number;
   simulator: boolean;
 }>;
+
+/** The configuration cannot be run as given; the message names the setting to change. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Test mode asked for explicitly beside a real network would let simulated money reach a balance
+ * that real payouts draw on: refused, whatever else is configured.
+ */
+function testMode(forced: boolean | undefined, networks: Record<string, NetworkConfig>): boolean {
+  const real = Object.entries(networks)
+    .filter(([, n]) => (n.driver ?? 'simulated') !== 'simulated')
+    .map(([code]) => code.toUpperCase());
+  if (forced === true && real.length > 0) {
+    throw new ConfigError(
+      `SATCHEL_SIMULATOR (config file: "simulator") turns on test mode, which cannot run beside real networks (${real.join(', ')}): ` +
+        'simulated money would reach balances that real payouts draw on. Unset it, or make every network simulated.',
+    );
+  }
+  return forced ?? real.length === 0;
+}
+
+function trustProxy(v: boolean | number | string | undefined): boolean | number | string {
+  if (v === undefined || v === '' || v === false || v === 'false') return false;
+  if (v === true || v === 'true') return true;
+  if (typeof v === 'number' || /^\d+$/.test(v)) return Number(v);
+  return v;
+}
 
 function bool(v: string | undefined): boolean | undefined {
   if (v === undefined || v === '') return undefined;
@@ -102,13 +141,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateCallbacks: bool(env.SATCHEL_ALLOW_PRIVATE_CALLBACKS) ?? fc.allow_private_callbacks ?? false,
     networks,
     logLevel: env.LOG_LEVEL ?? fc.log_level ?? 'info',
+    trustProxy: trustProxy(env.SATCHEL_TRUST_PROXY ?? fc.trust_proxy),
     payerRateLimit: Number(env.SATCHEL_PAYER_RATE_LIMIT ?? fc.payer_rate_limit ?? 600),
     bodyLimit: 64 * 1024,
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
     shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
     webhookTimeoutMs: Number(env.SATCHEL_WEBHOOK_TIMEOUT_MS ?? fc.webhook_timeout_ms ?? 10_000),
     payoutLeaseMs: Number(env.SATCHEL_PAYOUT_LEASE_MS ?? fc.payout_lease_ms ?? 60_000),
-    simulator: bool(env.SATCHEL_SIMULATOR) ?? fc.simulator ?? Object.values(networks).every((n) => (n.driver ?? 'simulated') === 'simulated'),
+    simulator: testMode(bool(env.SATCHEL_SIMULATOR) ?? fc.simulator, networks),
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
   };
 }

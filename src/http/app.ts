@@ -1,9 +1,11 @@
 // The HTTP server: envelopes, errors and cross-cutting hooks. Route groups register themselves.
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import helmet from '@fastify/helmet';
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics } from '../ops/metrics.ts';
+import { bitcoinScanStatus } from '../chain/bitcoin/status.ts';
 import { backlogSamples } from '../ops/backlog.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
 import { ScanBusyError } from '../chain/drivers.ts';
@@ -27,6 +29,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Extra route groups (payer API, simulator, page) registered by later layers. */
   plugins?: Array<(app: FastifyInstance, ctx: Ctx) => Promise<void> | void>;
+  /** Where the built page and widget are (dist/ by default). */
+  distDir?: string;
 }
 
 export const SERVER_ERROR = { message: 'Server error', code: 500, error: null } as const;
@@ -34,6 +38,10 @@ export const SERVER_ERROR = { message: 'Server error', code: 500, error: null } 
 export const UNAVAILABLE = { message: 'Server error', code: 503, error: null } as const;
 /** /readyz gives up on a database that does not answer within this time. */
 const READY_TIMEOUT_MS = 2000;
+
+function hops(n: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < n;
+}
 
 export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<FastifyInstance> {
   const metrics = new Metrics();
@@ -45,6 +53,8 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
+    // A hop count trusts that many proxies nearest to us (Fastify's types want it as a function).
+    trustProxy: typeof ctx.config.trustProxy === 'number' ? hops(ctx.config.trustProxy) : ctx.config.trustProxy,
     // Fastify's own 503, 400/414 and 431 bodies have no `state`: these answer with envelopes.
     return503OnClosing: false,
     frameworkErrors,
@@ -116,16 +126,37 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       });
       probe.catch(() => {});
       await Promise.race([probe, late]);
-      return { status: 'ready' };
+      // Each real network's scan: last scanned height and how far behind its node it is.
+      const networks = Object.fromEntries(
+        (await bitcoinScanStatus(ctx.storage.db)).map((s) => [s.network, { height: s.height, node_height: s.nodeHeight, lag: s.lag, updated_at: s.updatedAt }]),
+      );
+      return { status: 'ready', networks };
     } catch {
       return reply.code(503).send({ status: 'unavailable' });
     } finally {
       clearTimeout(timer);
     }
   });
+  metrics.collect(async () =>
+    (await bitcoinScanStatus(ctx.storage.db)).flatMap((s) => [
+      { name: 'satchel_chain_scan_height', help: 'Last block scanned, per network', labels: { network: s.network }, value: s.height },
+      ...(s.nodeHeight === null ? [] : [
+        { name: 'satchel_chain_node_height', help: 'The node\'s height at the last scan, per network', labels: { network: s.network }, value: s.nodeHeight },
+        { name: 'satchel_chain_scan_lag_blocks', help: 'Blocks the scan is behind the node, per network', labels: { network: s.network }, value: s.lag ?? 0 },
+      ]),
+    ]),
+  );
   metrics.collect(() => backlogSamples(ctx));
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
+  // Security headers from the maintained plugin. Every HTML surface (payment page, dashboard, demo
+  // shop, logos) sends its own Content-Security-Policy, which wins; everything else is data and may
+  // load and embed nothing. Framing stays allowed here: the widget frames the payment page (D9),
+  // and the dashboard forbids it itself.
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    frameguard: false,
+  });
   await app.register(merchantApi, { ctx });
   // The simulator only exists in test mode: it makes money out of nothing.
   if (ctx.config.simulator) {
@@ -134,7 +165,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   }
   await exchangeRateRoutes(app, ctx);
   await payerRoutes(app, ctx);
-  await pageRoutes(app, ctx);
+  await pageRoutes(app, ctx, opts.distDir);
   await logoRoutes(app, ctx);
   await demoRoutes(app, ctx);
   await dashboardRoutes(app, ctx);

@@ -77,6 +77,8 @@ export const PayerInvoice = z.object({
   explorer_url: z.nullable(z.string()),
   /** Unix seconds. */
   expired_at: z.number(),
+  /** Unix seconds when the invoice was settled (`paid`, `paid_over`); null otherwise. For the receipt. */
+  paid_at: z.nullable(z.number()),
   /** Unix milliseconds at the moment the server answered. */
   server_time: z.number(),
   url_return: z.nullable(z.string()),
@@ -131,6 +133,16 @@ export const SimulateResponseEnvelope = z.object({
   result: z.object({ txid: z.string() }),
 });
 export type SimulateResponseEnvelope = z.infer<typeof SimulateResponseEnvelope>;
+
+/** The id of the `<script type="application/json">` in which the server embeds the first view. */
+export const INITIAL_VIEW_ID = 'satchel-initial';
+
+/** What that element holds: the payer API's answer with its ETag, or a 404. */
+export const InitialView = z.union([
+  z.object({ etag: z.nullable(z.string()), result: PayerInvoice }),
+  z.object({ status: z.literal(404) }),
+]);
+export type InitialView = z.infer<typeof InitialView>;
 
 /** Paths of the payer API, relative to the page's origin. */
 export const payerApiPaths = {

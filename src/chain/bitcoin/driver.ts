@@ -1,10 +1,11 @@
 // The `bitcoin-core` chain driver: BTC, LTC and DOGE over a Bitcoin Core-compatible node's
 // JSON-RPC (docs/networks.md). The node needs no wallet: every key is derived from the gateway's
 // seed and every transaction signed in-process. Detection is in scan.ts, payouts in send.ts; this
-// file checks the node, holds the one-scanner-per-network lock and keeps the watch set.
+// file checks the node and keeps the watch set. One process scans a network at a time
+// (src/chain/drivers.ts, scanNetwork).
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, SendRequest } from '../driver.ts';
-import type { NetworkDef } from '../../registry/index.ts';
+import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { btcDb, type BtcDB } from './schema.ts';
 import { BitcoinRpc } from './rpc.ts';
@@ -56,7 +57,6 @@ export class BitcoinCoreDriver implements ChainDriver {
   private chainChecked = false;
   private watchedSince = 0;
   private changeSince = 0;
-  private lockHeld = false;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -120,12 +120,19 @@ export class BitcoinCoreDriver implements ChainDriver {
 
   poll(sink: ChainSink): Promise<void> {
     return this.exclusive(async () => {
-      if (!(await this.holdLock())) return;
+      if (this.closed) throw new Error(`${this.network.code}: driver closed`);
       await this.checkChain();
       await this.loadWatched();
       const { head } = await this.scanner.poll(sink);
       await this.sender.track(sink, head);
     });
+  }
+
+  /** Whether the gateway's confirmed coins cover this payment and its fee (checked when a payout is created). */
+  async canCover(req: { to: string; amount: string; priority: Priority }): Promise<{ covered: true } | { covered: false; currency: string; message: string }> {
+    await this.checkChain();
+    const r = await this.sender.canCover(req);
+    return r.covered ? r : { ...r, currency: this.network.currencies.find((c) => c.native)!.code };
   }
 
   send(req: SendRequest): Promise<{ txid: string }> {
@@ -147,19 +154,6 @@ export class BitcoinCoreDriver implements ChainDriver {
       throw new WrongChainError(`${this.network.code}: the node at rpc_url is on chain "${info.chain}", the configured chain is "${this.chain}"`);
     }
     this.chainChecked = true;
-  }
-
-  /** One scanner per network (PostgreSQL advisory lock; always granted on SQLite), asked on every poll. */
-  private async holdLock(): Promise<boolean> {
-    if (this.closed) throw new Error(`${this.network.code}: driver closed`);
-    const held = await this.storage.tryAdvisoryLock(`scan:${this.network.code}`);
-    if (held !== this.lockHeld) {
-      this.log('info', held ? 'bitcoin scanner lock taken' : 'bitcoin scanner lock held by another process', { network: this.network.code });
-      this.lockHeld = held;
-      // Another process scanned meanwhile: what this one remembers may be stale.
-      if (held) this.scanner.reset();
-    }
-    return held;
   }
 
   /** Every deposit address ever handed out on this network, and every change address. */

@@ -60,6 +60,7 @@ export class BtcScanner {
   private unspent: Set<string> | null = null;
   /** Mempool txids already looked at (matching or not), pruned to the node's mempool each poll. */
   private seenMempool = new Set<string>();
+  private lastSaved: Cursor | null = null;
   private readonly db: Kysely<BtcDB>;
   private readonly code: string;
   private readonly keepBlocks: number;
@@ -68,6 +69,12 @@ export class BtcScanner {
     this.db = btcDb(o.storage.db);
     this.code = o.network.code;
     this.keepBlocks = Math.max(288, o.confirmations * 2);
+  }
+
+  /** Blocks per request and requests per poll (tests and benchmarks tune these). */
+  limitBatches(pollBatch: number, maxBatches: number): void {
+    this.o.pollBatch = Math.max(1, pollBatch);
+    this.o.maxBatches = Math.max(1, maxBatches);
   }
 
   /** Forget in-memory state (another process may have scanned while this one did not hold the lock). */
@@ -84,6 +91,11 @@ export class BtcScanner {
     const mempool = new Set(await this.o.node.mempool());
     const head = await this.o.node.blockCount();
     let cursor = await this.loadCursor(head);
+    // Another process scanned since this one last did: what it remembers may be stale.
+    if (this.lastSaved && (this.lastSaved.height !== cursor.height || this.lastSaved.hash !== cursor.hash)) {
+      this.reset();
+      await this.loadUnspent();
+    }
     if (cursor.height >= 0) {
       const onChain = cursor.height <= head ? await this.o.node.hashAt(cursor.height) : null;
       if (onChain !== cursor.hash) cursor = await this.rewind(cursor, head);
@@ -94,6 +106,7 @@ export class BtcScanner {
       cursor = next;
     }
     if (cursor.height >= head) await this.followMempool(sink, mempool, cursor.height);
+    this.lastSaved = cursor;
     await this.db.updateTable('btc_cursors').set({ node_height: head, updated_at: this.o.now() }).where('network', '=', this.code).execute();
     return { height: cursor.height, head };
   }
@@ -306,14 +319,37 @@ export class BtcScanner {
     for (const r of [...arrived, ...back]) if (r.kind === 'deposit') await this.report(sink, r);
     for (const r of gone) if (r.kind === 'deposit') await sink.dropped(this.code, r.txid, r.vout);
     const spent = await this.spentRows(spends);
+    await this.releaseDroppedSpends(mempool);
     if (arrived.length + back.length + gone.length + spent.length === 0) return;
     if (gone.length) this.o.log('info', 'bitcoin payments left the mempool unmined', { network: this.code, txids: gone.map((r) => r.txid), tip });
     await this.db.transaction().execute(async (trx) => {
       for (const r of [...arrived, ...back, ...gone]) await this.upsert(trx, r);
       for (const s of spent) await this.markSpent(trx, s);
     });
+    // Coins spent in the mempool stay in `unspent` until the spend is mined (then its height is recorded).
     for (const r of arrived) this.unspent!.add(key(r.txid, r.vout));
-    for (const s of spent) this.unspent!.delete(s.coin);
+  }
+
+  /** Someone else's mempool spend of our coin that left the mempool unmined: the coin is ours to spend again. */
+  private async releaseDroppedSpends(mempool: Set<string>): Promise<void> {
+    const held = await this.db
+      .selectFrom('btc_outputs')
+      .select(['txid', 'vout', 'spent_txid'])
+      .where('network', '=', this.code)
+      .where('spent_by', '=', 'foreign')
+      .where('spent_height', 'is', null)
+      .execute();
+    for (const h of held) {
+      if (h.spent_txid && mempool.has(h.spent_txid)) continue;
+      await this.db
+        .updateTable('btc_outputs')
+        .set({ spent_txid: null, spent_by: null, updated_at: this.o.now() })
+        .where('network', '=', this.code)
+        .where('txid', '=', h.txid)
+        .where('vout', '=', h.vout)
+        .where('spent_height', 'is', null)
+        .execute();
+    }
   }
 
   // ---------------------------------------------------------------- storage
@@ -400,6 +436,7 @@ export class BtcScanner {
   }
 
   private async saveCursor(trx: Trx, c: Cursor): Promise<void> {
+    this.lastSaved = c;
     await trx.updateTable('btc_cursors').set({ height: c.height, hash: c.hash, updated_at: this.o.now() }).where('network', '=', this.code).execute();
   }
 }

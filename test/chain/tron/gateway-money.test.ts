@@ -69,7 +69,7 @@ describe.each(await backends())('TRON payouts through the gateway on $name', (ba
     expect(row).toMatchObject({ kind: 'payout', attempt: 1, txid: sent.txid, currency: 'USDT', from_address: g.driver().hotWallet, to_address: to, amount: await payerAmount(p.uuid), status: 'sent' });
     // What the node received, as tronweb decoded it from the signed bytes.
     const got = g.node.broadcasts.find((b) => b.txID === sent.txid)!;
-    expect(got.effect).toMatchObject({ type: 'TriggerSmartContract', owner: TronWeb.address.toHex(g.driver().hotWallet).toLowerCase(), contract: TronWeb.address.toHex(USDT).toLowerCase(), feeLimit: 30_000_000n });
+    expect(got.effect).toMatchObject({ type: 'TriggerSmartContract', owner: TronWeb.address.toHex(g.driver().hotWallet).toLowerCase(), contract: TronWeb.address.toHex(USDT).toLowerCase(), feeLimit: 50_000_000n });
     await g.mineAndTick();
     expect(await payoutInfo(p.uuid)).toMatchObject({ status: 'check', is_final: false });
     await g.mineAndTick(2);
@@ -80,6 +80,25 @@ describe.each(await backends())('TRON payouts through the gateway on $name', (ba
     expect(merchantVerifies(paid, g.merchant.payout_key)).toBe(true);
     expect(Number(before) - Number(await balance())).toBeCloseTo(Number(p.merchant_amount), 6);
     expect(await ledgerAgrees()).toBe(true);
+  });
+
+  it('a payout whose block a reorganisation orphans is followed into the new chain and paid once', async () => {
+    await fund('USDT', '20');
+    const to = payee();
+    const p = await createPayout({ amount: '10', address: to });
+    await g.tick();
+    const { txid } = await payoutInfo(p.uuid);
+    await g.mineAndTick();
+    const first = (await g.driver().api.txInfo(txid))!.blockNumber;
+    g.node.reorg(1, [txid]); // the new chain leaves it out: the node lost it
+    await g.tick();
+    expect((await outgoingRows(p.uuid))[0]).toMatchObject({ status: 'sent', block_number: null });
+    g.clock.advance(20_000);
+    await g.tick(); // rebroadcast, the same bytes
+    await settle();
+    expect(await payoutInfo(p.uuid)).toMatchObject({ status: 'paid', txid });
+    expect((await g.driver().api.txInfo(txid))!.blockNumber).toBeGreaterThan(first!);
+    expect(g.node.tokenBalance(USDT, to)).toBe(UNITS(await payerAmount(p.uuid)));
   });
 
   it('a TRX payout to a new address (the hot wallet pays its activation) reaches paid', async () => {
