@@ -36,11 +36,10 @@ export interface Config {
   /** Pause between two rounds of the background workers. */
   workerIntervalMs: number;
   /**
-   * Test mode: the payment simulator (/simulator/*, `satchel simulate`) is on. Default: on while
-   * every network uses the simulated driver, off as soon as one is real, so that simulated money
-   * can never reach a balance that real payouts draw on.
+   * Test mode: the payment simulator (/simulator/*, `satchel simulate`) is on. Unset: decided by
+   * the networks' drivers (src/chain/networks.ts, simulatorOn).
    */
-  simulator: boolean;
+  simulator?: boolean;
 }
 
 type FileConfig = Partial<{
@@ -96,7 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payerRateLimit: Number(env.SATCHEL_PAYER_RATE_LIMIT ?? fc.payer_rate_limit ?? 600),
     bodyLimit: 64 * 1024,
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
-    simulator: bool(env.SATCHEL_SIMULATOR) ?? fc.simulator ?? Object.values(networks).every((n) => (n.driver ?? 'simulated') === 'simulated'),
+    simulator: bool(env.SATCHEL_SIMULATOR) ?? fc.simulator,
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
   };
 }

@@ -4,8 +4,8 @@ import type { Transaction } from 'kysely';
 import { getAddress } from 'viem';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
-import { reconcileInvoice, requiredConfirmations } from '../invoices/lifecycle.ts';
-import type { ChainSink, IncomingTransfer } from './driver.ts';
+import { reconcileInvoice } from '../invoices/lifecycle.ts';
+import type { ChainSink, IncomingTransfer } from './contract.ts';
 
 export interface OwnerHandlers {
   /** Static wallet top-ups (the wallets issue plugs in here). */
@@ -41,7 +41,7 @@ export function createSink(ctx: Ctx): ChainSink {
         .executeTakeFirst();
       if (!owner) return;
       const now = ctx.now();
-      const confirmed = t.confirmations >= requiredConfirmations(ctx, network);
+      const confirmed = t.confirmations >= ctx.chains.confirmations(network);
       await ctx.storage.db.transaction().execute(async (trx) => {
         const existing = await ctx.storage
           .forUpdate(
@@ -126,4 +126,9 @@ async function dispatch(
 ): Promise<void> {
   if (owner.owner_kind === 'invoice') await reconcileInvoice(ctx, trx, owner.owner_id);
   else if (owner.owner_kind === 'wallet') await ownerHandlers.wallet?.(ctx, trx, owner.owner_id, transfer);
+}
+
+/** Ingests whatever is new on one network's chain. */
+export async function processNetwork(ctx: Ctx, networkCode: string): Promise<void> {
+  await ctx.chains.poll(networkCode, createSink(ctx));
 }

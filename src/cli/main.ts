@@ -6,8 +6,8 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { join } from 'node:path';
 import { createMerchant, listMerchants, setMerchantBlocked } from '../merchants/store.ts';
 import { isUuid } from '../http/validation.ts';
-import { createContext } from '../context.ts';
-import { closeDrivers } from '../chain/drivers.ts';
+import { createContext } from '../compose.ts';
+import { simulatorOn } from '../chain/networks.ts';
 import {
   SimulatorError,
   simulateConfirm,
@@ -115,7 +115,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
       },
       allowPositionals: false,
     });
-    if (group === 'simulate' && !config.simulator) {
+    if (group === 'simulate' && !simulatorOn(config)) {
       return fail(out, 'The simulator is off: a network uses a real driver (or SATCHEL_SIMULATOR=0).');
     }
     const ctx = await createContext(config);
@@ -152,7 +152,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
       if (e instanceof SimulatorError) return fail(out, e.message);
       throw e;
     } finally {
-      await closeDrivers(ctx);
+      await ctx.chains.close();
       await ctx.storage.close();
     }
   }

@@ -87,7 +87,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
 
   await app.register(merchantApi, { ctx });
   // The simulator only exists in test mode: it makes money out of nothing.
-  if (ctx.config.simulator) {
+  if (ctx.chains.simulator) {
     await simulatorRoutes(app, ctx);
     await moneyOutSimulatorRoutes(app, ctx);
   }

@@ -4,7 +4,6 @@
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ctx } from '../context.ts';
-import { allDrivers, closeDrivers } from '../chain/drivers.ts';
 import { createSink } from '../chain/ingest.ts';
 import { expireDue } from '../invoices/lifecycle.ts';
 import { WebhookDeliverer } from '../webhooks/deliver.ts';
@@ -27,8 +26,8 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
     ['chains', async () => {
       // Networks in parallel: a slow or unreachable node must not hold up the others.
       await Promise.all(
-        allDrivers(ctx).map((d) =>
-          d.poll(sink).catch((err: unknown) => log.error({ err, network: d.network.code }, 'chain poll failed')),
+        ctx.chains.all().map((d) =>
+          ctx.chains.poll(d.network.code, sink).catch((err: unknown) => log.error({ err, network: d.network.code }, 'chain poll failed')),
         ),
       );
     }],
@@ -46,7 +45,7 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
       await Promise.all(jobs.filter(([name]) => name === 'webhooks').map(run));
     },
     async stop() {
-      await closeDrivers(ctx);
+      await ctx.chains.close();
     },
   };
 }

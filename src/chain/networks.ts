@@ -1,0 +1,149 @@
+// Which driver runs each network, whether it is simulated, and how many confirmations make a
+// transfer final: decided here and nowhere else. The drivers themselves come from a table of
+// factories the composition root passes in, so adding a chain family touches the registry, its
+// own folder under src/chain/ and that table, and nothing in between.
+import type { Config, NetworkConfig } from '../config.ts';
+import type { Storage } from '../db/dialect.ts';
+import type { NetworkDef, Registry } from '../registry/index.ts';
+import type { ChainDriver, ChainLog, ChainSink, DriverFactories } from './contract.ts';
+
+/**
+ * How far behind the newest address already read each poll reads the addresses table again. An
+ * address is stamped with the time its request started and committed later (after a rate lookup,
+ * say), or by another process whose clock lags: it can land behind one that was already read, and
+ * reading only from the newest stamp on would never give it to the driver.
+ */
+const WATCH_LOOKBACK_MS = 5 * 60_000;
+
+export const SIMULATED = 'simulated';
+
+/** The driver a network's settings name (`simulated` unless the configuration says otherwise). */
+export function driverKind(networks: Record<string, NetworkConfig>, code: string): string {
+  return networks[code.toUpperCase()]?.driver ?? SIMULATED;
+}
+
+/**
+ * Test mode (D3/D6): the payment simulator is on. Default: on while every configured network is
+ * simulated, off as soon as one is real, so that simulated money can never reach a balance that
+ * real payouts draw on. `simulator` in the configuration overrides.
+ */
+export function simulatorOn(config: Pick<Config, 'simulator' | 'networks'>): boolean {
+  return config.simulator ?? Object.keys(config.networks).every((code) => driverKind(config.networks, code) === SIMULATED);
+}
+
+export interface ChainsOptions {
+  config: Config;
+  registry: Registry;
+  storage: Storage;
+  now: () => number;
+  seed: () => Uint8Array;
+  factories: DriverFactories;
+  log?: ChainLog;
+}
+
+export class Chains {
+  /** The payment simulator's switch (see simulatorOn). */
+  readonly simulator: boolean;
+  private readonly drivers = new Map<string, ChainDriver>();
+  /** Per network: the newest address stamp given to its driver (0: none yet, give them all). */
+  private readonly watchedSince = new Map<string, number>();
+
+  constructor(private readonly opts: ChainsOptions) {
+    this.simulator = simulatorOn(opts.config);
+    for (const [code, settings] of Object.entries(opts.config.networks)) {
+      const kind = settings.driver ?? SIMULATED;
+      if (!opts.factories[kind]) throw new Error(`networks.${code}.driver: unknown driver "${kind}" (known: ${Object.keys(opts.factories).join(', ')})`);
+    }
+  }
+
+  private def(code: string): NetworkDef {
+    const network = this.opts.registry.network(code);
+    if (!network) throw new Error(`Unknown network ${code.toUpperCase()}`);
+    return network;
+  }
+
+  /** The name of the driver that runs the network. */
+  kind(code: string): string {
+    return driverKind(this.opts.config.networks, code);
+  }
+
+  isSimulated(code: string): boolean {
+    return this.kind(code) === SIMULATED;
+  }
+
+  /**
+   * Test mode for one network: the simulator is on and the network is simulated. Only then may
+   * callbacks go to private addresses without the operator's setting, and the page show its test
+   * controls. With no network (a payer who has not chosen yet): only if every network is simulated.
+   */
+  isTestNetwork(code: string | null): boolean {
+    if (!this.simulator) return false;
+    return code ? this.isSimulated(code) : this.opts.registry.networks.every((n) => this.isSimulated(n.code));
+  }
+
+  /** Confirmations after which a transfer to, or a payment from, the network is final. */
+  confirmations(code: string): number {
+    const override = this.opts.config.networks[code.toUpperCase()]?.confirmations;
+    return typeof override === 'number' ? override : (this.opts.registry.network(code)?.confirmations ?? 1);
+  }
+
+  /** The network's driver, built on first use. */
+  driver(code: string): ChainDriver {
+    const upper = code.toUpperCase();
+    let d = this.drivers.get(upper);
+    if (!d) {
+      const network = this.def(upper);
+      const kind = this.kind(upper);
+      const factory = this.opts.factories[kind];
+      if (!factory) throw new Error(`Network ${upper}: unknown driver "${kind}"`);
+      d = factory({
+        network,
+        settings: this.opts.config.networks[upper] ?? {},
+        confirmations: this.confirmations(upper),
+        storage: this.opts.storage,
+        now: this.opts.now,
+        seed: this.opts.seed,
+        log: this.opts.log ?? (() => {}),
+      });
+      this.drivers.set(upper, d);
+    }
+    return d;
+  }
+
+  /** Every network's driver. */
+  all(): ChainDriver[] {
+    return this.opts.registry.networks.map((n) => this.driver(n.code));
+  }
+
+  /**
+   * One round of a network: gives its driver the deposit addresses handed out since the last
+   * round (by any process: an API process allocates, a worker scans), then lets it report.
+   */
+  async poll(code: string, sink: ChainSink): Promise<void> {
+    const d = this.driver(code);
+    if (d.watchesAddresses) await this.feedWatch(d);
+    await d.poll(sink);
+  }
+
+  private async feedWatch(d: ChainDriver): Promise<void> {
+    const code = d.network.code;
+    const since = this.watchedSince.get(code) ?? 0;
+    const rows = await this.opts.storage.db
+      .selectFrom('addresses')
+      .select(['address', 'path', 'created_at'])
+      .where('network', '=', code)
+      .where('created_at', '>=', since === 0 ? 0 : since - WATCH_LOOKBACK_MS)
+      .execute();
+    if (rows.length === 0) return;
+    d.watch(rows);
+    let newest = since;
+    for (const r of rows) if (Number(r.created_at) > newest) newest = Number(r.created_at);
+    this.watchedSince.set(code, newest);
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.drivers.values()];
+    this.drivers.clear();
+    for (const d of all) await d.close();
+  }
+}

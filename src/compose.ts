@@ -1,0 +1,46 @@
+// The composition root: the one place that knows every part of the gateway and connects them.
+// Everything below receives what it needs from here instead of reaching for it.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import type { Config } from './config.ts';
+import type { Ctx, Rates } from './context.ts';
+import { openStorage } from './db/dialect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { Registry } from './registry/index.ts';
+import { createRateService } from './rates/service.ts';
+import { MerchantCache } from './merchants/store.ts';
+import type { DriverFactories } from './chain/contract.ts';
+import { Chains } from './chain/networks.ts';
+import { simulatedDriverFactory } from './chain/simulated/driver.ts';
+import { evmDriverFactory } from './chain/evm/index.ts';
+import { installMoneyOut } from './payouts/install.ts';
+
+/** The chain families this gateway knows, by the name a network's `driver` setting gives. */
+export const driverFactories: DriverFactories = {
+  simulated: simulatedDriverFactory,
+  evm: evmDriverFactory,
+};
+
+export const DEFAULT_RATES_FILE = fileURLToPath(new URL('./rates/static-rates.json', import.meta.url));
+
+export async function createContext(
+  config: Config,
+  opts: { now?: () => number; rates?: Rates; drivers?: DriverFactories } = {},
+): Promise<Ctx> {
+  const storage = openStorage({
+    databaseUrl: config.databaseUrl,
+    sqlitePath: join(config.dataDir, 'satchel.sqlite'),
+  });
+  await migrateToLatest(storage);
+  // Static wallets and money going out plug into the chain, simulator, page and worker hooks.
+  installMoneyOut();
+  const registry = Registry.load(config.registryFile);
+  const service = createRateService({ ratesFile: config.ratesFile ?? DEFAULT_RATES_FILE, enableHttp: config.enableHttpRates });
+  const rates: Rates = opts.rates ?? { quote: (base, quote, source) => service.quote(base, quote, source ?? undefined) };
+  let seedBytes: Uint8Array | undefined;
+  const seed = () => (seedBytes ??= mnemonicToSeedSync(config.mnemonic()));
+  const now = opts.now ?? Date.now;
+  const chains = new Chains({ config, registry, storage, now, seed, factories: opts.drivers ?? driverFactories });
+  return { config, storage, registry, rates, merchants: new MerchantCache(storage.db), chains, now, seed };
+}
