@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark in one run; ratios against baselines measured in the same run.
 // Results go to docs/BENCHMARKS.md.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { apiBench, type Row } from './api.ts';
@@ -15,6 +15,29 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['EVM driver on anvil (issue 7)', async () => (await import('./evm.ts')).evmBench()],
 ];
 
+// `npm run bench -- evm bitcoin` runs only the sections whose title contains one of the words
+// and replaces just those sections in docs/BENCHMARKS.md, keeping the others as they were.
+const only = process.argv.slice(2).map((w) => w.toLowerCase());
+const chosen = only.length ? sections.filter(([t]) => only.some((w) => t.toLowerCase().includes(w))) : sections;
+const file = join(ROOT, 'docs', 'BENCHMARKS.md');
+const kept = new Map<string, string[]>();
+if (only.length && existsSync(file)) {
+  let current: string | undefined;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.startsWith('## ')) kept.set((current = line.slice(3)), []);
+    else if (current) kept.get(current)!.push(line);
+  }
+}
+const rendered = new Map<string, string[]>();
+for (const [title, run] of chosen) {
+  process.stdout.write(`${title}...\n`);
+  const rows = await run();
+  const lines = ['', '| measurement | result | baseline | ratio | note |', '|---|---|---|---|---|'];
+  for (const r of rows) lines.push(`| ${r.name} | ${r.value} | ${r.baseline} | ${r.ratio} | ${r.note ?? ''} |`);
+  lines.push('');
+  rendered.set(title, lines);
+  for (const r of rows) process.stdout.write(`  ${r.name}: ${r.value} (ratio ${r.ratio})\n`);
+}
 const out: string[] = [
   '# Benchmarks',
   '',
@@ -23,13 +46,9 @@ const out: string[] = [
   'The gateway runs in its own process (SQLite, role `api`), the load generator in another: 50 keep-alive connections, closed loop.',
   '',
 ];
-for (const [title, run] of sections) {
-  process.stdout.write(`${title}...\n`);
-  const rows = await run();
-  out.push(`## ${title}`, '', '| measurement | result | baseline | ratio | note |', '|---|---|---|---|---|');
-  for (const r of rows) out.push(`| ${r.name} | ${r.value} | ${r.baseline} | ${r.ratio} | ${r.note ?? ''} |`);
-  out.push('');
-  for (const r of rows) process.stdout.write(`  ${r.name}: ${r.value} (ratio ${r.ratio})\n`);
+for (const [title] of sections) {
+  const body = rendered.get(title) ?? kept.get(title);
+  if (body) out.push(`## ${title}`, ...body);
 }
-writeFileSync(join(ROOT, 'docs', 'BENCHMARKS.md'), out.join('\n'));
+writeFileSync(file, out.join('\n'));
 process.stdout.write('Wrote docs/BENCHMARKS.md\n');
