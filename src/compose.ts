@@ -24,6 +24,16 @@ export const driverFactories: DriverFactories = {
 
 export const DEFAULT_RATES_FILE = fileURLToPath(new URL('./rates/static-rates.json', import.meta.url));
 
+/** Reports lost database connections, at most one line a second (an outage drops them all at once). */
+function connectionLog(): (msg: string, err: unknown) => void {
+  let last = 0;
+  return (msg, err) => {
+    if (Date.now() - last < 1000) return;
+    last = Date.now();
+    console.warn(`${msg}: ${err instanceof Error ? err.message : String(err)}`);
+  };
+}
+
 export async function createContext(
   config: Config,
   opts: { now?: () => number; rates?: Rates; drivers?: DriverFactories } = {},
@@ -31,6 +41,7 @@ export async function createContext(
   const storage = openStorage({
     databaseUrl: config.databaseUrl,
     sqlitePath: join(config.dataDir, 'satchel.sqlite'),
+    log: connectionLog(),
   });
   await migrateToLatest(storage);
   // Static wallets and money going out plug into the chain, simulator, page and worker hooks.

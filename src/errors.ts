@@ -69,3 +69,14 @@ export class AuthError extends Error {
     this.name = 'AuthError';
   }
 }
+
+/** The database cannot be reached (restarting, failing over, connection dropped): HTTP 503 with the
+ * server failure envelope; workers leave the job for their next round. The transaction in flight did not commit, or (when
+ * the connection dropped during COMMIT) its outcome is unknown, which is why every write can be
+ * repeated safely. */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('Database unavailable', { cause });
+    this.name = 'DatabaseUnavailableError';
+  }
+}

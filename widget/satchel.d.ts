@@ -19,6 +19,17 @@ export type SatchelInvoiceStatus =
   | 'refund_paid'
   | 'locked';
 
+/** Who is paid: the merchant's public profile (set with `satchel merchant update` or the dashboard). */
+export interface SatchelMerchant {
+  display_name: string | null;
+  /** A path on the gateway's origin, e.g. `/logos/{sha256}.png`. */
+  logo_url: string | null;
+  /** `#rrggbb` as the merchant chose it. */
+  accent: string | null;
+  /** The merchant's default theme; null for "auto". */
+  theme: 'dark' | 'light' | null;
+}
+
 /** What the payment page shows of an invoice: its public fields only. Amounts are decimal strings. */
 export interface SatchelInvoice {
   kind: 'invoice';
@@ -52,6 +63,7 @@ export interface SatchelInvoice {
   url_return: string | null;
   url_success: string | null;
   theme: 'light' | 'dark' | null;
+  merchant: SatchelMerchant;
   test_mode: boolean;
   options: Array<{ currency: string; name: string; networks: Array<{ network: string; network_name: string; amount: string }> }> | null;
 }
@@ -67,6 +79,7 @@ export interface SatchelWallet {
   address: string;
   qr_content: string;
   wallet_uri: string | null;
+  merchant: SatchelMerchant;
   test_mode: boolean;
   server_time: number;
 }

@@ -56,3 +56,10 @@ export class HotWalletShortError extends ChainError {
     super(message);
   }
 }
+
+/** Another process kept the network's scanner lock longer than a caller could wait. */
+export class ScanBusyError extends ChainError {
+  constructor(network: string) {
+    super(`${network}: another process is scanning this network`);
+  }
+}

@@ -6,6 +6,8 @@ import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { reconcileInvoice } from '../invoices/lifecycle.ts';
 import type { ChainSink, IncomingTransfer } from './contract.ts';
+import { ScanBusyError } from './errors.ts';
+import { Decimal, DecimalFormatError } from '../money/decimal.ts';
 
 export interface OwnerHandlers {
   /** Static wallet top-ups (the wallets issue plugs in here). */
@@ -28,7 +30,61 @@ function canonical(ctx: Ctx, network: string, address: string): string {
   return address;
 }
 
-export function createSink(ctx: Ctx): ChainSink {
+type SinkLog = { error(o: unknown, msg?: string): void };
+
+/**
+ * The sink every driver reports to. A transfer that cannot be processed (an amount that is not a
+ * decimal or beyond what the ledger holds, arithmetic that breaks on it) is set aside instead of
+ * thrown, so that the driver's cursor moves past it: one bad row must never stop a network.
+ */
+export function createSink(ctx: Ctx, log: SinkLog = console): ChainSink {
+  const sink = recordingSink(ctx);
+  return {
+    ...sink,
+    async transfer(t) {
+      const problem = unusable(t);
+      if (problem) return setAside(ctx, log, t, problem);
+      try {
+        await sink.transfer(t);
+      } catch (err) {
+        // Anything else (the database away) is thrown so that the driver retries from its cursor.
+        if (err instanceof DecimalFormatError || err instanceof RangeError) return setAside(ctx, log, t, err.message.slice(0, 200));
+        throw err;
+      }
+    },
+  };
+}
+
+/** Why an incoming transfer cannot be processed at all, or null. A chain can report anything. */
+function unusable(t: IncomingTransfer): string | null {
+  const amount = Decimal.tryParse(t.amount);
+  if (!amount) return 'amount is not a decimal';
+  if (amount.isNegative()) return 'amount is negative';
+  if (!amount.isBoundedAmount()) return 'amount is beyond what the ledger holds';
+  return null;
+}
+
+/** Recorded for the operator: `set_aside_transfers`, the log, and a gauge in /metrics. */
+async function setAside(ctx: Ctx, log: SinkLog, t: IncomingTransfer, reason: string): Promise<void> {
+  const network = t.network.toUpperCase();
+  await ctx.storage.db
+    .insertInto('set_aside_transfers')
+    .values({
+      network,
+      txid: t.txid,
+      idx: t.index,
+      currency: t.currency.toUpperCase(),
+      address: t.to,
+      amount: String(t.amount).slice(0, 100),
+      reason,
+      created_at: ctx.now(),
+    })
+    .onConflict((oc) => oc.columns(['network', 'txid', 'idx']).doNothing())
+    .execute();
+  log.error({ network, txid: t.txid, index: t.index, reason }, 'incoming transfer set aside');
+}
+
+function recordingSink(ctx: Ctx): ChainSink {
   return {
     async transfer(t: IncomingTransfer) {
       const network = t.network.toUpperCase();
@@ -43,35 +99,38 @@ export function createSink(ctx: Ctx): ChainSink {
       const now = ctx.now();
       const confirmed = t.confirmations >= ctx.chains.confirmations(network);
       await ctx.storage.db.transaction().execute(async (trx) => {
-        const existing = await ctx.storage
-          .forUpdate(
-            trx.selectFrom('chain_transfers').selectAll().where('network', '=', network).where('txid', '=', t.txid).where('idx', '=', t.index),
-          )
+        // Insert-or-ignore first, then lock: several scanners (a worker, an api process running the
+        // simulator, the CLI) may report the same transfer at once, and a duplicate is not an error.
+        // A concurrent insert of the same key makes this wait for it and then do nothing.
+        const inserted = await trx
+          .insertInto('chain_transfers')
+          .values({
+            network,
+            txid: t.txid,
+            idx: t.index,
+            currency: t.currency.toUpperCase(),
+            address: to,
+            from_address: t.from,
+            amount: t.amount,
+            block_height: t.blockHeight,
+            block_hash: t.blockHash,
+            confirmations: t.confirmations,
+            status: confirmed ? 'confirmed' : 'seen',
+            owner_kind: owner.owner_kind,
+            owner_id: owner.owner_id,
+            seen_at: now,
+            confirmed_at: confirmed ? now : null,
+            updated_at: now,
+          })
+          .onConflict((oc) => oc.columns(['network', 'txid', 'idx']).doNothing())
           .executeTakeFirst();
-        const status = confirmed || existing?.status === 'confirmed' ? 'confirmed' : 'seen';
-        if (!existing) {
-          await trx
-            .insertInto('chain_transfers')
-            .values({
-              network,
-              txid: t.txid,
-              idx: t.index,
-              currency: t.currency.toUpperCase(),
-              address: to,
-              from_address: t.from,
-              amount: t.amount,
-              block_height: t.blockHeight,
-              block_hash: t.blockHash,
-              confirmations: t.confirmations,
-              status,
-              owner_kind: owner.owner_kind,
-              owner_id: owner.owner_id,
-              seen_at: now,
-              confirmed_at: status === 'confirmed' ? now : null,
-              updated_at: now,
-            })
-            .execute();
-        } else {
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
+          const existing = await ctx.storage
+            .forUpdate(
+              trx.selectFrom('chain_transfers').selectAll().where('network', '=', network).where('txid', '=', t.txid).where('idx', '=', t.index),
+            )
+            .executeTakeFirstOrThrow();
+          const status = confirmed || existing.status === 'confirmed' ? 'confirmed' : 'seen';
           const unchanged =
             existing.status === status && existing.confirmations === t.confirmations && existing.block_hash === t.blockHash;
           if (unchanged) return;
@@ -128,7 +187,8 @@ async function dispatch(
   else if (owner.owner_kind === 'wallet') await ownerHandlers.wallet?.(ctx, trx, owner.owner_id, transfer);
 }
 
-/** Ingests whatever is new on one network's chain. */
+/** Ingests whatever is new on one network's chain, waiting for another scanner to finish first. */
 export async function processNetwork(ctx: Ctx, networkCode: string): Promise<void> {
-  await ctx.chains.poll(networkCode, createSink(ctx));
+  const scanned = await ctx.chains.poll(networkCode, createSink(ctx), { wait: true });
+  if (!scanned) throw new ScanBusyError(networkCode);
 }

@@ -15,6 +15,9 @@ import type { ChainDriver, ChainLog, ChainSink, DriverFactories } from './contra
  */
 const WATCH_LOOKBACK_MS = 5 * 60_000;
 
+/** How long a caller that must see its own change (the simulator) waits for another scanner. */
+const INLINE_SCAN_WAIT_MS = 15_000;
+
 export const SIMULATED = 'simulated';
 
 /** The driver a network's settings name (`simulated` unless the configuration says otherwise). */
@@ -118,11 +121,21 @@ export class Chains {
   /**
    * One round of a network: gives its driver the deposit addresses handed out since the last
    * round (by any process: an API process allocates, a worker scans), then lets it report.
+   *
+   * One scanner per network, for every driver and every process: a round runs only while holding
+   * the lock `scan:<NETWORK>` (PostgreSQL advisory lock; see Storage.withLock). A worker's round
+   * skips a network another process is scanning (`wait` false); the simulator, which needs the
+   * change it just made to be recorded before it answers, waits its turn and then scans itself
+   * (what the other scanner read before that change committed cannot include it). Returns false
+   * when skipped.
    */
-  async poll(code: string, sink: ChainSink): Promise<void> {
+  async poll(code: string, sink: ChainSink, opts: { wait: boolean }): Promise<boolean> {
     const d = this.driver(code);
-    if (d.watchesAddresses) await this.feedWatch(d);
-    await d.poll(sink);
+    const done = await this.opts.storage.withLock(`scan:${d.network.code}`, opts.wait ? INLINE_SCAN_WAIT_MS : 0, async () => {
+      if (d.watchesAddresses) await this.feedWatch(d);
+      await d.poll(sink);
+    });
+    return done !== null;
   }
 
   private async feedWatch(d: ChainDriver): Promise<void> {

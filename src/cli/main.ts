@@ -5,6 +5,9 @@ import { openStorage, type Storage } from '../db/dialect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { join } from 'node:path';
 import { createMerchant, listMerchants, setMerchantBlocked } from '../merchants/store.ts';
+import { ProfileError, updateProfile, type MerchantProfile } from '../merchants/profile.ts';
+import { readFileSync, statSync } from 'node:fs';
+import { NotFoundError } from '../errors.ts';
 import { isUuid } from '../http/validation.ts';
 import { createContext } from '../compose.ts';
 import { simulatorOn } from '../chain/networks.ts';
@@ -25,6 +28,8 @@ const USAGE = `Usage: satchel <command>
   merchant list [--json]                 list merchants
   merchant block <uuid>                  block payments and payouts of a merchant
   merchant unblock <uuid>                lift the block
+  merchant update <uuid> [--display-name NAME] [--logo FILE | --remove-logo] [--accent '#RRGGBB'] [--theme dark|light|auto] [--json]
+                                         set the public profile payers see (empty text clears a field)
   migrate                                apply database migrations
   simulate pay --invoice <uuid> [--amount <decimal>] [--unconfirmed] [--json]
   simulate pay --address <address> --network <code> --currency <code> --amount <decimal> [--unconfirmed] [--json]
@@ -60,7 +65,15 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
   if (group === 'merchant') {
     const { values, positionals } = parseArgs({
       args: rest,
-      options: { name: { type: 'string' }, json: { type: 'boolean', default: false } },
+      options: {
+        name: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        'display-name': { type: 'string' },
+        logo: { type: 'string' },
+        'remove-logo': { type: 'boolean', default: false },
+        accent: { type: 'string' },
+        theme: { type: 'string' },
+      },
       allowPositionals: true,
     });
     if (action === 'create') {
@@ -81,6 +94,38 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
         const ms = await listMerchants(s.db);
         if (values.json) out.log(JSON.stringify(ms.map((m) => ({ merchant: m.id, name: m.name, blocked: m.is_blocked === 1 }))));
         else for (const m of ms) out.log(`${m.id}  ${m.is_blocked ? 'blocked' : 'active '}  ${m.name}`);
+      } finally {
+        await s.close();
+      }
+      return 0;
+    }
+    if (action === 'update') {
+      const id = positionals[0];
+      if (!id || !isUuid(id)) return fail(out, 'merchant update needs a merchant uuid');
+      if (values.logo !== undefined && values['remove-logo']) return fail(out, 'Use either --logo FILE or --remove-logo');
+      let logo: Uint8Array | null | undefined = values['remove-logo'] ? null : undefined;
+      if (values.logo !== undefined) {
+        try {
+          // Refuse a huge file before reading it into memory; the profile checks the exact limit.
+          if (statSync(values.logo).size > 1024 * 1024) return fail(out, 'The logo must be at most 256 KB');
+          logo = readFileSync(values.logo);
+        } catch (e) {
+          return fail(out, `Cannot read ${values.logo}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+        }
+      }
+      const s = await open();
+      try {
+        const p = await updateProfile(s.db, id.toLowerCase(), {
+          display_name: values['display-name'],
+          accent: values.accent,
+          theme: values.theme,
+          logo,
+        });
+        out.log(values.json ? JSON.stringify(p) : describeProfile(p));
+      } catch (e) {
+        if (e instanceof ProfileError) return fail(out, e.message);
+        if (e instanceof NotFoundError) return fail(out, `No merchant ${id}`);
+        throw e;
       } finally {
         await s.close();
       }
@@ -158,6 +203,16 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
   }
   out.error(USAGE);
   return group === undefined || group === 'help' || group === '--help' ? 0 : 2;
+}
+
+function describeProfile(p: MerchantProfile): string {
+  return [
+    `merchant:     ${p.merchant_id}`,
+    `display name: ${p.display_name ?? '(none)'}`,
+    `logo:         ${p.logo ? `${p.logo.type}, ${p.logo.bytes} bytes` : '(none)'}`,
+    `accent:       ${p.accent ?? '(default)'}`,
+    `theme:        ${p.theme}`,
+  ].join('\n');
 }
 
 function fail(out: Out, msg: string): number {

@@ -1,7 +1,6 @@
 // Everything that differs between SQLite and PostgreSQL lives here; the domain never asks which.
 import {
   Kysely,
-  PostgresDialect,
   SqliteDialect,
   CompiledQuery,
   sql,
@@ -12,10 +11,11 @@ import {
   type Transaction,
 } from 'kysely';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DB } from './schema.ts';
+import { openPostgres } from './postgres.ts';
+import { LocalLocks } from './local-locks.ts';
 
 export type DialectKind = 'sqlite' | 'postgres';
 
@@ -110,9 +110,6 @@ class SatchelSqliteDialect extends SqliteDialect {
   }
 }
 
-// int8 (bigint) columns hold millisecond timestamps and counters, never amounts (those are text).
-pg.types.setTypeParser(20, (v: string) => Number(v));
-
 export interface Storage {
   db: Kysely<DB>;
   kind: DialectKind;
@@ -122,6 +119,14 @@ export interface Storage {
   skipLocked<QB extends SelectQueryBuilder<any, any, any>>(qb: QB): QB;
   /** Try to take a session-wide named lock (PG advisory lock); SQLite: always true (single worker process). */
   tryAdvisoryLock(name: string): Promise<boolean>;
+  /**
+   * Runs `fn` while holding a named lock for the whole cluster (PostgreSQL: an advisory lock, and a
+   * mutex inside this process; SQLite: the mutex alone, since one process runs the workers). Waits
+   * up to `waitMs` for it; null when it could not be had (`fn` did not run).
+   */
+  withLock<T>(name: string, waitMs: number, fn: () => Promise<T>): Promise<{ value: T } | null>;
+  /** Connections in use and waiting (metrics); zeros on SQLite. */
+  poolUsage(): PoolUsage;
   isUniqueViolation(err: unknown): boolean;
   /**
    * Runs `fn` in a write transaction. On SQLite, concurrent callers share one transaction (each in
@@ -130,6 +135,13 @@ export interface Storage {
    */
   write<T>(fn: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+export interface PoolUsage {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 interface Job {
@@ -198,10 +210,12 @@ class GroupCommit {
 export interface StorageOptions {
   databaseUrl?: string;
   sqlitePath?: string;
+  /** Where lost database connections are reported (they never end the process). */
+  log?: (msg: string, err: unknown) => void;
 }
 
 export function openStorage(opts: StorageOptions): Storage {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.log);
   return openSqlite(opts.sqlitePath ?? ':memory:');
 }
 
@@ -214,6 +228,7 @@ function openSqlite(path: string): Storage {
   raw.pragma('foreign_keys = ON');
   const db = new Kysely<DB>({ dialect: new SatchelSqliteDialect(raw) });
   const group = new GroupCommit(db);
+  const local = new LocalLocks();
   return {
     db,
     kind: 'sqlite',
@@ -221,47 +236,19 @@ function openSqlite(path: string): Storage {
     forUpdate: (qb) => qb,
     skipLocked: (qb) => qb,
     tryAdvisoryLock: async () => true,
+    async withLock(name, _waitMs, fn) {
+      const release = await local.acquire(name);
+      try {
+        return { value: await fn() };
+      } finally {
+        release();
+      }
+    },
+    poolUsage: () => ({ total: 1, idle: 1, waiting: 0, max: 1 }),
     isUniqueViolation: (err) =>
       typeof err === 'object' && err !== null && 'code' in err &&
       String((err as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT'),
     close: () => db.destroy(),
-  };
-}
-
-function openPostgres(url: string): Storage {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.SATCHEL_PG_POOL ?? 20) });
-  // A pooled client that errors while idle must not crash the process.
-  pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  let lockClient: pg.PoolClient | null = null;
-  return {
-    db,
-    kind: 'postgres',
-    write: (fn) => db.transaction().execute(fn),
-    forUpdate: (qb) => qb.forUpdate() as typeof qb,
-    skipLocked: (qb) => qb.forUpdate().skipLocked() as typeof qb,
-    async tryAdvisoryLock(name: string) {
-      // Advisory locks belong to a session: one dedicated connection holds them. If it dies, the
-      // locks are gone with it, so a new connection starts over (and another process may win).
-      try {
-        lockClient ??= await pool.connect();
-        const r = await lockClient.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [name]);
-        return r.rows[0]?.ok === true;
-      } catch {
-        lockClient?.release(true);
-        lockClient = null;
-        return false;
-      }
-    },
-    isUniqueViolation: (err) =>
-      typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === '23505',
-    async close() {
-      // Release the locks now rather than whenever the server notices the session is gone.
-      await lockClient?.query('select pg_advisory_unlock_all()').catch(() => {});
-      lockClient?.release(true);
-      lockClient = null;
-      await db.destroy();
-    },
   };
 }
 

@@ -11,6 +11,21 @@ export interface MerchantsTable {
   created_at: number;
 }
 
+/** The merchant's public profile (migration 009); every column is shown to payers. */
+export interface MerchantProfilesTable {
+  merchant_id: string;
+  display_name: string | null;
+  /** #rrggbb as the merchant chose it; the page adjusts it per theme for contrast. */
+  accent: string | null;
+  /** 'dark' | 'light' | 'auto' */
+  theme: string;
+  /** Base64 of the logo's bytes (PNG, JPEG or WebP, at most 256 KB). */
+  logo: string | null;
+  logo_type: string | null;
+  logo_sha256: string | null;
+  updated_at: number;
+}
+
 export interface HdCountersTable {
   key: string;
   next_index: number;
@@ -285,8 +300,22 @@ export interface OutgoingEventsTable {
   updated_at: number;
 }
 
+/** An incoming transfer set aside for the operator (it could not be processed); the scan went on. */
+export interface SetAsideTransfersTable {
+  network: string;
+  txid: string;
+  idx: number;
+  currency: string;
+  address: string;
+  /** As the chain reported it, cut to 100 characters. */
+  amount: string;
+  reason: string;
+  created_at: number;
+}
+
 export interface DB {
   merchants: MerchantsTable;
+  merchant_profiles: MerchantProfilesTable;
   hd_counters: HdCountersTable;
   invoices: InvoicesTable;
   addresses: AddressesTable;
@@ -302,6 +331,7 @@ export interface DB {
   wallet_topups: WalletTopupsTable;
   merchant_wallets: MerchantWalletsTable;
   outgoing_events: OutgoingEventsTable;
+  set_aside_transfers: SetAsideTransfersTable;
 }
 
 export type { Generated };

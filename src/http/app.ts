@@ -2,12 +2,15 @@
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
-import { AuthError, BusinessError, NotFoundError, ValidationError } from '../errors.ts';
+import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics } from '../ops/metrics.ts';
+import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
+import { ScanBusyError } from '../chain/errors.ts';
 import { merchantApi } from './merchant-api.ts';
 import { simulatorRoutes } from './routes/simulator.ts';
 import { payerRoutes } from './routes/payer.ts';
 import { pageRoutes } from './routes/page.ts';
+import { logoRoutes } from './routes/logos.ts';
 import { demoRoutes } from '../demo/index.ts';
 import { moneyOutSimulatorRoutes } from './routes/payouts.ts';
 import { exchangeRateRoutes } from './routes/extras.ts';
@@ -25,6 +28,10 @@ export interface AppOptions {
 }
 
 export const SERVER_ERROR = { message: 'Server error', code: 500, error: null } as const;
+/** The database is out of reach: the server failure envelope with 503, worth retrying shortly. */
+export const UNAVAILABLE = { message: 'Server error', code: 503, error: null } as const;
+/** /readyz gives up on a database that does not answer within this time. */
+const READY_TIMEOUT_MS = 2000;
 
 export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<FastifyInstance> {
   const metrics = new Metrics();
@@ -36,7 +43,18 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Fastify's own 503, 400/414 and 431 bodies have no `state`: these answer with envelopes.
+    return503OnClosing: false,
+    frameworkErrors,
+    clientErrorHandler,
+  });
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_req, reply) => {
+    if (closing) return reply.code(503).header('connection', 'close').send(failure(503));
   });
 
   // Every body is kept as raw bytes: signatures are computed over exactly what arrived (D2).
@@ -53,6 +71,10 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       status: String(reply.statusCode),
     });
   });
+  metrics.gauge('satchel_transfers_set_aside', 'Incoming transfers set aside because they could not be processed (see set_aside_transfers)', async () => {
+    const row = await ctx.storage.db.selectFrom('set_aside_transfers').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
@@ -62,25 +84,41 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     if (err instanceof BusinessError) return reply.code(422).send({ state: 1, message: err.message });
     if (err instanceof AuthError) return reply.code(401).send({ state: 1, message: err.message });
     if (err instanceof NotFoundError) return reply.code(404).send({ state: 1, message: err.message });
-    const fe = err as FastifyError;
-    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send({ state: 1, message: 'Request body is too large' });
+    if (err instanceof DatabaseUnavailableError || err instanceof ScanBusyError) {
+      req.log.warn({ err: err.cause }, 'database unavailable');
+      return reply.code(503).header('retry-after', '1').send(UNAVAILABLE);
     }
+    const fe = err as FastifyError;
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return reply.code(fe.statusCode).send({ state: 1, message: 'Bad request' });
+      const status = frameworkStatus(fe);
+      return reply.code(status).send(failure(status));
     }
     req.log.error({ err }, 'request failed');
     return reply.code(500).send(SERVER_ERROR);
   });
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ state: 1, message: 'Not found' }));
+  app.setNotFoundHandler((req, reply) => {
+    // A known path asked with another method is a 405 that names the methods it has.
+    const path = req.url.split('?')[0] ?? req.url;
+    const allowed = (['GET', 'POST'] as const).filter((method) => method !== req.method && app.hasRoute({ method, url: path }));
+    if (allowed.length > 0) return reply.code(405).header('allow', allowed.join(', ')).send(failure(405));
+    return reply.code(404).send(failure(404));
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await ctx.storage.db.selectFrom('merchants').select('id').limit(1).execute();
+      const probe = ctx.storage.db.selectFrom('merchants').select('id').limit(1).execute();
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('database did not answer')), READY_TIMEOUT_MS);
+      });
+      probe.catch(() => {});
+      await Promise.race([probe, late]);
       return { status: 'ready' };
     } catch {
       return reply.code(503).send({ status: 'unavailable' });
+    } finally {
+      clearTimeout(timer);
     }
   });
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
@@ -94,6 +132,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   await exchangeRateRoutes(app, ctx);
   await payerRoutes(app, ctx);
   await pageRoutes(app, ctx);
+  await logoRoutes(app, ctx);
   await demoRoutes(app, ctx);
   for (const p of opts.plugins ?? []) await p(app, ctx);
   return app;

@@ -3,7 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, Msg, ValidationError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
-import { isUuid, parameterWithNul, type Input } from './validation.ts';
+import { isUuid, type Input } from './validation.ts';
+import { MAX_JSON_DEPTH, parseJsonBody } from './json-body.ts';
+import { failure } from './envelope.ts';
 import { keyKindFor, verifySignature } from './signature.ts';
 import { invoiceRoutes } from './routes/invoices.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -71,22 +73,20 @@ const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
 
 /** Empty body, {} and [] mean "no parameters" (D2). Returns null after answering a bad body. */
 function parseBody(req: FastifyRequest, reply: FastifyReply): Input | null {
-  const text = req.rawBody.toString('utf8');
-  if (text.trim() === '') return {};
+  if (req.rawBody.length === 0) return {};
   const type = req.headers['content-type'];
-  if (type !== undefined && !JSON_TYPE.test(type)) {
-    reply.code(415).send({ state: 1, message: 'Content-Type must be application/json' });
+  if (type !== undefined && !JSON_TYPE.test(type) && req.rawBody.toString('utf8').trim() !== '') {
+    reply.code(415).send(failure(415));
     return null;
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    reply.code(400).send({ state: 1, message: 'Malformed JSON' });
+  const r = parseJsonBody(req.rawBody);
+  if (r.ok) return r.input;
+  if (!('field' in r)) {
+    const message = r.reason === 'malformed' ? 'Malformed JSON' : `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
+    reply.code(400).send({ state: 1, message });
     return null;
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-  const nul = parameterWithNul(parsed as Input);
-  if (nul !== null) throw new ValidationError({ [nul.replace(/\u0000/g, '')]: ['validation.string'] });
-  return parsed as Input;
+  // A field name made safe to echo: no NUL, and as an own property even when it is "__proto__".
+  const field = r.field.replace(/\u0000/g, '');
+  throw new ValidationError(Object.fromEntries([[field, [r.reason === 'nul' ? 'validation.string' : 'validation.prohibited']]]));
 }

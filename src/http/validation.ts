@@ -1,5 +1,6 @@
 // Laravel-style validation: the rule names and error codes a Cryptomus client already parses.
 import { ValidationError } from '../errors.ts';
+import { compareNumeric, scanNumeric } from '../money/numeric.ts';
 
 export type Input = Record<string, unknown>;
 export type RuleSet = Record<string, string>;
@@ -7,7 +8,6 @@ export type RuleSet = Record<string, string>;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ALPHA_DASH_RE = /^[\p{L}\p{M}\p{N}_-]+$/u;
 const INTEGER_RE = /^[+-]?\d+$/;
-const NUMERIC_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 export function isUuid(v: unknown): v is string {
   return typeof v === 'string' && UUID_RE.test(v);
@@ -44,7 +44,7 @@ function isInteger(v: unknown): boolean {
 }
 
 function isNumeric(v: unknown): boolean {
-  return (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && NUMERIC_RE.test(v.trim()));
+  return scanNumeric(v) !== null;
 }
 
 function isUrl(v: unknown): boolean {
@@ -57,58 +57,11 @@ function isUrl(v: unknown): boolean {
   }
 }
 
-/** Compares numbers for min/max rules without floating point: bounds are small integers or
- * decimals given in the rule text, and the value is a validated numeric string or number. */
-function compareNumeric(value: unknown, bound: string): number {
-  const a = normalizeNumeric(String(value));
-  const b = normalizeNumeric(bound);
-  return compareDecimalStrings(a, b);
-}
-
-function normalizeNumeric(s: string): string {
-  s = s.trim();
-  if (/[eE]/.test(s)) {
-    // Exponent notation: expand exactly.
-    const [mant, expText] = s.split(/[eE]/) as [string, string];
-    const exp = Number(expText);
-    const neg = mant.startsWith('-');
-    const m = mant.replace(/^[+-]/, '');
-    const [i = '', f = ''] = m.split('.');
-    let digits = i + f;
-    let point = i.length + exp;
-    if (point < 0) {
-      digits = '0'.repeat(-point) + digits;
-      point = 0;
-    }
-    if (point > digits.length) digits = digits + '0'.repeat(point - digits.length);
-    s = (neg ? '-' : '') + (digits.slice(0, point) || '0') + '.' + (digits.slice(point) || '0');
-  }
-  return s.replace(/^\+/, '');
-}
-
-function compareDecimalStrings(a: string, b: string): number {
-  const neg = (x: string) => x.startsWith('-');
-  const parts = (x: string): [string, string] => {
-    const [i = '', f = ''] = x.replace(/^-/, '').split('.');
-    return [i.replace(/^0+/, '') || '0', f.replace(/0+$/, '')];
-  };
-  const [ai, af] = parts(a);
-  const [bi, bf] = parts(b);
-  const aZero = ai === '0' && af === '';
-  const bZero = bi === '0' && bf === '';
-  const an = neg(a) && !aZero;
-  const bn = neg(b) && !bZero;
-  if (an !== bn) return an ? -1 : 1;
-  let c: number;
-  if (ai.length !== bi.length) c = ai.length < bi.length ? -1 : 1;
-  else if (ai !== bi) c = ai < bi ? -1 : 1;
-  else {
-    const len = Math.max(af.length, bf.length);
-    const x = af.padEnd(len, '0');
-    const y = bf.padEnd(len, '0');
-    c = x === y ? 0 : x < y ? -1 : 1;
-  }
-  return an ? -c : c;
+/** Compares a validated numeric value with a rule's bound exactly, without expanding either. */
+function compareWithBound(value: unknown, bound: string): number {
+  const a = scanNumeric(value);
+  const b = scanNumeric(bound);
+  return a && b ? compareNumeric(a, b) : 0;
 }
 
 /**
@@ -185,7 +138,7 @@ export function check(input: Input, field: string, rules: string[]): string | nu
       case 'max': {
         const size = sizeOf(value, kind);
         if (size === null) break;
-        const cmp = kind === 'numeric' ? compareNumeric(value, arg) : Math.sign(size - Number(arg));
+        const cmp = kind === 'numeric' ? compareWithBound(value, arg) : Math.sign(size - Number(arg));
         if (name === 'min' ? cmp < 0 : cmp > 0) return `validation.${name}.${kind}`;
         break;
       }

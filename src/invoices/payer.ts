@@ -14,6 +14,7 @@ import { quoteFor } from './create.ts';
 import { isUuid } from '../http/validation.ts';
 import { prepared } from '../db/prepared.ts';
 import { createHash } from 'node:crypto';
+import { getPublicProfile } from '../merchants/profile.ts';
 
 function restriction(inv: InvoiceRow): Restriction {
   try {
@@ -145,6 +146,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow): Promise<PayerInvoice
     url_return: inv.url_return,
     url_success: inv.url_success,
     theme: inv.theme === 'dark' || inv.theme === 'light' ? inv.theme : null,
+    merchant: await getPublicProfile(ctx.storage.db, inv.merchant_id),
     test_mode: test,
     options: opts,
   };

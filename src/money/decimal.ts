@@ -1,9 +1,29 @@
 // Exact decimal arithmetic on bigint. No JavaScript number ever holds an amount.
+// Parsing is plain notation only and bounded by the text's length: exponent notation is refused
+// before anything is expanded, so no input can make parsing cost more than its own size.
 
 export type Rounding = 'up' | 'down' | 'half-up';
 
+/** Longest decimal text parsed at all; balances of bounded amounts stay far below it. */
+export const MAX_DECIMAL_TEXT = 80;
+
+/**
+ * What one amount entering the gateway (API, simulator, chain) may be: below 10^30 in absolute
+ * value with at most 18 places. A ledger of such amounts keeps every balance parseable (a
+ * billion billion of them still sums to under 60 digits), so no single value can wedge it.
+ */
+export const AMOUNT_BOUND = { integerDigits: 30, places: 18 } as const;
+
 const DECIMAL_RE = /^([+-])?(\d+)(?:\.(\d+))?$/;
 const LOOSE_RE = /^([+-])?(\d*)(?:\.(\d*))?$/;
+
+/** A text that is not a plain decimal reached code that required one. */
+export class DecimalFormatError extends Error {
+  constructor(text: string) {
+    super(`Not a decimal: ${JSON.stringify(text.length > 100 ? text.slice(0, 100) + '...' : text)}`);
+    this.name = 'DecimalFormatError';
+  }
+}
 
 export class Decimal {
   /** value = units / 10^scale */
@@ -21,13 +41,13 @@ export class Decimal {
   /** Strict parse of a decimal string ("10", "10.28", "-0.5"). Throws on anything else. */
   static parse(text: string): Decimal {
     const d = Decimal.tryParse(text);
-    if (!d) throw new Error(`Not a decimal: ${JSON.stringify(text)}`);
+    if (!d) throw new DecimalFormatError(String(text));
     return d;
   }
 
   /** Accepts "10", "10.5", ".5", "5." (what a lenient client may send); null otherwise. */
   static tryParse(text: string): Decimal | null {
-    if (typeof text !== 'string' || text.length === 0 || text.length > 80) return null;
+    if (typeof text !== 'string' || text.length === 0 || text.length > MAX_DECIMAL_TEXT) return null;
     const m = DECIMAL_RE.exec(text) ?? LOOSE_RE.exec(text);
     if (!m) return null;
     const int = m[2] ?? '';
@@ -39,6 +59,14 @@ export class Decimal {
 
   static isDecimal(text: unknown): text is string {
     return typeof text === 'string' && Decimal.tryParse(text) !== null;
+  }
+
+  /** Within AMOUNT_BOUND (trailing zeros of the fraction do not count as places). */
+  isBoundedAmount(): boolean {
+    const t = trimZeros(this);
+    if (t.scale > AMOUNT_BOUND.places) return false;
+    const whole = (t.units < 0n ? -t.units : t.units) / 10n ** BigInt(t.scale);
+    return whole < 10n ** BigInt(AMOUNT_BOUND.integerDigits);
   }
 
   private align(other: Decimal): [bigint, bigint, number] {

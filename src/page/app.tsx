@@ -119,9 +119,19 @@ function Header() {
   const t = useT();
   const amount = useAmount();
   const payable = store.payable.value;
+  const merchant = payable?.merchant;
   return (
     <header class="card-head">
       <div class="order">
+        {merchant && (merchant.display_name || merchant.logo_url) && (
+          <p class="merchant">
+            {merchant.logo_url && (
+              // Beside the name the logo is decoration; alone, it is the only sign of who is paid.
+              <img class="merchant-logo" src={merchant.logo_url} alt={merchant.display_name ? '' : t('merchant_logo')} height={32} />
+            )}
+            {merchant.display_name && <span class="merchant-name">{merchant.display_name}</span>}
+          </p>
+        )}
         {payable?.kind === 'invoice' && (
           <>
             <span class="order-id">{t('order', { id: payable.order_id })}</span>

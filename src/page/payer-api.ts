@@ -38,6 +38,18 @@ export const PayerCurrencyOption = z.object({
 });
 export type PayerCurrencyOption = z.infer<typeof PayerCurrencyOption>;
 
+/** Who is paid: the merchant's public profile, and nothing else of the merchant. */
+export const PayerMerchant = z.object({
+  display_name: z.nullable(z.string()),
+  /** A path on the gateway's origin (/logos/{sha256}.{png|jpg|webp}). */
+  logo_url: z.nullable(z.string()),
+  /** #rrggbb as the merchant chose it; the page adjusts it per theme for contrast. */
+  accent: z.nullable(z.string().check(z.regex(/^#[0-9a-f]{6}$/))),
+  /** The merchant's default theme; null for "auto" (the payer's system preference). */
+  theme: z.nullable(z.enum(['dark', 'light'])),
+});
+export type PayerMerchant = z.infer<typeof PayerMerchant>;
+
 export const PayerInvoice = z.object({
   kind: z.literal('invoice'),
   uuid: z.string(),
@@ -70,6 +82,7 @@ export const PayerInvoice = z.object({
   url_return: z.nullable(z.string()),
   url_success: z.nullable(z.string()),
   theme: z.nullable(z.enum(['dark', 'light'])),
+  merchant: PayerMerchant,
   test_mode: z.boolean(),
   /** Non-null only while the payer must still choose a currency and network. */
   options: z.nullable(z.array(PayerCurrencyOption)),
@@ -86,6 +99,7 @@ export const PayerWallet = z.object({
   address: z.string(),
   qr_content: z.string(),
   wallet_uri: z.nullable(z.string()),
+  merchant: PayerMerchant,
   test_mode: z.boolean(),
   /** Unix milliseconds at the moment the server answered. */
   server_time: z.number(),

@@ -11,6 +11,7 @@ import type { PayerInvoice, SimulateMode } from './payer-api.ts';
 import { createPoller, type Poller } from './poller.ts';
 import { readEmbedConfig, readRoute, type EmbedConfig, type Route } from './route.ts';
 import { applyTheme, resolveTheme, type Theme } from './theme.ts';
+import { accentPalette, applyAccent } from './accent.ts';
 
 export type Screen =
   | 'choose'
@@ -128,6 +129,7 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
       query: params.get('theme'),
       embed: embedTheme.value,
       invoice: p?.kind === 'invoice' ? p.theme : null,
+      merchant: p?.merchant.theme ?? null,
       systemDark: systemDark.value,
     });
   });
@@ -216,6 +218,7 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
       stops.push(() => media.removeEventListener?.('change', onChange));
     }
     stops.push(effect(() => applyTheme(theme.value, win.document.documentElement)));
+    stops.push(effect(() => applyAccent(accentPalette(payable.value?.merchant.accent ?? null, theme.value), win.document.documentElement)));
 
     // Announce screen changes (not the first screen: it is what the page opened with).
     let lastScreen: Screen | 'wallet' | null = null;

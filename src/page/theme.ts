@@ -1,11 +1,12 @@
 // Colour theme: ?theme= wins, then what the embedding page asked for, then the invoice's
-// theme, then the system preference.
+// theme, then the merchant's default theme, then the system preference.
 export type Theme = 'dark' | 'light';
 
 export interface ThemeInputs {
   query: string | null;
   embed: Theme | null;
   invoice: Theme | null;
+  merchant?: Theme | null;
   systemDark: boolean;
 }
 
@@ -14,7 +15,7 @@ export function asTheme(value: unknown): Theme | null {
 }
 
 export function resolveTheme(inputs: ThemeInputs): Theme {
-  return asTheme(inputs.query) ?? inputs.embed ?? inputs.invoice ?? (inputs.systemDark ? 'dark' : 'light');
+  return asTheme(inputs.query) ?? inputs.embed ?? inputs.invoice ?? inputs.merchant ?? (inputs.systemDark ? 'dark' : 'light');
 }
 
 export function applyTheme(theme: Theme, root: HTMLElement = document.documentElement): void {

@@ -2,7 +2,7 @@
 // transfers to the business wallet can be tried without a real personal account.
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
-import { SimulatorError } from '../chain/simulated/simulator.ts';
+import { AMOUNT_REFUSED, SimulatorError } from '../chain/simulated/simulator.ts';
 import { isUuid } from '../http/validation.ts';
 import { post } from '../ledger/index.ts';
 import { findMerchant } from '../merchants/store.ts';
@@ -26,7 +26,7 @@ export async function simulateDeposit(ctx: Ctx, opts: { merchant: string; curren
   const currency = String(opts.currency ?? '').toUpperCase();
   if (!(await isWalletActive(ctx, ctx.storage.db, merchant.id, 'personal', currency))) throw new SimulatorError('No personal wallet in this currency', 404);
   const amount = Decimal.tryParse(String(opts.amount ?? '').trim());
-  if (!amount || !amount.gt('0')) throw new SimulatorError('amount must be a positive decimal');
+  if (!amount || !amount.gt('0') || !amount.isBoundedAmount()) throw new SimulatorError(AMOUNT_REFUSED);
   const id = randomUUID();
   const key = `deposit:${id}`;
   return ctx.storage.write(async (trx) => {

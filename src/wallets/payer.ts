@@ -7,6 +7,7 @@ import { Decimal } from '../money/decimal.ts';
 import type { PayerWallet } from '../page/payer-api.ts';
 import type { StaticWalletRow, TopupRow } from './model.ts';
 import { topupWebhookFields } from './webhook.ts';
+import { getPublicProfile } from '../merchants/profile.ts';
 
 async function byId(ctx: Ctx, uuid: string): Promise<StaticWalletRow | undefined> {
   if (!isUuid(uuid)) return undefined;
@@ -39,6 +40,7 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
     address: w.address,
     qr_content: qrContent(uri),
     wallet_uri: paymentUri(uri),
+    merchant: await getPublicProfile(ctx.storage.db, w.merchant_id),
     test_mode: ctx.chains.isTestNetwork(network.code),
     server_time: ctx.now(),
   };

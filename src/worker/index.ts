@@ -1,6 +1,6 @@
 // Background work (D8): follow the chains, expire invoices, deliver webhooks, send payouts.
 // With SQLite one process runs it (a lock file); with PostgreSQL any number may, since every job
-// is claimed with FOR UPDATE SKIP LOCKED and each chain scanner holds an advisory lock.
+// is claimed with FOR UPDATE SKIP LOCKED and a network is scanned only under its advisory lock.
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ctx } from '../context.ts';
@@ -21,13 +21,13 @@ export interface Workers {
 
 export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): void } = console): Workers {
   const deliverer = new WebhookDeliverer(ctx);
-  const sink = createSink(ctx);
+  const sink = createSink(ctx, log);
   const jobs: Array<[string, Job]> = [
     ['chains', async () => {
       // Networks in parallel: a slow or unreachable node must not hold up the others.
       await Promise.all(
         ctx.chains.all().map((d) =>
-          ctx.chains.poll(d.network.code, sink).catch((err: unknown) => log.error({ err, network: d.network.code }, 'chain poll failed')),
+          ctx.chains.poll(d.network.code, sink, { wait: false }).catch((err: unknown) => log.error({ err, network: d.network.code }, 'chain poll failed')),
         ),
       );
     }],

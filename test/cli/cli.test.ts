@@ -12,6 +12,8 @@ import { buildApp } from '../../src/http/app.ts';
 import { signBody } from '../../src/http/signature.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 import { ROOT } from '../helpers/spawn.ts';
+import { writeFileSync } from 'node:fs';
+import { solidPng } from '../merchants/png.ts';
 
 const run = promisify(execFile);
 
@@ -80,6 +82,37 @@ describe('satchel CLI', () => {
     expect((await satchel('simulate', 'pay', '--invoice', '00000000-0000-4000-8000-000000000000')).err).toContain('Invoice not found');
     expect((await satchel('nonsense')).code).toBe(2);
     expect((await satchel('migrate')).out).toContain('up to date');
+    await app.close();
+  });
+
+  it('sets the public profile a payer sees, and refuses an SVG logo', { timeout: 120_000 }, async () => {
+    const m = JSON.parse((await satchel('merchant', 'create', '--name', 'Profile shop', '--json')).out) as { merchant: string; payment_key: string };
+    const logo = join(dir, 'logo.png');
+    writeFileSync(logo, solidPng(8, [10, 127, 90]));
+    const svg = join(dir, 'logo.svg');
+    writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+
+    const set = await satchel('merchant', 'update', m.merchant, '--display-name', 'Profile Shop GmbH', '--logo', logo, '--accent', '#0A7F5A', '--theme', 'dark');
+    expect(set.code).toBe(0);
+    expect(set.out).toContain('display name: Profile Shop GmbH');
+    expect(set.out).toContain('logo:         image/png');
+
+    const refused = await satchel('merchant', 'update', m.merchant, '--display-name', 'Changed', '--logo', svg);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('SVG logos are not accepted');
+
+    // What the payer API then shows: the profile as set, untouched by the refused update.
+    ctx ??= await createContext(loadConfig(env));
+    const app = await buildApp(ctx, { logger: false });
+    const raw = JSON.stringify({ amount: '10', currency: 'USDT', network: 'TRON', order_id: 'profile-cli' });
+    const inv = (await app.inject({ method: 'POST', url: '/v1/payment', payload: raw, headers: { 'content-type': 'application/json', merchant: m.merchant, sign: signBody(raw, m.payment_key) } })).json();
+    const view = (await app.inject({ method: 'GET', url: `/api/pay/${inv.result.uuid}` })).json().result;
+    expect(view.merchant).toMatchObject({ display_name: 'Profile Shop GmbH', accent: '#0a7f5a', theme: 'dark' });
+    const served = await app.inject({ method: 'GET', url: view.merchant.logo_url });
+    expect(served.headers['content-type']).toBe('image/png');
+
+    const cleared = await satchel('merchant', 'update', m.merchant, '--remove-logo', '--display-name', '', '--json');
+    expect(JSON.parse(cleared.out)).toMatchObject({ display_name: null, logo: null, accent: '#0a7f5a' });
     await app.close();
   });
 });

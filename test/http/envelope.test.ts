@@ -80,8 +80,9 @@ describe.each(await backends())('signed API envelope on $name', (backend) => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ state: 1, message: 'Not found' });
     res = await gw.app.inject({ method: 'GET', url: '/v1/payment' });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ state: 1, message: 'Not found' });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.json()).toEqual({ state: 1, message: 'Method not allowed' });
   });
 
   it('never answers with a stack trace: bodies of every JSON type', async () => {

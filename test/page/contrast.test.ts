@@ -84,3 +84,39 @@ test('the contrast formula matches known values', () => {
 test('the QR is dark on white in both themes (not themed)', () => {
   expect(css).toMatch(/\.qr \{[^}]*background: #fff;/);
 });
+
+describe("a merchant's accent colour", async () => {
+  const { accentPalette, contrastRatio, SURFACES } = await import('../../src/page/accent.ts');
+
+  test('the accent module knows the same surfaces as the stylesheet', () => {
+    expect(SURFACES.light).toEqual({ bg: light.bg, surface: light.surface, surface2: light['surface-2'] });
+    expect(SURFACES.dark).toEqual({ bg: dark.bg, surface: dark.surface, surface2: dark['surface-2'] });
+    expect(contrastRatio('#777777', '#ffffff')).toBeCloseTo(contrast('#777777', '#ffffff'), 10);
+  });
+
+  // Hard cases (pale yellow, white, black, mid grey, pure hues) and a grid over the whole cube.
+  const samples = ['#ffff00', '#ffd84d', '#ffffff', '#000000', '#777777', '#ff0000', '#00ff00', '#0000ff', '#3a4dd6', '#0a7f5a', '#ff8800', '#00ffff'];
+  for (let r = 0; r < 256; r += 51) for (let g = 0; g < 256; g += 51) for (let b = 0; b < 256; b += 51) {
+    samples.push(`#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`);
+  }
+
+  test.each(['light', 'dark'] as const)('keeps AA on every surface of the %s theme, whatever the colour', (theme) => {
+    const vars = theme === 'light' ? light : dark;
+    for (const accent of samples) {
+      const p = accentPalette(accent, theme)!;
+      const all: Record<string, string> = { ...vars, ...p };
+      for (const [fg, bg] of TEXT) expect(contrast(all[fg]!, all[bg]!), `${accent}: ${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+      for (const [fg, bg] of NON_TEXT) expect(contrast(all[fg]!, all[bg]!), `${accent}: ${fg} on ${bg}`).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  test('leaves a colour that already passes as the merchant chose it', () => {
+    expect(accentPalette('#0a5c40', 'light')).toMatchObject({ accent: '#0a5c40', 'on-accent': '#ffffff', link: '#0a5c40' });
+    expect(accentPalette('#ffd84d', 'dark')).toMatchObject({ accent: '#ffd84d', 'on-accent': '#0b0e1f', link: '#ffd84d' });
+    // Pale yellow in the light theme must move (darker), and stays a yellow-brown, not black.
+    const moved = accentPalette('#ffd84d', 'light')!;
+    expect(moved.accent).not.toBe('#ffd84d');
+    expect(moved.accent).not.toBe('#000000');
+    expect(accentPalette(null, 'light')).toBeNull();
+  });
+});

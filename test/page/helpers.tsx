@@ -34,6 +34,7 @@ export function invoiceFixture(overrides: Partial<PayerInvoice> = {}): PayerInvo
     url_return: 'https://shop.example/cart',
     url_success: 'https://shop.example/thanks',
     theme: null,
+    merchant: { display_name: null, logo_url: null, accent: null, theme: null },
     test_mode: false,
     options: null,
     ...overrides,
@@ -51,6 +52,7 @@ export function walletFixture(overrides: Partial<PayerWallet> = {}): PayerWallet
     address: 'TWalletAddressxxxxxxxxxxxxxxxxxxxx',
     qr_content: 'tron:TWalletAddressxxxxxxxxxxxxxxxxxxxx',
     wallet_uri: null,
+    merchant: { display_name: null, logo_url: null, accent: null, theme: null },
     test_mode: false,
     server_time: T0,
     ...overrides,
@@ -134,6 +136,7 @@ export function resetPage() {
   vi.useRealTimers();
   vi.restoreAllMocks();
   document.documentElement.removeAttribute('data-theme');
+  document.documentElement.removeAttribute('style');
   document.documentElement.className = '';
   document.documentElement.lang = '';
 }

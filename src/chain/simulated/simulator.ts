@@ -2,7 +2,7 @@
 // invoices to their expiry. Only for simulated networks; the CLI and /simulator/* call this.
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../context.ts';
-import { Decimal } from '../../money/decimal.ts';
+import { AMOUNT_BOUND, Decimal } from '../../money/decimal.ts';
 import { deriveAddress, isValidAddress } from '../address/index.ts';
 import { reconcileInvoice } from '../../invoices/lifecycle.ts';
 import type { InvoiceRow } from '../../invoices/model.ts';
@@ -19,6 +19,9 @@ export class SimulatorError extends Error {
 }
 
 const PAYER_SEED = new Uint8Array(64).fill(7);
+
+/** Simulated money obeys the same bound as any amount entering the gateway. */
+export const AMOUNT_REFUSED = `amount must be a positive decimal below 10^${AMOUNT_BOUND.integerDigits} with at most ${AMOUNT_BOUND.places} places`;
 
 async function invoiceFor(ctx: Ctx, id: string): Promise<InvoiceRow> {
   const inv = /^[0-9a-f-]{36}$/i.test(id)
@@ -68,7 +71,7 @@ export async function simulatePay(
   let amount: Decimal;
   if (opts.amount !== undefined) {
     const a = Decimal.tryParse(opts.amount);
-    if (!a || !a.gt('0')) throw new SimulatorError('amount must be a positive decimal');
+    if (!a || !a.gt('0') || !a.isBoundedAmount()) throw new SimulatorError(AMOUNT_REFUSED);
     amount = a;
   } else {
     const rest = await due(ctx, inv);
@@ -96,7 +99,7 @@ export async function simulatePayAddress(
   if (!currency) throw new SimulatorError('Currency not found on this network', 404);
   if (!isValidAddress(network.address_format, opts.address)) throw new SimulatorError('Invalid address');
   const a = Decimal.tryParse(opts.amount);
-  if (!a || !a.gt('0')) throw new SimulatorError('amount must be a positive decimal');
+  if (!a || !a.gt('0') || !a.isBoundedAmount()) throw new SimulatorError(AMOUNT_REFUSED);
   return sendTo(ctx, {
     network: network.code,
     currency: currency.code,

@@ -13,6 +13,7 @@ export const en = {
   order_number: 'Order number',
   order_total: 'Order total',
   close: 'Close',
+  merchant_logo: 'Merchant’s logo',
 
   choose_title: 'Choose how to pay',
   choose_search: 'Search coin or network',

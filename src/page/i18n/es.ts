@@ -14,6 +14,7 @@ const es: Messages = {
   order_number: 'Número de pedido',
   order_total: 'Total del pedido',
   close: 'Cerrar',
+  merchant_logo: 'Logotipo del comercio',
 
   choose_title: 'Elige cómo pagar',
   choose_search: 'Buscar moneda o red',

@@ -14,6 +14,7 @@ const pt: Messages = {
   order_number: 'Número do pedido',
   order_total: 'Total do pedido',
   close: 'Fechar',
+  merchant_logo: 'Logotipo da loja',
 
   choose_title: 'Escolha como pagar',
   choose_search: 'Buscar moeda ou rede',

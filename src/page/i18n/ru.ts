@@ -14,6 +14,7 @@ const ru: Messages = {
   order_number: 'Номер заказа',
   order_total: 'Сумма заказа',
   close: 'Закрыть',
+  merchant_logo: 'Логотип продавца',
 
   choose_title: 'Выберите способ оплаты',
   choose_search: 'Поиск валюты или сети',

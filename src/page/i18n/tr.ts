@@ -14,6 +14,7 @@ const tr: Messages = {
   order_number: 'Sipariş numarası',
   order_total: 'Sipariş tutarı',
   close: 'Kapat',
+  merchant_logo: 'Satıcının logosu',
 
   choose_title: 'Ödeme yöntemini seçin',
   choose_search: 'Para birimi veya ağ ara',

@@ -14,6 +14,7 @@ const zh: Messages = {
   order_number: '订单号',
   order_total: '订单金额',
   close: '关闭',
+  merchant_logo: '商家标志',
 
   choose_title: '选择付款方式',
   choose_search: '搜索币种或网络',

@@ -332,7 +332,7 @@ describe('EvmDriver detection', () => {
     const to = await depositAddress(storage, 4242);
     const txid = await payNative(to, '0.07');
     await f.anvil.mine();
-    await chains.poll('ETH', sink);
+    await chains.poll('ETH', sink, { wait: true });
     expect(sink.transfers({ txid })).toEqual([expect.objectContaining({ to, amount: '0.07' })]);
     await driver.close();
   });

@@ -1,0 +1,86 @@
+// One bad row must never stop a network: a transfer the gateway cannot process is set aside
+// (recorded, counted in /metrics, logged) and the scan goes on to detect later payments.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../helpers/backends.ts';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { nextRev, simTxid } from '../../src/chain/simulated/driver.ts';
+import { simulatePay } from '../../src/chain/simulated/simulator.ts';
+import { createWorkers } from '../../src/worker/index.ts';
+
+describe.each(await backends())('ingest sets bad transfers aside on $name', (backend) => {
+  let gw: TestGateway;
+  let n = 0;
+  beforeAll(async () => {
+    gw = await startTestGateway(backend);
+  });
+  afterAll(async () => gw?.close());
+
+  const newInvoice = async () => {
+    const r = await gw.api('/v1/payment', { amount: '100', currency: 'USDT', network: 'TRON', order_id: `ing-${++n}` });
+    expect(r.status).toBe(200);
+    return r.body.result as { uuid: string; address: string };
+  };
+
+  /** What an absurd chain would report: a transfer straight into the simulated chain's table. */
+  const chainSends = async (address: string, amount: string) => {
+    const network = gw.ctx.registry.network('TRON')!;
+    const txid = simTxid(network, `absurd-${amount.length}-${++n}`);
+    await gw.ctx.storage.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('sim_transactions')
+        .values({
+          network: 'TRON',
+          txid,
+          idx: 0,
+          from_address: null,
+          to_address: address,
+          currency: 'USDT',
+          amount,
+          block_height: 1,
+          confirmations: 50,
+          status: 'mined',
+          direction: 'in',
+          rev: await nextRev(trx),
+          created_at: gw.ctx.now(),
+        })
+        .execute();
+    });
+    return txid;
+  };
+
+  it('a 79-digit amount is set aside and later payments on the network are still detected', async () => {
+    const victim = await newInvoice();
+    const later = await newInvoice();
+    const logged: unknown[] = [];
+    const log = { error: (o: unknown) => void logged.push(o) };
+    const bad = await chainSends(victim.address, '9'.repeat(79));
+    const notDecimal = await chainSends(victim.address, '1e5');
+    await createWorkers(gw.ctx, log).tick();
+
+    // The scan went past both and a later payment is credited as usual.
+    const pay = await simulatePay(gw.ctx, { invoice: later.uuid });
+    await createWorkers(gw.ctx, log).tick();
+    const info = await gw.api('/v1/payment/info', { uuid: later.uuid });
+    expect(info.body.result).toMatchObject({ payment_status: 'paid', txid: pay.txid });
+    const victimInfo = await gw.api('/v1/payment/info', { uuid: victim.uuid });
+    expect(victimInfo.body.result).toMatchObject({ payment_status: 'process', payment_amount: null });
+
+    const rows = await gw.ctx.storage.db.selectFrom('set_aside_transfers').selectAll().orderBy('reason').execute();
+    expect(rows.map((r) => [r.txid, r.reason])).toEqual([
+      [bad, 'amount is beyond what the ledger holds'],
+      [notDecimal, 'amount is not a decimal'],
+    ]);
+    expect(await gw.ctx.storage.db.selectFrom('chain_transfers').select('txid').where('txid', 'in', [bad, notDecimal]).execute()).toEqual([]);
+    expect(logged).toEqual(expect.arrayContaining([expect.objectContaining({ txid: bad, network: 'TRON' })]));
+    const metrics = await gw.app.inject('/metrics');
+    expect(metrics.body).toMatch(/^satchel_transfers_set_aside 2$/m);
+  });
+
+  it('the simulator refuses amounts beyond the bound', async () => {
+    const inv = await newInvoice();
+    const res = await gw.app.inject({ method: 'POST', url: '/simulator/pay', payload: { invoice: inv.uuid, amount: '9'.repeat(79) } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().state).toBe(1);
+    expect(await gw.ctx.storage.db.selectFrom('sim_transactions').select('txid').where('to_address', '=', inv.address).execute()).toEqual([]);
+  });
+});
