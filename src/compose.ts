@@ -14,12 +14,14 @@ import type { DriverFactories } from './chain/contract.ts';
 import { Chains } from './chain/networks.ts';
 import { simulatedDriverFactory } from './chain/simulated/driver.ts';
 import { evmDriverFactory } from './chain/evm/index.ts';
+import { BITCOIN_CORE, bitcoinDriverFactory, configuredNetwork } from './chain/bitcoin/index.ts';
 import { installMoneyOut } from './payouts/install.ts';
 
 /** The chain families this gateway knows, by the name a network's `driver` setting gives. */
 export const driverFactories: DriverFactories = {
   simulated: simulatedDriverFactory,
   evm: evmDriverFactory,
+  [BITCOIN_CORE]: bitcoinDriverFactory,
 };
 
 export const DEFAULT_RATES_FILE = fileURLToPath(new URL('./rates/static-rates.json', import.meta.url));
@@ -46,7 +48,8 @@ export async function createContext(
   await migrateToLatest(storage);
   // Static wallets and money going out plug into the chain, simulator, page and worker hooks.
   installMoneyOut();
-  const registry = Registry.load(config.registryFile);
+  // Networks as configured: a Bitcoin-family network on a test chain has its prefixes and coin type.
+  const registry = Registry.load(config.registryFile).withNetworks((n) => configuredNetwork(n, config.networks[n.code]));
   const service = createRateService({ ratesFile: config.ratesFile ?? DEFAULT_RATES_FILE, enableHttp: config.enableHttpRates });
   const rates: Rates = opts.rates ?? { quote: (base, quote, source) => service.quote(base, quote, source ?? undefined) };
   let seedBytes: Uint8Array | undefined;

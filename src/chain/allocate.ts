@@ -20,7 +20,7 @@ export async function allocateAddress(
     .returning('next_index')
     .executeTakeFirstOrThrow();
   const index = Number(row.next_index) - 1;
-  const { address, path } = deriveAddress(network.address_format, seed, network.coin_type, index);
+  const { address, path } = deriveAddress(network.address_format, seed, network.coin_type, index, network.chain);
   await trx
     .insertInto('addresses')
     .values({ address, network: network.code, path, owner_kind: owner.kind, owner_id: owner.id, created_at: now })

@@ -5,6 +5,7 @@ import * as m002 from './migrations/002_lifecycle.ts';
 import * as m003 from './migrations/003_money_out.ts';
 import * as m004 from './migrations/004_evm.ts';
 import * as m005 from './migrations/005_hardening.ts';
+import * as m007 from './migrations/007_bitcoin.ts';
 import * as m009 from './migrations/009_merchant_profiles.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '003_money_out': m003,
   '004_evm': m004,
   '005_hardening': m005,
+  '007_bitcoin': m007,
   '009_merchant_profiles': m009,
 };
 

@@ -93,7 +93,7 @@ export async function planPayout(ctx: Ctx, merchantId: string, input: Input): Pr
   const payer = registry.currencyOn(network.code, payerCode);
   if (!payer) throw new BusinessError(Msg.serviceNotFound);
   const address = String(input.address);
-  if (!isValidAddress(network.address_format, address)) throw new ValidationError({ address: ['validation.regex'] });
+  if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
 
   const debitCurrency = from ?? payer.code.toUpperCase();
   if (!(await isWalletActive(ctx, ctx.storage.db, merchantId, 'business', debitCurrency))) throw new BusinessError(Msg.walletNotFound);

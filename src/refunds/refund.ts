@@ -71,7 +71,7 @@ export async function refundInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     if (!REFUNDABLE.has(inv.status) || inv.is_final !== 1 || !inv.payment_amount || !network || !currency) {
       throw new BusinessError(Msg.refundOnlyCompleted);
     }
-    if (!isValidAddress(network.address_format, address)) throw new ValidationError({ address: ['validation.regex'] });
+    if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
 
     const earlier = await trx
       .selectFrom('payouts')

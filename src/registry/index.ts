@@ -29,6 +29,8 @@ export interface NetworkDef {
   family: string;
   address_format: AddressFormat;
   coin_type: number;
+  /** Bitcoin family: the chain its driver is configured for (main unless test or regtest). */
+  chain?: 'main' | 'test' | 'regtest';
   chain_id?: number;
   confirmations: number;
   uri_scheme: string;
@@ -70,6 +72,11 @@ export class Registry {
 
   static load(file = DEFAULT_REGISTRY_FILE): Registry {
     return new Registry(JSON.parse(readFileSync(file, 'utf8')) as RegistryFile);
+  }
+
+  /** The same registry with some networks adjusted (a configured chain, say). */
+  withNetworks(adjust: (n: NetworkDef) => NetworkDef): Registry {
+    return new Registry({ fiat: this.fiat, networks: this.networks.map(adjust) });
   }
 
   network(code: string | null | undefined): NetworkDef | undefined {

@@ -54,7 +54,7 @@ export async function blockedAddressRefund(ctx: Ctx, merchantId: string, input: 
     const network = ctx.registry.network(w.network);
     const currency = network ? ctx.registry.currencyOn(network.code, w.currency) : undefined;
     if (!network || !currency) throw new BusinessError(Msg.serviceNotFound);
-    if (!isValidAddress(network.address_format, address)) throw new ValidationError({ address: ['validation.regex'] });
+    if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
     const fee = await networkFee(ctx, network, currency, 'recommended');
     const amount = total.sub(fee);
     if (amount.lt(currency.payout_min) || !amount.gt('0')) throw new BusinessError(Msg.amountTooSmall);

@@ -103,7 +103,7 @@ export async function onWalletTransfer(
   if (w.status === 'blocked') {
     let status = 'locked';
     topup.outcome = 'blocked';
-    if (w.is_force_refund === 1 && network && def && transfer.from_address && isValidAddress(network.address_format, transfer.from_address)) {
+    if (w.is_force_refund === 1 && network && def && transfer.from_address && isValidAddress(network.address_format, transfer.from_address, network.chain)) {
       const fee = await networkFee(ctx, network, def, 'recommended');
       const back = amount.sub(fee);
       if (back.gt('0')) {

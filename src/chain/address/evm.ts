@@ -1,7 +1,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { base58check, isBase58Payload } from './bitcoin.ts';
+import { base58check, isBase58Payload } from './base58.ts';
 
 const TRON_PREFIX = 0x41;
 

@@ -20,12 +20,13 @@ export interface SecpNode {
 }
 
 /**
- * secp256k1 BIP-32 node at m/purpose'/coin'/0'/0 with the private key wiped: address indexes are
- * non-hardened, so children derive from the public node and the cache never holds a spending key.
+ * secp256k1 BIP-32 node at m/purpose'/coin'/0'/change (0: receiving, 1: change) with the private
+ * key wiped: address indexes are non-hardened, so children derive from the public node and the
+ * cache never holds a spending key.
  */
-export function secpChangeNode(seed: Uint8Array, purpose: number, coinType: number): SecpNode {
+export function secpChangeNode(seed: Uint8Array, purpose: number, coinType: number, change: 0 | 1 = 0): SecpNode {
   const root = HDKey.fromMasterSeed(seed);
-  const node = root.derive(`m/${purpose}'/${coinType}'/0'/0`);
+  const node = root.derive(`m/${purpose}'/${coinType}'/0'/${change}`);
   root.wipePrivateData();
   node.wipePrivateData();
   if (!node.publicKey || !node.chainCode) throw new Error('BIP-32 derivation produced no public key');

@@ -3,7 +3,9 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { AddressFormat, DerivedAddress, Deriver } from './types.ts';
 import { edChild, edDerive, secpChangeNode, secpChildPoint } from './hd.ts';
-import { isValidBitcoinLike, p2pkh, p2wpkh } from './bitcoin.ts';
+import { BitcoinKeys } from '../bitcoin/keys.ts';
+import { isValidPayee } from '../bitcoin/address.ts';
+import { chainParams, type BitcoinChain } from '../bitcoin/params.ts';
 import { evmAddress, isValidEvm, isValidTron, tronAddress } from './evm.ts';
 import { isValidTon, tonAddress } from './ton.ts';
 import { isValidSolana, solanaAddress } from './solana.ts';
@@ -11,9 +13,12 @@ import { isValidSolana, solanaAddress } from './solana.ts';
 export type { AddressFormat, DerivedAddress, Deriver, PaymentUriOptions } from './types.ts';
 export { paymentUri, qrContent } from './uri.ts';
 
-/** Derives the deposit address at `index` for a BIP-39 seed. See `addressDeriver` for the paths. */
-export function deriveAddress(format: AddressFormat, seed: Uint8Array, coinType: number, index: number): DerivedAddress {
-  return addressDeriver(format, seed, coinType)(index);
+/**
+ * Derives the deposit address at `index` for a BIP-39 seed. See `addressDeriver` for the paths.
+ * `chain` picks the Bitcoin family's prefixes (main, test, regtest); other formats ignore it.
+ */
+export function deriveAddress(format: AddressFormat, seed: Uint8Array, coinType: number, index: number, chain: BitcoinChain = 'main'): DerivedAddress {
+  return addressDeriver(format, seed, coinType, chain)(index);
 }
 
 const MAX_CACHED = 64;
@@ -23,34 +28,37 @@ const derivers = new Map<string, Deriver>();
  * Cached per seed+format+coinType, so only the last path levels are derived per index.
  * Paths:
  *   bitcoin, litecoin  m/84'/coin'/0'/0/i   BIP-84 (P2WPKH bc1q/ltc1q; what wallets import for native segwit)
- *   dogecoin, evm, tron m/44'/coin'/0'/0/i  BIP-44
+ *   dogecoin           m/44'/coin'/0'/0/i   BIP-44 P2PKH (src/chain/bitcoin/keys.ts)
+ *   evm, tron          m/44'/coin'/0'/0/i   BIP-44
  *   solana             m/44'/501'/i'/0'     SLIP-0010 ed25519 (Phantom, Solflare, solana-keygen)
  *   ton                m/44'/607'/i'        SLIP-0010 ed25519
  */
-export function addressDeriver(format: AddressFormat, seed: Uint8Array, coinType: number): Deriver {
+export function addressDeriver(format: AddressFormat, seed: Uint8Array, coinType: number, chain: BitcoinChain = 'main'): Deriver {
   if (!Number.isSafeInteger(coinType) || coinType < 0 || coinType >= 0x80000000) {
     throw new RangeError(`Invalid coin type: ${coinType}`);
   }
   // Key on a hash so the seed itself is not kept as a string.
-  const key = `${format}/${coinType}/${bytesToHex(sha256(seed))}`;
+  const key = `${format}/${coinType}/${chain}/${bytesToHex(sha256(seed))}`;
   let deriver = derivers.get(key);
   if (!deriver) {
-    deriver = createDeriver(format, seed, coinType);
+    deriver = createDeriver(format, seed, coinType, chain);
     if (derivers.size >= MAX_CACHED) derivers.delete(derivers.keys().next().value!);
     derivers.set(key, deriver);
   }
   return deriver;
 }
 
-function createDeriver(format: AddressFormat, seed: Uint8Array, coin: number): Deriver {
+function createDeriver(format: AddressFormat, seed: Uint8Array, coin: number, chain: BitcoinChain): Deriver {
   switch (format) {
     case 'bitcoin':
-    case 'litecoin': {
-      const hrp = format === 'bitcoin' ? 'bc' : 'ltc';
-      return secpDeriver(seed, 84, coin, true, (pub) => p2wpkh(hrp, pub));
+    case 'litecoin':
+    case 'dogecoin': {
+      const keys = new BitcoinKeys(seed, chainParams(format, chain), coin);
+      return (index) => {
+        const { address, path } = keys.deposit(index);
+        return { address, path };
+      };
     }
-    case 'dogecoin':
-      return secpDeriver(seed, 44, coin, true, (pub) => p2pkh(0x1e, pub));
     case 'evm':
       return secpDeriver(seed, 44, coin, false, evmAddress);
     case 'tron':
@@ -81,13 +89,14 @@ function secpDeriver(seed: Uint8Array, purpose: number, coin: number, compressed
   };
 }
 
-export function isValidAddress(format: AddressFormat, address: string): boolean {
+/** `chain`: the Bitcoin family's main, test or regtest; other formats ignore it. */
+export function isValidAddress(format: AddressFormat, address: string, chain: BitcoinChain = 'main'): boolean {
   if (typeof address !== 'string' || address.length === 0 || address.length > 100) return false;
   switch (format) {
     case 'bitcoin':
     case 'litecoin':
     case 'dogecoin':
-      return isValidBitcoinLike(format, address);
+      return isValidPayee(chainParams(format, chain), address);
     case 'evm':
       return isValidEvm(address);
     case 'tron':

@@ -1,0 +1,194 @@
+// The `bitcoin-core` chain driver: BTC, LTC and DOGE over a Bitcoin Core-compatible node's
+// JSON-RPC (docs/networks.md). The node needs no wallet: every key is derived from the gateway's
+// seed and every transaction signed in-process. Detection is in scan.ts, payouts in send.ts; this
+// file checks the node, holds the one-scanner-per-network lock and keeps the watch set.
+import type { Kysely } from 'kysely';
+import type { ChainDriver, ChainSink, Coverage, SendRequest, WatchedAddress } from '../contract.ts';
+import { ChainError } from '../errors.ts';
+import type { NetworkDef } from '../../registry/index.ts';
+import type { Storage } from '../../db/dialect.ts';
+import { btcDb, type BtcDB } from './schema.ts';
+import { BitcoinRpc } from './rpc.ts';
+import { BitcoinNode } from './node.ts';
+import { BitcoinKeys } from './keys.ts';
+import { decodePayee, scriptHex } from './address.ts';
+import { chainParams, coinTypeFor, type BitcoinChain, type ChainParams } from './params.ts';
+import { BtcScanner, type BtcLog } from './scan.ts';
+import { BtcSender, type FeePolicy } from './send.ts';
+
+/** See src/chain/networks.ts: change addresses committed late are still picked up. */
+const WATCH_LOOKBACK_MS = 5 * 60_000;
+
+export interface BitcoinDriverOptions {
+  network: NetworkDef;
+  chain: BitcoinChain;
+  rpcUrl: string;
+  rpcCookieFile?: string;
+  confirmations: number;
+  seed: Uint8Array;
+  storage: Storage;
+  now?: () => number;
+  startHeight?: number;
+  pollBatch?: number;
+  maxBatchesPerPoll?: number;
+  fees: FeePolicy;
+  /** Bump (replace-by-fee) a payout not mined after this many blocks. */
+  bumpAfterBlocks: number;
+  onRpcRequest?: (method: string) => void;
+  log?: BtcLog;
+}
+
+/** The node is not the chain the configuration names: nothing is scanned or signed. */
+export class WrongChainError extends ChainError {}
+
+export class BitcoinCoreDriver implements ChainDriver {
+  readonly kind = 'bitcoin-core';
+  readonly watchesAddresses = true;
+  readonly network: NetworkDef;
+  readonly chain: BitcoinChain;
+  readonly params: ChainParams;
+  readonly confirmations: number;
+  readonly keys: BitcoinKeys;
+  readonly node: BitcoinNode;
+  readonly scanner: BtcScanner;
+  readonly sender: BtcSender;
+  private readonly storage: Storage;
+  private readonly db: Kysely<BtcDB>;
+  private readonly log: BtcLog;
+  private chainChecked = false;
+  private changeSince = 0;
+  private lockHeld = false;
+  private closed = false;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(o: BitcoinDriverOptions) {
+    if (!Number.isSafeInteger(o.confirmations) || o.confirmations < 1) {
+      throw new RangeError(`${o.network.code}: confirmations must be a positive integer`);
+    }
+    if (o.network.address_format !== 'bitcoin' && o.network.address_format !== 'litecoin' && o.network.address_format !== 'dogecoin') {
+      throw new Error(`${o.network.code}: driver "bitcoin-core" only serves the Bitcoin family`);
+    }
+    this.params = chainParams(o.network.address_format, o.chain);
+    const coinType = coinTypeFor(o.network.coin_type, o.chain);
+    this.network = { ...o.network, confirmations: o.confirmations, chain: o.chain, coin_type: coinType };
+    this.chain = o.chain;
+    this.confirmations = o.confirmations;
+    this.storage = o.storage;
+    this.db = btcDb(o.storage.db);
+    this.log = o.log ?? (() => {});
+    this.keys = new BitcoinKeys(o.seed, this.params, coinType);
+    this.node = new BitcoinNode(new BitcoinRpc({ url: o.rpcUrl, cookieFile: o.rpcCookieFile, onRequest: o.onRpcRequest }));
+    const now = o.now ?? Date.now;
+    const native = o.network.currencies.find((c) => c.native);
+    if (!native) throw new Error(`${o.network.code}: the registry lists no native currency`);
+    this.sender = new BtcSender({
+      network: this.network,
+      params: this.params,
+      keys: this.keys,
+      node: this.node,
+      storage: o.storage,
+      decimals: native.decimals,
+      confirmations: o.confirmations,
+      fees: o.fees,
+      bumpAfterBlocks: o.bumpAfterBlocks,
+      now,
+      log: this.log,
+      checkChain: () => this.checkChain(),
+      watchChange: (address, script) => this.scanner.watched.set(script, { address, kind: 'change' }),
+    });
+    this.scanner = new BtcScanner({
+      network: this.network,
+      storage: o.storage,
+      node: this.node,
+      confirmations: o.confirmations,
+      decimals: native.decimals,
+      pollBatch: Math.max(1, o.pollBatch ?? 10),
+      maxBatches: Math.max(1, o.maxBatchesPerPoll ?? 20),
+      startHeight: o.startHeight,
+      now,
+      log: this.log,
+      isOwnTx: (txid) => this.sender.isOwnTx(txid),
+    });
+  }
+
+  watch(addresses: readonly WatchedAddress[]): void {
+    for (const { address } of addresses) {
+      this.scanner.watched.set(scriptHex(decodePayee(this.params, address).script), { address, kind: 'deposit' });
+    }
+  }
+
+  get watchedCount(): number {
+    return this.scanner.watched.size;
+  }
+
+  poll(sink: ChainSink): Promise<void> {
+    return this.exclusive(async () => {
+      if (!(await this.holdLock())) return;
+      await this.checkChain();
+      await this.loadWatched();
+      const { head } = await this.scanner.poll(sink);
+      await this.sender.track(sink, head);
+    });
+  }
+
+  /** Payouts are not available on this driver yet: nothing can be covered. */
+  async canCover(): Promise<Coverage> {
+    const code = this.network.currencies.find((c) => c.native)?.code ?? this.network.code;
+    return { covered: false, currency: code, message: `Payouts on ${this.network.code} are not available yet` };
+  }
+
+  send(req: SendRequest): Promise<{ txid: string }> {
+    if (this.closed) throw new Error(`${this.network.code}: driver closed`);
+    return this.sender.send(req);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue.catch(() => {});
+  }
+
+  /** Checked once against the node's getblockchaininfo before anything is scanned or signed. */
+  async checkChain(): Promise<void> {
+    if (this.chainChecked) return;
+    const info = await this.node.chainInfo();
+    const accepted = this.chain === 'test' ? ['test', 'testnet4'] : [this.chain];
+    if (!accepted.includes(info.chain)) {
+      throw new WrongChainError(`${this.network.code}: the node at rpc_url is on chain "${info.chain}", the configured chain is "${this.chain}"`);
+    }
+    this.chainChecked = true;
+  }
+
+  /** One scanner per network (PostgreSQL advisory lock; always granted on SQLite), asked on every poll. */
+  private async holdLock(): Promise<boolean> {
+    if (this.closed) throw new Error(`${this.network.code}: driver closed`);
+    const held = await this.storage.tryAdvisoryLock(`scan:${this.network.code}`);
+    if (held !== this.lockHeld) {
+      this.log('info', held ? 'bitcoin scanner lock taken' : 'bitcoin scanner lock held by another process', { network: this.network.code });
+      this.lockHeld = held;
+      // Another process scanned meanwhile: what this one remembers may be stale.
+      if (held) this.scanner.reset();
+    }
+    return held;
+  }
+
+  /** Every change address of the hot wallet (deposit addresses come through watch()). */
+  private async loadWatched(): Promise<void> {
+    const change = await this.db
+      .selectFrom('btc_change')
+      .select(['address', 'created_at'])
+      .where('network', '=', this.network.code)
+      .where('created_at', '>=', this.changeSince === 0 ? 0 : this.changeSince - WATCH_LOOKBACK_MS)
+      .execute();
+    for (const r of change) {
+      this.scanner.watched.set(scriptHex(decodePayee(this.params, r.address).script), { address: r.address, kind: 'change' });
+      if (Number(r.created_at) > this.changeSince) this.changeSince = Number(r.created_at);
+    }
+  }
+
+  /** poll() and send()'s bookkeeping of one driver never overlap. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+}

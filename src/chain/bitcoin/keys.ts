@@ -1,0 +1,61 @@
+// The gateway's keys on a Bitcoin-family chain, all from the one HD seed: deposit addresses on the
+// external chain m/purpose'/coin'/0'/0/i, change on the internal chain m/purpose'/coin'/0'/1/i
+// (BIP-84 P2WPKH for BTC and LTC, BIP-44 P2PKH for DOGE; coin 1 off the main chain). Public
+// derivation keeps no spending key in memory; a private key is derived only to sign.
+import { HDKey } from '@scure/bip32';
+import { secpChangeNode, secpChildPoint, type SecpNode } from '../address/hd.ts';
+import { keyAddress, scriptHex } from './address.ts';
+import type { ChainParams } from './params.ts';
+
+export interface OwnAddress {
+  address: string;
+  /** scriptPubKey, hex. */
+  script: string;
+  path: string;
+}
+
+export class BitcoinKeys {
+  private readonly nodes: [SecpNode | null, SecpNode | null] = [null, null];
+
+  constructor(
+    private readonly seed: Uint8Array,
+    readonly params: ChainParams,
+    readonly coinType: number,
+  ) {}
+
+  /** m/purpose'/coin'/0' */
+  get accountPath(): string {
+    return `m/${this.params.purpose}'/${this.coinType}'/0'`;
+  }
+
+  deposit(index: number): OwnAddress {
+    return this.derive(0, index);
+  }
+
+  change(index: number): OwnAddress {
+    return this.derive(1, index);
+  }
+
+  derive(chain: 0 | 1, index: number): OwnAddress {
+    const node = (this.nodes[chain] ??= secpChangeNode(this.seed, this.params.purpose, this.coinType, chain));
+    const { address, script } = keyAddress(this.params, secpChildPoint(node, index).toBytes(true));
+    return { address, script: scriptHex(script), path: `${this.accountPath}/${chain}/${index}` };
+  }
+
+  /** The private key at `path` (one this class handed out), for signing. */
+  privateKey(path: string): Uint8Array {
+    const m = /^m\/(\d+)'\/(\d+)'\/0'\/([01])\/(\d+)$/.exec(path);
+    if (!m || Number(m[1]) !== this.params.purpose || Number(m[2]) !== this.coinType) {
+      throw new Error(`Not a key path of this chain: ${path}`);
+    }
+    const key = HDKey.fromMasterSeed(this.seed).derive(path);
+    if (!key.privateKey) throw new Error(`No private key at ${path}`);
+    return key.privateKey;
+  }
+}
+
+/** The chain (0 receiving, 1 change) and index of a path handed out by BitcoinKeys. */
+export function parsePath(path: string): { chain: 0 | 1; index: number } | null {
+  const m = /^m\/\d+'\/\d+'\/0'\/([01])\/(\d+)$/.exec(path);
+  return m ? { chain: Number(m[1]) as 0 | 1, index: Number(m[2]) } : null;
+}
