@@ -1,10 +1,11 @@
 import { loadConfig } from './config.ts';
 import { demoBanner, startGateway } from './server.ts';
 import { demoLink } from './demo/index.ts';
+import { demoDashboardBanner } from './dashboard/demo.ts';
 
 const config = loadConfig();
 const gw = await startGateway(config);
-if (gw.demo) console.log('\n' + demoBanner(config, gw.demo) + '\n');
+if (gw.demo) console.log('\n' + demoBanner(config, gw.demo) + '\n' + (await demoDashboardBanner(gw.ctx, gw.demo)) + '\n');
 if (gw.url) console.log(`Satchel is listening on ${gw.url} (public URL ${config.publicUrl})`);
 else console.log('Satchel worker started (role worker: no HTTP server)');
 if (gw.url) {

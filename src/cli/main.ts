@@ -22,6 +22,7 @@ import {
 import { webhooksList } from '../webhooks/cli.ts';
 import { simulateDeposit } from '../transfers/deposit.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../chain/simulated/outgoing.ts';
+import { USER_USAGE, userCli } from './users.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -40,6 +41,7 @@ const USAGE = `Usage: satchel <command>
   simulate payout-confirm --payout <uuid>   confirm a payout's (or refund's) transaction
   simulate payout-fail --payout <uuid>      make a payout's transaction fail on chain
   webhooks list [--invoice <uuid>] [--json]   deliveries and their attempts
+${USER_USAGE}
 Reads the same environment as the gateway (DATABASE_URL, SATCHEL_DATA_DIR, ...).`;
 
 export type Out = { log: (s: string) => void; error: (s: string) => void };
@@ -52,6 +54,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
     await migrateToLatest(s);
     return s;
   };
+  if (group === 'user') return userCli(action, rest, out);
   if (group === 'migrate') {
     const s = openStorage({ databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, 'satchel.sqlite') });
     try {

@@ -7,6 +7,7 @@ import * as m004 from './migrations/004_evm.ts';
 import * as m005 from './migrations/005_hardening.ts';
 import * as m007 from './migrations/007_bitcoin.ts';
 import * as m009 from './migrations/009_merchant_profiles.ts';
+import * as m010 from './migrations/010_dashboard.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '005_hardening': m005,
   '007_bitcoin': m007,
   '009_merchant_profiles': m009,
+  '010_dashboard': m010,
 };
 
 class StaticProvider implements MigrationProvider {

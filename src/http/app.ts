@@ -14,6 +14,7 @@ import { logoRoutes } from './routes/logos.ts';
 import { demoRoutes } from '../demo/index.ts';
 import { moneyOutSimulatorRoutes } from './routes/payouts.ts';
 import { exchangeRateRoutes } from './routes/extras.ts';
+import { dashboardRoutes } from './dashboard/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -134,6 +135,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   await pageRoutes(app, ctx);
   await logoRoutes(app, ctx);
   await demoRoutes(app, ctx);
+  await dashboardRoutes(app, ctx);
   for (const p of opts.plugins ?? []) await p(app, ctx);
   return app;
 }

@@ -26,7 +26,7 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-interface Asset {
+export interface Asset {
   type: string;
   body: Buffer;
   gzip: Buffer;
@@ -35,7 +35,7 @@ interface Asset {
   immutable: boolean;
 }
 
-function load(dir: string): Map<string, Asset> {
+export function load(dir: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   if (!existsSync(dir)) return assets;
   const walk = (d: string) => {
@@ -68,7 +68,7 @@ function load(dir: string): Map<string, Asset> {
   return assets;
 }
 
-function send(req: FastifyRequest, reply: FastifyReply, a: Asset, extra: Record<string, string> = {}) {
+export function send(req: FastifyRequest, reply: FastifyReply, a: Asset, extra: Record<string, string> = {}) {
   reply.header('content-type', a.type).header('etag', a.etag).header('vary', 'accept-encoding');
   reply.header('x-content-type-options', 'nosniff');
   reply.header('cache-control', a.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,0 +1,120 @@
+// The dashboard shell: sign-in when signed out; otherwise the header, navigation and the view
+// for the current address.
+import { useEffect } from 'preact/hooks';
+import { lazyView } from '../page/lazy.tsx';
+import { post } from './api.ts';
+import { current } from './route.ts';
+import { applyTheme, chooseMerchant, flash, loadMe, me, signedOut, theme, type Me } from './store.ts';
+import { SetPassword, SignIn } from './auth.tsx';
+import { Link } from './ui.tsx';
+
+const Settings = lazyView(() => import('./settings.tsx').then((m) => m.Settings));
+
+const NAV: Array<{ to: string; label: string }> = [
+  { to: '/settings', label: 'Settings' },
+];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function View({ path }: { path: string }) {
+  const parts = path.split('/').filter(Boolean);
+  if (path === '/' || path === '/settings') return <Settings />;
+  void parts;
+  void UUID;
+  return (
+    <section class="view">
+      <h1>Not found</h1>
+      <p>
+        There is no such page. <Link to="/">Go to the overview</Link>.
+      </p>
+    </section>
+  );
+}
+
+export function App() {
+  useEffect(() => {
+    applyTheme(theme.value);
+    if (current.value.path !== '/set-password') void loadMe();
+  }, []);
+  const path = current.value.path;
+  if (path === '/set-password') return <SetPassword />;
+  const m = me.value;
+  if (m === undefined) return <p class="loading boot" aria-busy="true"><span class="spinner" aria-hidden="true" /> Loading…</p>;
+  if (m === null) return <SignIn />;
+  return <Shell me={m} path={path} />;
+}
+
+function Shell({ me: m, path }: { me: Me; path: string }) {
+  const section = '/' + (path.split('/')[1] ?? '');
+  const note = flash.value;
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <div class="brand">
+          <span class="logo" aria-hidden="true">◆</span>
+          <span>{m.merchant.name}</span>
+          {m.test_mode && <span class="badge tone-test">Test mode</span>}
+        </div>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((n) => (
+              <li key={n.to}>
+                <Link to={n.to} aria-current={section === n.to ? 'page' : undefined}>
+                  {n.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="account">
+          {m.merchants && (
+            <label class="merchant-pick">
+              <span class="sr-only">Merchant</span>
+              <select value={m.merchant.id} onChange={(e) => chooseMerchant((e.currentTarget as HTMLSelectElement).value)}>
+                {m.merchants.map((x) => (
+                  <option key={x.id} value={x.id}>
+                    {x.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <button
+            type="button"
+            class="btn ghost small"
+            aria-label={`Switch to ${theme.value === 'dark' ? 'light' : 'dark'} theme`}
+            onClick={() => applyTheme(theme.value === 'dark' ? 'light' : 'dark')}
+          >
+            {theme.value === 'dark' ? '☀' : '☾'}
+          </button>
+          <span class="who" title={m.user.email}>
+            {m.user.email} <span class="muted">({m.user.role})</span>
+          </span>
+          <button
+            type="button"
+            class="btn small"
+            onClick={() => {
+              void post('/logout').finally(signedOut);
+            }}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      {note && (
+        <div class={`flash tone-${note.tone === 'ok' ? 'ok' : 'bad'}`} role="status">
+          <span>{note.text}</span>
+          <button type="button" class="btn ghost small" aria-label="Dismiss" onClick={() => (flash.value = null)}>
+            ×
+          </button>
+        </div>
+      )}
+      <main id="main">
+        <View path={path} />
+      </main>
+    </div>
+  );
+}

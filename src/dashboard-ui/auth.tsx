@@ -1,0 +1,133 @@
+// Signing in, and choosing a password through a one-time link (the token is in the fragment).
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, post } from './api.ts';
+import { navigate } from './route.ts';
+import { signedIn, type Me } from './store.ts';
+import { Field } from './ui.tsx';
+
+function AuthCard(props: { title: string; children: preact.ComponentChildren }) {
+  const h1 = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${props.title} · Satchel`;
+  }, [props.title]);
+  return (
+    <main class="auth" id="main">
+      <div class="card auth-card">
+        <p class="brand">
+          <span class="logo" aria-hidden="true">◆</span> Satchel
+        </p>
+        <h1 ref={h1}>{props.title}</h1>
+        {props.children}
+      </div>
+    </main>
+  );
+}
+
+export function SignIn() {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    setBusy(true);
+    setError(null);
+    try {
+      signedIn(await post<Me>('/login', { email: form.get('email'), password: form.get('password') }));
+      navigate(location.pathname + location.search, { replace: true });
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : 'The server could not be reached. Try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <AuthCard title="Sign in">
+      <form onSubmit={submit} class="stack" noValidate>
+        <Field id="email" label="Email">
+          {(id) => <input id={id} name="email" type="email" autoComplete="username" required />}
+        </Field>
+        <Field id="password" label="Password">
+          {(id) => <input id={id} name="password" type="password" autoComplete="current-password" required />}
+        </Field>
+        {error && (
+          <p class="notice tone-bad" role="alert">
+            {error}
+          </p>
+        )}
+        <button class="btn primary" type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <p class="hint">Forgot the password? Ask an owner of your shop, or the operator (satchel user reset-password).</p>
+    </AuthCard>
+  );
+}
+
+export function SetPassword() {
+  const [token] = useState(() => location.hash.slice(1));
+  const [state, setState] = useState<{ email?: string; error?: string }>({});
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    // Keep the token out of the history and of anything that reads the address later.
+    history.replaceState(null, '', location.pathname);
+    post<{ email: string }>('/link', { token }).then(
+      (r) => setState({ email: r.email }),
+      (err: unknown) => setState({ error: err instanceof ApiError ? err.message : 'The server could not be reached.' }),
+    );
+  }, []);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    if (form.get('password') !== form.get('confirm')) {
+      setFieldError('The two passwords differ.');
+      return;
+    }
+    setBusy(true);
+    setFieldError(null);
+    try {
+      signedIn(await post<Me>('/set-password', { token, password: form.get('password') }));
+      navigate('/', { replace: true });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 410) setState({ error: err.message });
+      else setFieldError(err instanceof ApiError ? err.message : 'The server could not be reached.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (state.error) {
+    return (
+      <AuthCard title="Link not valid">
+        <p class="notice tone-bad" role="alert">
+          {state.error}
+        </p>
+        <p>
+          <a href="/dashboard">Go to sign-in</a>
+        </p>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Choose a password">
+      {!state.email ? (
+        <p aria-busy="true">Checking the link…</p>
+      ) : (
+        <form onSubmit={submit} class="stack" noValidate>
+          <p>
+            For <strong>{state.email}</strong>. At least 10 characters.
+          </p>
+          <input type="email" name="username" autoComplete="username" value={state.email} hidden readOnly />
+          <Field id="new-password" label="New password" error={fieldError}>
+            {(id, by) => <input id={id} name="password" type="password" autoComplete="new-password" minLength={10} maxLength={256} required aria-describedby={by} aria-invalid={fieldError ? true : undefined} />}
+          </Field>
+          <Field id="confirm-password" label="Repeat the password">
+            {(id) => <input id={id} name="confirm" type="password" autoComplete="new-password" required />}
+          </Field>
+          <button class="btn primary" type="submit" disabled={busy}>
+            {busy ? 'Saving…' : 'Save and sign in'}
+          </button>
+        </form>
+      )}
+    </AuthCard>
+  );
+}

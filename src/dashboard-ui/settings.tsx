@@ -1,0 +1,190 @@
+// Settings: the merchant's users (owners invite and remove), this account's sessions, and the
+// audit log of changes.
+import { useState } from 'preact/hooks';
+import { get, post } from './api.ts';
+import { me, notify, signedOut } from './store.ts';
+import { time } from './format.ts';
+import { Badge, Card, Copy, Field, Loading, Page, Problem, useLoad } from './ui.tsx';
+
+interface User {
+  id: string;
+  email: string;
+  role: string;
+  disabled: boolean;
+  has_password: boolean;
+  created_at: number;
+}
+
+interface AuditEntry {
+  id: string;
+  at: number;
+  email: string;
+  action: string;
+  target: string | null;
+  detail: unknown;
+  ip: string | null;
+}
+
+export function Settings() {
+  const manage = me.value?.can_manage ?? false;
+  return (
+    <Page title="Settings">
+      <Users manage={manage} />
+      <Security />
+      {manage && <Audit />}
+    </Page>
+  );
+}
+
+function Users({ manage }: { manage: boolean }) {
+  const users = useLoad(() => get<User[]>('/users'), []);
+  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const invite = async (e: Event) => {
+    e.preventDefault();
+    const formEl = e.currentTarget as HTMLFormElement;
+    const form = new FormData(formEl);
+    setError(null);
+    try {
+      const r = await post<{ user: User; link: string }>('/users', { email: form.get('email'), role: form.get('role') });
+      setLink({ email: r.user.email, url: r.link });
+      formEl.reset();
+      users.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const act = async (path: string, u: User) => {
+    setError(null);
+    try {
+      const r = await post<{ link?: string }>(path, { id: u.id });
+      if (r.link) setLink({ email: u.email, url: r.link });
+      else notify('ok', `${u.email} was removed.`);
+      users.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <Card title="Users">
+      {users.error ? <Problem error={users.error} /> : !users.data ? <Loading /> : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                {manage && <th scope="col"><span class="sr-only">Actions</span></th>}
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.map((u) => (
+                <tr key={u.id}>
+                  <td>{u.email}</td>
+                  <td>{u.role}</td>
+                  <td>{u.disabled ? <Badge value="blocked" /> : u.has_password ? <Badge value="active" /> : <Badge value="pending" />}</td>
+                  {manage && (
+                    <td class="row-actions">
+                      {!u.disabled && u.id !== me.value?.user.id && (
+                        <>
+                          <button type="button" class="btn small" onClick={() => void act('/users/reset-link', u)}>
+                            New link<span class="sr-only"> for {u.email}</span>
+                          </button>
+                          <button type="button" class="btn small danger" onClick={() => confirm(`Remove ${u.email}? They are signed out at once.`) && void act('/users/remove', u)}>
+                            Remove<span class="sr-only"> {u.email}</span>
+                          </button>
+                        </>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {link && (
+        <div class="notice tone-ok" role="status">
+          <p>
+            One-time link for <strong>{link.email}</strong> (valid 24 hours; shown once):
+          </p>
+          <p class="mono break">{link.url}</p>
+          <Copy text={link.url} label="Copy link" />
+        </div>
+      )}
+      <Problem error={error} />
+      {manage && (
+        <form class="inline-form" onSubmit={invite} noValidate>
+          <Field id="invite-email" label="Invite by email">
+            {(id) => <input id={id} name="email" type="email" required />}
+          </Field>
+          <Field id="invite-role" label="Role">
+            {(id) => (
+              <select id={id} name="role">
+                <option value="viewer">Viewer (read only)</option>
+                <option value="owner">Owner (everything)</option>
+              </select>
+            )}
+          </Field>
+          <button class="btn primary" type="submit">
+            Invite
+          </button>
+        </form>
+      )}
+    </Card>
+  );
+}
+
+function Security() {
+  const [error, setError] = useState<unknown>(null);
+  return (
+    <Card title="Sessions">
+      <p>Signed in as {me.value?.user.email}. Sessions end after 2 hours without activity and 12 hours after signing in.</p>
+      <Problem error={error} />
+      <button
+        type="button"
+        class="btn"
+        onClick={() => {
+          post('/logout-all').then(signedOut, setError);
+        }}
+      >
+        Sign out everywhere
+      </button>
+    </Card>
+  );
+}
+
+function Audit() {
+  const log = useLoad(() => get<AuditEntry[]>('/audit'), []);
+  return (
+    <Card title="Audit log">
+      {log.error ? <Problem error={log.error} /> : !log.data ? <Loading /> : log.data.length === 0 ? <p class="muted">Nothing yet.</p> : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {log.data.map((e) => (
+                <tr key={e.id}>
+                  <td class="nowrap">{time(e.at)}</td>
+                  <td>{e.email}</td>
+                  <td>
+                    {e.action.replace(/_/g, ' ')} {e.target && <span class="mono">{e.target}</span>}
+                  </td>
+                  <td class="mono small">{e.detail ? JSON.stringify(e.detail) : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,153 @@
+// Small building blocks shared by the dashboard's views. Text from payers and merchants is only
+// ever rendered as text (JSX children), never as HTML.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { follow, href } from './route.ts';
+import { ApiError } from './api.ts';
+
+export function Link(props: { to: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' | undefined }) {
+  return (
+    <a href={href(props.to)} onClick={follow} class={props.class} aria-current={props['aria-current']}>
+      {props.children}
+    </a>
+  );
+}
+
+const STATUS_TONE: Record<string, string> = {
+  paid: 'ok',
+  paid_over: 'ok',
+  delivered: 'ok',
+  confirmed: 'ok',
+  active: 'ok',
+  owner: 'ok',
+  wrong_amount: 'warn',
+  process: 'info',
+  check: 'info',
+  confirm_check: 'info',
+  pending: 'info',
+  seen: 'info',
+  refund_process: 'info',
+  fail: 'bad',
+  failed: 'bad',
+  cancel: 'bad',
+  system_fail: 'bad',
+  blocked: 'bad',
+  dropped: 'bad',
+  refund_fail: 'bad',
+};
+
+export function Badge({ value }: { value: string }) {
+  return <span class={`badge tone-${STATUS_TONE[value] ?? 'neutral'}`}>{value.replace(/_/g, ' ')}</span>;
+}
+
+export function Page(props: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
+  const h1 = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${props.title} · Satchel`;
+    h1.current?.focus();
+  }, [props.title]);
+  return (
+    <section class="view" aria-labelledby="view-title">
+      <div class="view-head">
+        <h1 id="view-title" tabIndex={-1} ref={h1}>
+          {props.title}
+        </h1>
+        {props.actions && <div class="view-actions">{props.actions}</div>}
+      </div>
+      {props.children}
+    </section>
+  );
+}
+
+export function Card(props: { title?: string; children: ComponentChildren; class?: string }) {
+  return (
+    <section class={`card ${props.class ?? ''}`}>
+      {props.title && <h2>{props.title}</h2>}
+      {props.children}
+    </section>
+  );
+}
+
+export function Problem({ error }: { error: unknown }) {
+  if (!error) return null;
+  const text = error instanceof ApiError ? error.message : 'Something went wrong. Try again.';
+  return (
+    <p class="notice tone-bad" role="alert">
+      {text}
+    </p>
+  );
+}
+
+export function Loading() {
+  return (
+    <p class="loading" aria-busy="true">
+      <span class="spinner" aria-hidden="true" /> Loading…
+    </p>
+  );
+}
+
+/** Loads on mount and whenever `deps` change; `reload` fetches again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; reload: () => void } {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown }>({ data: undefined, error: null });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    load().then(
+      (data) => live && setState({ data, error: null }),
+      (error: unknown) => live && setState((s) => ({ data: s.data, error })),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  return { ...state, reload: () => setTick((t) => t + 1) };
+}
+
+export function Copy({ text, label }: { text: string; label: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      class="btn small"
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => setDone(true));
+      }}
+    >
+      {done ? 'Copied' : label}
+    </button>
+  );
+}
+
+export function Field(props: { label: string; error?: string | null; hint?: string; children: (id: string, describedBy: string | undefined) => ComponentChildren; id: string }) {
+  const describedBy = [props.hint ? `${props.id}-hint` : '', props.error ? `${props.id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      {props.children(props.id, describedBy)}
+      {props.hint && (
+        <p id={`${props.id}-hint`} class="hint">
+          {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p id={`${props.id}-error`} class="field-error">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A description list of label/value pairs. */
+export function Facts({ rows }: { rows: Array<[string, ComponentChildren]> }) {
+  return (
+    <dl class="facts">
+      {rows.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v ?? '—'}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

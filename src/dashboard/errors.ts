@@ -1,0 +1,46 @@
+// Errors of the dashboard's session-authed API; src/http/dashboard maps each class to its status.
+
+/** No valid session: 401. */
+export class SessionRequiredError extends Error {
+  constructor() {
+    super('Sign in to continue.');
+  }
+}
+
+/** Signed in, but the role may not do this (a viewer asking for an owner's action): 403. */
+export class RoleForbiddenError extends Error {
+  constructor(message = 'Your role cannot do this.') {
+    super(message);
+  }
+}
+
+/** A state-changing request without the right Origin or CSRF token: 403. */
+export class CsrfError extends Error {
+  constructor() {
+    super('The request was refused (cross-site request check failed). Reload the page and try again.');
+  }
+}
+
+/** Too many failed sign-ins for this account or address: 429 with Retry-After. */
+export class LoginThrottledError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many failed sign-ins. Try again later.');
+  }
+}
+
+/** Wrong email or password (never says which): 401. */
+export class BadCredentialsError extends Error {
+  constructor() {
+    super('The email or password is not right.');
+  }
+}
+
+/** A set-password link that is unknown, used or expired: 410. */
+export class LinkExpiredError extends Error {
+  constructor() {
+    super('This link has expired or was already used. Ask the owner or operator for a new one.');
+  }
+}
+
+/** Bad input to a user operation (CLI or dashboard): 422 with the message. */
+export class UserInputError extends Error {}
