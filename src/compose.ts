@@ -15,6 +15,7 @@ import { Chains } from './chain/networks.ts';
 import { simulatedDriverFactory } from './chain/simulated/driver.ts';
 import { evmDriverFactory } from './chain/evm/index.ts';
 import { BITCOIN_CORE, bitcoinDriverFactory, configuredNetwork } from './chain/bitcoin/index.ts';
+import { tronDriverFactory } from './chain/tron/index.ts';
 import { installMoneyOut } from './payouts/install.ts';
 
 /** The chain families this gateway knows, by the name a network's `driver` setting gives. */
@@ -22,6 +23,7 @@ export const driverFactories: DriverFactories = {
   simulated: simulatedDriverFactory,
   evm: evmDriverFactory,
   [BITCOIN_CORE]: bitcoinDriverFactory,
+  tron: tronDriverFactory,
 };
 
 export const DEFAULT_RATES_FILE = fileURLToPath(new URL('./rates/static-rates.json', import.meta.url));

@@ -6,6 +6,7 @@ import * as m003 from './migrations/003_money_out.ts';
 import * as m004 from './migrations/004_evm.ts';
 import * as m005 from './migrations/005_hardening.ts';
 import * as m007 from './migrations/007_bitcoin.ts';
+import * as m008 from './migrations/008_tron.ts';
 import * as m009 from './migrations/009_merchant_profiles.ts';
 import * as m010 from './migrations/010_dashboard.ts';
 
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '004_evm': m004,
   '005_hardening': m005,
   '007_bitcoin': m007,
+  '008_tron': m008,
   '009_merchant_profiles': m009,
   '010_dashboard': m010,
 };

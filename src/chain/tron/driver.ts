@@ -1,0 +1,249 @@
+// The `tron` chain driver: TRX and the registry's TRC-20 tokens over a java-tron node's HTTP API.
+// See docs/networks.md for the operator's side. Detection lives in ./scan.ts, what we send in
+// ./outgoing.ts, activation and sweeping in ./sweep.ts; this class ties them to the gateway:
+// one scanner per network (its caller holds the `scan:<NETWORK>` lock), payouts from the hot wallet
+// (m/44'/195'/1'/0/0), and the check that the hot wallet can cover a payout before it is accepted.
+import type { Kysely } from 'kysely';
+import type { ChainDriver, ChainSink, SendRequest, WatchedAddress } from '../contract.ts';
+import { HotWalletShortError } from '../errors.ts';
+import type { NetworkDef } from '../../registry/index.ts';
+import type { Storage } from '../../db/dialect.ts';
+import { Decimal } from '../../money/decimal.ts';
+import { isTronAddress, toHexAddress } from './address.ts';
+import { TronApi } from './api.ts';
+import { TronKeys } from './keys.ts';
+import { TronOutgoing, TronSendError, transferData, type Intent } from './outgoing.ts';
+import { TronScanner, type ChainView, type TronToken } from './scan.ts';
+import { tronDb, type TronDB } from './schema.ts';
+import { TronSweeper, type TronSweepPolicy } from './sweep.ts';
+import { chainCosts, type Coverage } from './costs.ts';
+
+export type TronLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
+
+export interface TronDriverOptions {
+  network: NetworkDef;
+  apiUrl: string;
+  apiKey?: string;
+  confirmations: number;
+  tokens: TronToken[];
+  /** BIP-39 seed. Held in memory only. */
+  seed: Uint8Array;
+  storage: Storage;
+  now?: () => number;
+  /** Most TRX a TRC-20 transfer may burn for energy (sun). */
+  feeLimit: bigint;
+  pollBatch?: number;
+  maxBatchesPerPoll?: number;
+  startBlock?: number;
+  sweep?: TronSweepPolicy;
+  rebroadcastAfterMs?: number;
+  onRequest?: (path: string) => void;
+  log?: TronLog;
+}
+
+interface Asset {
+  code: string;
+  decimals: number;
+  /** base58, null for TRX */
+  contract: string | null;
+}
+
+export class TronDriver implements ChainDriver {
+  readonly kind = 'tron';
+  readonly watchesAddresses = true;
+  readonly network: NetworkDef;
+  readonly confirmations: number;
+  /** Where payouts come from and sweeps go to. */
+  readonly hotWallet: string;
+  readonly feeLimit: bigint;
+
+  readonly api: TronApi;
+  readonly db: Kysely<TronDB>;
+  readonly out: TronOutgoing;
+  readonly scanner: TronScanner;
+  readonly sweeper: TronSweeper;
+  readonly keys: TronKeys;
+  private readonly storage: Storage;
+  private readonly now: () => number;
+  private readonly log: TronLog;
+  private readonly native: Asset;
+  private readonly tokens: Asset[];
+  private readonly watched = new Set<string>();
+  /** HD path of each watched deposit address (the sweep signs with it). */
+  private readonly paths = new Map<string, string>();
+  private closed = false;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(opts: TronDriverOptions) {
+    if (!Number.isSafeInteger(opts.confirmations) || opts.confirmations < 1) throw new RangeError(`${opts.network.code}: confirmations must be a positive integer`);
+    this.network = { ...opts.network, confirmations: opts.confirmations };
+    this.confirmations = opts.confirmations;
+    this.storage = opts.storage;
+    this.db = tronDb(opts.storage.db);
+    this.now = opts.now ?? Date.now;
+    this.log = opts.log ?? (() => {});
+    this.feeLimit = opts.feeLimit;
+    this.api = new TronApi(opts.apiUrl, { apiKey: opts.apiKey, onRequest: opts.onRequest });
+    this.keys = new TronKeys(opts.seed, opts.network.coin_type);
+    this.hotWallet = this.keys.hot.address;
+    const nat = opts.network.currencies.find((c) => c.native);
+    if (!nat) throw new Error(`${opts.network.code}: the registry lists no native currency`);
+    this.native = { code: nat.code, decimals: nat.decimals, contract: null };
+    this.tokens = opts.tokens.map((t) => ({ code: t.code, decimals: t.decimals, contract: t.contract }));
+    const code = this.network.code;
+    this.out = new TronOutgoing({ network: code, api: this.api, db: this.db, storage: this.storage, now: this.now, rebroadcastAfterMs: opts.rebroadcastAfterMs ?? 15_000, log: this.log });
+    this.scanner = new TronScanner({
+      network: code,
+      api: this.api,
+      db: this.db,
+      native: this.native,
+      tokens: opts.tokens,
+      confirmations: opts.confirmations,
+      watched: this.watched,
+      now: this.now,
+      pollBatch: Math.min(100, Math.max(1, opts.pollBatch ?? 100)),
+      maxBatchesPerPoll: Math.max(1, opts.maxBatchesPerPoll ?? 20),
+      startBlock: opts.startBlock,
+      isOwnTransaction: (txids) => this.out.ours(txids),
+      log: this.log,
+    });
+    this.sweeper = new TronSweeper({
+      network: code,
+      api: this.api,
+      db: this.db,
+      pathOf: (address) => this.paths.get(address),
+      out: this.out,
+      keys: this.keys,
+      native: this.native,
+      tokens: opts.tokens,
+      feeLimit: opts.feeLimit,
+      policy: opts.sweep ?? { enabled: false, mode: 'burn', minNative: '0', minToken: {}, everyMs: 60_000 },
+      now: this.now,
+      log: this.log,
+    });
+  }
+
+  watch(addresses: readonly WatchedAddress[]): void {
+    for (const { address, path } of addresses) {
+      if (!isTronAddress(address)) continue;
+      this.watched.add(address);
+      this.paths.set(address, path);
+    }
+  }
+
+  get watchedCount(): number {
+    return this.watched.size;
+  }
+
+  poll(sink: ChainSink): Promise<void> {
+    // The caller holds the network's scanner lock (src/chain/networks.ts, Chains.poll).
+    return this.exclusive(async () => {
+      if (this.closed) throw new Error(`${this.network.code}: driver closed`);
+      const view = await this.scanner.view();
+      await this.scanner.poll(sink, view);
+      await this.out.track(sink, view, this.confirmations);
+      try {
+        await this.sweeper.maybeRun(view);
+      } catch (err) {
+        this.log('error', 'tron sweep failed', { network: this.network.code, error: (err as Error).message });
+      }
+    });
+  }
+
+  /** One sweep round now (tests, the CLI); the scanner also runs one every `every_seconds`. */
+  async sweep(): Promise<void> {
+    await this.storage.withLock(`scan:${this.network.code}`, 15_000, () => this.exclusive(async () => this.sweeper.run(await this.scanner.view())));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue.catch(() => {});
+  }
+
+  // ---------------------------------------------------------------- payouts
+
+  private asset(code: string): Asset | undefined {
+    const c = code.toUpperCase();
+    if (this.native.code.toUpperCase() === c) return this.native;
+    return this.tokens.find((t) => t.code.toUpperCase() === c);
+  }
+
+  private parse(req: { network: string; currency: string; to: string; amount: string }): { asset: Asset; units: bigint; intent: Intent } {
+    if (req.network.toUpperCase() !== this.network.code.toUpperCase()) throw new TronSendError('invalid', `Network ${req.network} is not ${this.network.code}`);
+    const asset = this.asset(req.currency);
+    if (!asset) throw new TronSendError('invalid', `${req.currency} is not a currency of ${this.network.code}`);
+    if (!isTronAddress(req.to)) throw new TronSendError('invalid', `Not a TRON address: ${req.to}`);
+    const d = Decimal.tryParse(req.amount);
+    let units = 0n;
+    try {
+      units = d ? d.toBaseUnits(asset.decimals) : 0n;
+    } catch {
+      throw new TronSendError('invalid', `More than ${asset.decimals} decimal places: ${req.amount}`);
+    }
+    if (units <= 0n) throw new TronSendError('invalid', `Not a positive amount: ${req.amount}`);
+    const owner = toHexAddress(this.hotWallet);
+    const intent: Intent = asset.contract
+      ? { type: 'TriggerSmartContract', owner, contract: toHexAddress(asset.contract), data: transferData(req.to, units), feeLimit: this.feeLimit }
+      : { type: 'TransferContract', owner, to: toHexAddress(req.to), amount: units };
+    return { asset, units, intent };
+  }
+
+  /** Whether the hot wallet can pay this now: the coin or token, and the TRX its bandwidth and energy burn. */
+  async canCover(req: { network: string; currency: string; to: string; amount: string }): Promise<Coverage> {
+    const { asset, units, intent } = this.parse(req);
+    return chainCosts(this.api).cover(this.hotWallet, asset, units, intent, this.feeLimit, this.native.code);
+  }
+
+  async send(req: SendRequest): Promise<{ txid: string }> {
+    if (this.closed) throw new Error(`${this.network.code}: driver closed`);
+    const { asset, units, intent } = this.parse(req);
+    const amount = Decimal.fromBaseUnits(units, asset.decimals).toString();
+    const attempts = await this.out.attempts(req.id);
+    const latest = attempts[0];
+    let view: ChainView | null = null;
+    if (latest) {
+      if (latest.kind !== 'payout' || latest.currency !== asset.code || latest.to_address !== req.to || !Decimal.parse(latest.amount).eq(amount)) {
+        throw new TronSendError('invalid', `Send id ${req.id} was already used for a different transaction`);
+      }
+      if (latest.status === 'signed' || latest.status === 'sent') {
+        view = await this.scanner.view();
+        if (!(await this.out.expiredForGood(latest, view))) {
+          await this.out.broadcast(latest);
+          return { txid: latest.txid };
+        }
+        // Signed but never mined, and now it never can be: this request may be signed again.
+        await this.out.update(latest.id, { status: 'expired', error: latest.error ?? 'expired' });
+      } else if (latest.status !== 'expired') {
+        return { txid: latest.txid };
+      }
+    }
+    view ??= await this.scanner.view();
+    const coverage = await chainCosts(this.api).cover(this.hotWallet, asset, units, intent, this.feeLimit, this.native.code);
+    if (!coverage.covered) {
+      if (coverage.currency === 'reverted') throw new TronSendError('reverted', coverage.message);
+      throw new HotWalletShortError(coverage.currency, coverage.message);
+    }
+    const row = await this.out.signAndStore({
+      requestId: req.id,
+      attempt: (latest?.attempt ?? 0) + 1,
+      kind: 'payout',
+      signer: this.keys.hot,
+      intent,
+      currency: asset.code,
+      toAddress: req.to,
+      amount,
+      view,
+    });
+    // A refusal leaves the transaction stored: the node (or another it gave it to) could still
+    // mine it until it expires, so the payout is judged by the chain, never failed early.
+    if (row.status === 'signed') await this.out.broadcast(row);
+    return { txid: row.txid };
+  }
+
+  /** poll(), sweep() and their parts never overlap within one driver. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+}

@@ -1,0 +1,123 @@
+// Builds the `tron` driver of a network from the registry and the operator's configuration
+// (docs/networks.md):
+//   { "driver": "tron", "api_url": "https://tron-node.internal:8090", "api_key": "...",
+//     "confirmations": 19, "tokens": { "USDT": "T..." }, "fee_limit": "30",
+//     "sweep": { "enabled": true, "resources": "burn", "min_native": "1", "min_token": { "USDT": "10" }, "every_seconds": 60 },
+//     "start_block": 70000000, "poll_batch": 100 }
+import type { NetworkConfig } from '../../config.ts';
+import type { Storage } from '../../db/dialect.ts';
+import type { NetworkDef } from '../../registry/index.ts';
+import { Decimal } from '../../money/decimal.ts';
+import { isTronAddress } from './address.ts';
+import type { DriverDeps } from '../contract.ts';
+import { TronDriver, type TronLog } from './driver.ts';
+import type { TronToken } from './scan.ts';
+import type { TronSweepPolicy } from './sweep.ts';
+
+export { TronDriver } from './driver.ts';
+export { TronSendError } from './outgoing.ts';
+export { tronHotWalletPath } from './keys.ts';
+
+/** Default most TRX a TRC-20 payout or sweep may burn for energy. */
+export const DEFAULT_FEE_LIMIT = '30';
+
+/** The `tron` family's factory, for the composition root's table of drivers. */
+export function tronDriverFactory(deps: DriverDeps): TronDriver {
+  return createTronDriver(deps.network, { ...deps.settings, confirmations: deps.confirmations }, {
+    seed: deps.seed(),
+    storage: deps.storage,
+    now: deps.now,
+    log: deps.log,
+  });
+}
+
+export function createTronDriver(
+  network: NetworkDef,
+  cfg: NetworkConfig,
+  deps: { seed: Uint8Array; storage: Storage; now?: () => number; log?: TronLog; onRequest?: (path: string) => void },
+): TronDriver {
+  const where = `networks.${network.code}`;
+  if (network.family !== 'tron' || network.address_format !== 'tron') throw new Error(`${where}: driver "tron" only serves TRON networks`);
+  if (typeof cfg.api_url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(cfg.api_url)) {
+    throw new Error(`${where}.api_url: the http(s) URL of a java-tron node's HTTP API is required for driver "tron"`);
+  }
+  if (cfg.api_key !== undefined && (typeof cfg.api_key !== 'string' || cfg.api_key === '' || /[\r\n]/.test(cfg.api_key))) {
+    throw new Error(`${where}.api_key: a non-empty string is required`);
+  }
+  const confirmations = cfg.confirmations ?? network.confirmations;
+  if (!Number.isSafeInteger(confirmations) || confirmations < 1) throw new Error(`${where}.confirmations: a positive integer is required`);
+
+  const overrides = new Map(Object.entries(cfg.tokens ?? {}).map(([c, contract]) => [c.toUpperCase(), contract]));
+  const tokens: TronToken[] = [];
+  for (const c of network.currencies) {
+    if (c.native) continue;
+    const contract = overrides.get(c.code.toUpperCase()) ?? c.contract;
+    overrides.delete(c.code.toUpperCase());
+    if (!contract) continue;
+    if (typeof contract !== 'string' || !isTronAddress(contract)) throw new Error(`${where}.tokens.${c.code}: not a TRON contract address: ${String(contract)}`);
+    tokens.push({ code: c.code, contract, decimals: c.decimals });
+  }
+  if (overrides.size) throw new Error(`${where}.tokens: ${[...overrides.keys()].join(', ')} not a token of ${network.code} in the registry`);
+
+  const feeLimit = trx(cfg.fee_limit ?? DEFAULT_FEE_LIMIT, `${where}.fee_limit`);
+  if (feeLimit <= 0n) throw new Error(`${where}.fee_limit: must be more than 0`);
+  const pollBatch = optInt(cfg.poll_batch, `${where}.poll_batch`);
+  if (pollBatch !== undefined && (pollBatch < 1 || pollBatch > 100)) throw new Error(`${where}.poll_batch: between 1 and 100 (the node's range limit)`);
+
+  return new TronDriver({
+    network,
+    apiUrl: cfg.api_url,
+    apiKey: cfg.api_key as string | undefined,
+    confirmations,
+    tokens,
+    seed: deps.seed,
+    storage: deps.storage,
+    now: deps.now,
+    log: deps.log,
+    onRequest: deps.onRequest,
+    feeLimit,
+    pollBatch,
+    startBlock: optInt(cfg.start_block, `${where}.start_block`),
+    sweep: sweepPolicy(cfg.sweep, `${where}.sweep`),
+  });
+}
+
+function trx(v: unknown, where: string): bigint {
+  const d = typeof v === 'string' ? Decimal.tryParse(v) : null;
+  if (!d || d.isNegative()) throw new Error(`${where}: a decimal string of TRX is required`);
+  try {
+    return d.toBaseUnits(6);
+  } catch {
+    throw new Error(`${where}: at most 6 decimal places`);
+  }
+}
+
+function optInt(v: unknown, where: string): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new Error(`${where}: a non-negative integer is required`);
+  return v;
+}
+
+function sweepPolicy(v: unknown, where: string): TronSweepPolicy | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw new Error(`${where}: an object is required`);
+  const s = v as { enabled?: unknown; resources?: unknown; min_native?: unknown; min_token?: unknown; every_seconds?: unknown };
+  const dec = (x: unknown, w: string) => {
+    if (typeof x !== 'string' || !/^\d+(\.\d+)?$/.test(x)) throw new Error(`${w}: a decimal string is required`);
+    return x;
+  };
+  if (s.resources !== undefined && s.resources !== 'burn' && s.resources !== 'delegate') throw new Error(`${where}.resources: "burn" or "delegate"`);
+  const minToken: Record<string, string> = {};
+  if (s.min_token !== undefined) {
+    if (typeof s.min_token !== 'object' || s.min_token === null) throw new Error(`${where}.min_token: an object is required`);
+    for (const [k, x] of Object.entries(s.min_token)) minToken[k.toUpperCase()] = dec(x, `${where}.min_token.${k}`);
+  }
+  const every = s.every_seconds === undefined ? 60 : optInt(s.every_seconds, `${where}.every_seconds`)!;
+  return {
+    enabled: s.enabled === true,
+    mode: s.resources === 'delegate' ? 'delegate' : 'burn',
+    minNative: s.min_native === undefined ? '0' : dec(s.min_native, `${where}.min_native`),
+    minToken,
+    everyMs: every * 1000,
+  };
+}

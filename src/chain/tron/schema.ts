@@ -1,0 +1,111 @@
+// Tables of the TRON driver (created by src/db/migrations/008_tron.ts). Kept apart from
+// src/db/schema.ts: only the driver reads them, through a `Kysely<TronDB>` view of the storage.
+// Addresses are base58 ("T..."); amounts are decimal strings; block numbers are integers.
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+
+/** How far each network has been scanned. */
+export interface TronCursorsTable {
+  network: string;
+  /** Last fully processed block (-1: nothing yet). */
+  block_number: number;
+  block_hash: string | null;
+  updated_at: number;
+}
+
+/** Ids of recently processed blocks, to notice a reorganisation and find the fork point. */
+export interface TronBlocksTable {
+  network: string;
+  number: number;
+  hash: string;
+  parent_hash: string;
+}
+
+/** Transfers into watched addresses, as last reported to the sink. */
+export interface TronTransfersTable {
+  network: string;
+  txid: string;
+  /** 0 for a TRX transfer, the log's position in its transaction for a TRC-20 transfer. */
+  idx: number;
+  currency: string;
+  to_address: string;
+  from_address: string | null;
+  amount: string;
+  block_number: number;
+  block_hash: string;
+  /** Confirmations last reported to the sink (0: not reported yet). */
+  confirmations: number;
+  /** pending | confirmed (final) | orphaned (its block left the chain) | dropped */
+  status: string;
+  /** 1 once a sweep found nothing left to move from `to_address` after this transfer. */
+  swept: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * Every transaction the driver signed, stored before it is broadcast. A request (payout id, or a
+ * movement's id) has one row per attempt: a new attempt is built only once the previous one has
+ * expired without being mined, so at most one of them can ever be on chain.
+ */
+export interface TronOutgoingTable {
+  id: string;
+  network: string;
+  request_id: string;
+  attempt: number;
+  /** payout | activate | fund | delegate | undelegate | sweep */
+  kind: string;
+  from_address: string;
+  to_address: string;
+  currency: string;
+  amount: string;
+  txid: string;
+  /** The signed Transaction protobuf (hex), exactly as broadcast. */
+  raw: string;
+  /** raw_data.expiration (ms): after it the transaction can no longer be included in a block. */
+  expiration: number;
+  /** signed (not yet taken by the node) | sent | mined | confirmed | failed | expired */
+  status: string;
+  block_number: number | null;
+  confirmations: number;
+  error: string | null;
+  broadcast_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Every movement between our own addresses: activation, TRX or energy for a sweep, the sweep. */
+export interface TronMovementsTable {
+  id: string;
+  network: string;
+  /** activate | fund (TRX for the energy, burn mode) | delegate | undelegate | sweep */
+  kind: string;
+  currency: string;
+  from_address: string;
+  to_address: string;
+  /** Decimal string: TRX moved, the token swept, or for delegate/undelegate the TRX of stake. */
+  amount: string;
+  /** Energy the sweep needs (fund / delegate), from triggerconstantcontract. */
+  energy: number | null;
+  /** The movement this one waits for. */
+  depends_on: string | null;
+  /** waiting | sent | done | failed */
+  status: string;
+  txid: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TronTables {
+  tron_cursors: TronCursorsTable;
+  tron_blocks: TronBlocksTable;
+  tron_transfers: TronTransfersTable;
+  tron_outgoing: TronOutgoingTable;
+  tron_movements: TronMovementsTable;
+}
+
+export type TronDB = DB & TronTables;
+
+export function tronDb(db: Kysely<DB>): Kysely<TronDB> {
+  return db as unknown as Kysely<TronDB>;
+}
