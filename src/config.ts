@@ -35,6 +35,8 @@ export interface Config {
   bodyLimit: number;
   /** Pause between two rounds of the background workers. */
   workerIntervalMs: number;
+  /** Longest a graceful shutdown (SIGTERM) may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
   /**
    * Test mode: the payment simulator (/simulator/*, `satchel simulate`) is on. Unset: decided by
    * the networks' drivers (src/chain/networks.ts, simulatorOn).
@@ -59,6 +61,7 @@ type FileConfig = Partial<{
   mnemonic_file: string;
   payer_rate_limit: number;
   worker_interval_ms: number;
+  shutdown_timeout_ms: number;
   simulator: boolean;
 }>;
 
@@ -95,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payerRateLimit: Number(env.SATCHEL_PAYER_RATE_LIMIT ?? fc.payer_rate_limit ?? 600),
     bodyLimit: 64 * 1024,
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
+    shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
     simulator: bool(env.SATCHEL_SIMULATOR) ?? fc.simulator,
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
   };

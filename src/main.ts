@@ -13,11 +13,16 @@ if (gw.url) {
   if (demo) console.log(demo);
 }
 
+// Graceful shutdown (a rolling restart): finish or hand back the work in hand, then exit. A second
+// signal, or a shutdown longer than SATCHEL_SHUTDOWN_TIMEOUT_MS, exits at once; what was left
+// claimed then waits out its lease and is taken by another process.
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) process.exit(1);
     closing = true;
+    console.log(`${signal}: shutting down`);
+    setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
     gw.close().then(() => process.exit(0), () => process.exit(1));
   });
 }

@@ -38,8 +38,10 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
     url,
     demo,
     async close() {
-      await app.close();
-      await workers?.stop(); // after HTTP: no new work arrives while the last round finishes
+      // Both at once: HTTP stops accepting (new requests get 503) and waits for those in flight,
+      // while the workers start nothing new, hand back what they claimed and finish what is under
+      // way. The pool closes last; closing it ends the lock session, so the scanner locks go too.
+      await Promise.all([app.close(), workers?.stop()]);
       unlock?.();
       await ctx.storage.close();
     },

@@ -50,6 +50,8 @@ export class Chains {
   private readonly drivers = new Map<string, ChainDriver>();
   /** Per network: the newest address stamp given to its driver (0: none yet, give them all). */
   private readonly watchedSince = new Map<string, number>();
+  /** Per network: the start of the last scan recorded in chain_scans. */
+  private readonly lastNoted = new Map<string, number>();
 
   constructor(private readonly opts: ChainsOptions) {
     this.simulator = simulatorOn(opts.config);
@@ -132,10 +134,24 @@ export class Chains {
   async poll(code: string, sink: ChainSink, opts: { wait: boolean }): Promise<boolean> {
     const d = this.driver(code);
     const done = await this.opts.storage.withLock(`scan:${d.network.code}`, opts.wait ? INLINE_SCAN_WAIT_MS : 0, async () => {
+      const started = this.opts.now();
       if (d.watchesAddresses) await this.feedWatch(d);
       await d.poll(sink);
+      await this.noteScanned(d.network.code, started);
     });
     return done !== null;
+  }
+
+  /** Records the start of the last completed scan (the scan lag in /metrics), at most once a second
+   * per network and process: a worker scans several times a second. */
+  private async noteScanned(network: string, startedAt: number): Promise<void> {
+    if (startedAt - (this.lastNoted.get(network) ?? 0) < 1000) return;
+    this.lastNoted.set(network, startedAt);
+    await this.opts.storage.db
+      .insertInto('chain_scans')
+      .values({ network, scanned_at: startedAt })
+      .onConflict((oc) => oc.column('network').doUpdateSet({ scanned_at: startedAt }))
+      .execute();
   }
 
   private async feedWatch(d: ChainDriver): Promise<void> {

@@ -115,6 +115,11 @@ export interface ChainCursorsTable {
   updated_at: number;
 }
 
+export interface ChainScansTable {
+  network: string;
+  scanned_at: number;
+}
+
 export interface SimTransactionsTable {
   network: string;
   txid: string;
@@ -379,6 +384,7 @@ export interface DB {
   addresses: AddressesTable;
   chain_transfers: ChainTransfersTable;
   chain_cursors: ChainCursorsTable;
+  chain_scans: ChainScansTable;
   sim_transactions: SimTransactionsTable;
   balances: BalancesTable;
   ledger_entries: LedgerEntriesTable;

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics } from '../ops/metrics.ts';
+import { backlogSamples } from '../ops/backlog.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
 import { ScanBusyError } from '../chain/errors.ts';
 import { merchantApi } from './merchant-api.ts';
@@ -122,6 +123,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       clearTimeout(timer);
     }
   });
+  metrics.collect(() => backlogSamples(ctx));
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
   await app.register(merchantApi, { ctx });

@@ -7,9 +7,17 @@ function key(name: string, labels: Labels): string {
   return parts.length ? `${name}{${parts.join(',')}}` : name;
 }
 
+export interface Sample {
+  name: string;
+  help: string;
+  labels?: Labels;
+  value: number;
+}
+
 export class Metrics {
   private readonly counters = new Map<string, { help: string; values: Map<string, number> }>();
   private readonly gauges = new Map<string, { help: string; read: () => Promise<number> | number }>();
+  private readonly collectors: Array<() => Promise<Sample[]>> = [];
 
   inc(name: string, help: string, labels: Labels = {}, by = 1): void {
     let c = this.counters.get(name);
@@ -22,6 +30,11 @@ export class Metrics {
     this.gauges.set(name, { help, read });
   }
 
+  /** Gauges read together at each scrape (one database round trip for several of them). */
+  collect(read: () => Promise<Sample[]>): void {
+    this.collectors.push(read);
+  }
+
   async render(): Promise<string> {
     const lines: string[] = [];
     for (const [name, c] of this.counters) {
@@ -29,7 +42,21 @@ export class Metrics {
       for (const [k, v] of c.values) lines.push(`${k} ${v}`);
     }
     for (const [name, g] of this.gauges) {
-      lines.push(`# HELP ${name} ${g.help}`, `# TYPE ${name} gauge`, `${name} ${await g.read()}`);
+      let value: number;
+      try {
+        value = await g.read();
+      } catch {
+        continue; // the database is out of reach: no sample rather than no metrics at all
+      }
+      lines.push(`# HELP ${name} ${g.help}`, `# TYPE ${name} gauge`, `${name} ${value}`);
+    }
+    for (const read of this.collectors) {
+      const byName = new Map<string, Sample[]>();
+      for (const sample of await read()) byName.set(sample.name, [...(byName.get(sample.name) ?? []), sample]);
+      for (const [name, samples] of byName) {
+        lines.push(`# HELP ${name} ${samples[0]!.help}`, `# TYPE ${name} gauge`);
+        for (const smp of samples) lines.push(`${key(name, smp.labels ?? {})} ${smp.value}`);
+      }
     }
     return lines.join('\n') + '\n';
   }

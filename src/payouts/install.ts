@@ -10,9 +10,9 @@ import { applyPendingEvents, onOutgoingEvent } from './outgoing.ts';
 import { sendDuePayouts } from './worker.ts';
 
 /** The worker job: send the payouts (and refunds) that are due; apply chain reports that a race left behind. */
-export const payoutJob: Job = async (ctx) => {
+export const payoutJob: Job = async (ctx, signal) => {
   await applyPendingEvents(ctx);
-  return sendDuePayouts(ctx);
+  return sendDuePayouts(ctx, 25, signal);
 };
 
 export function installMoneyOut(): void {

@@ -34,8 +34,9 @@ function errorText(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 500);
 }
 
-/** Sends what is due (at most `limit`); returns how many were tried. */
-export async function sendDuePayouts(ctx: Ctx, limit = 25): Promise<number> {
+/** Sends what is due (at most `limit`); returns how many were tried. Once `signal` aborts (the
+ * process is shutting down) the claimed payouts not yet begun are handed back at once. */
+export async function sendDuePayouts(ctx: Ctx, limit = 25, signal?: AbortSignal): Promise<number> {
   const now = ctx.now();
   const claimed = await ctx.storage.write(async (trx) => {
     const rows = await ctx.storage
@@ -60,8 +61,25 @@ export async function sendDuePayouts(ctx: Ctx, limit = 25): Promise<number> {
     }
     return rows;
   });
-  for (const row of claimed) await sendOne(ctx, { ...row, attempts: row.attempts + 1 });
+  for (let i = 0; i < claimed.length; i++) {
+    if (signal?.aborted) {
+      await releaseClaims(ctx, claimed.slice(i).map((r) => r.id));
+      return i;
+    }
+    await sendOne(ctx, { ...claimed[i]!, attempts: claimed[i]!.attempts + 1 });
+  }
   return claimed.length;
+}
+
+/** Ends the lease of claimed payouts that were not sent, so that another worker takes them now. */
+async function releaseClaims(ctx: Ctx, ids: string[]): Promise<void> {
+  await ctx.storage.db
+    .updateTable('payouts')
+    .set({ next_attempt_at: ctx.now(), attempts: sql<number>`attempts - 1` })
+    .where('id', 'in', ids)
+    .where('status', '=', 'process')
+    .where('txid', 'is', null)
+    .execute();
 }
 
 /** Sends one payout now, lease or not (the simulator; the send is idempotent anyway). */

@@ -56,9 +56,10 @@ export class WebhookDeliverer {
    * Sends the webhooks that are due (at most `limit`); returns how many were attempted. Webhooks
    * about the same invoice (wallet, payout) go out one after another in the order they were
    * queued, and none overtakes an older one that is still being retried. A failing webhook never
-   * makes this throw; a database that cannot be reached does.
+   * makes this throw; a database that cannot be reached does. Once `signal` aborts (shutting
+   * down), attempts under way finish and the claimed webhooks not yet begun are handed back.
    */
-  async runOnce(limit = 50): Promise<number> {
+  async runOnce(limit = 50, signal?: AbortSignal): Promise<number> {
     const groups = await this.claim(limit);
     let attempted = 0;
     let next = 0;
@@ -67,6 +68,10 @@ export class WebhookDeliverer {
         const group = groups[next++]!;
         for (let i = 0; i < group.length; i++) {
           const row = group[i]!;
+          if (signal?.aborted) {
+            await this.release(group.slice(i)).catch(() => {});
+            break;
+          }
           let status: string;
           try {
             attempted++;

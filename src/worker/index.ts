@@ -8,7 +8,9 @@ import { createSink } from '../chain/ingest.ts';
 import { expireDue } from '../invoices/lifecycle.ts';
 import { WebhookDeliverer } from '../webhooks/deliver.ts';
 
-export type Job = (ctx: Ctx) => Promise<unknown>;
+/** A periodic job. `signal` aborts when the process is shutting down: start nothing new, hand back
+ * (release the lease of) what was claimed but not begun, finish what is under way. */
+export type Job = (ctx: Ctx, signal: AbortSignal) => Promise<unknown>;
 
 /** Extra periodic jobs (payouts register theirs). */
 export const extraJobs: Job[] = [];
@@ -16,23 +18,26 @@ export const extraJobs: Job[] = [];
 export interface Workers {
   /** Runs every job once (tests and the CLI use this). */
   tick(): Promise<void>;
+  /** Shutting down: jobs start nothing new and release what they claimed but did not begin. */
+  abort(): void;
   stop(): Promise<void>;
 }
 
 export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): void } = console): Workers {
   const deliverer = new WebhookDeliverer(ctx);
   const sink = createSink(ctx, log);
+  const shutdown = new AbortController();
   const jobs: Array<[string, Job]> = [
-    ['chains', async () => {
+    ['chains', async (_c, signal) => {
       // Networks in parallel: a slow or unreachable node must not hold up the others.
       await Promise.all(
-        ctx.chains.all().map((d) =>
+        ctx.chains.all().filter(() => !signal.aborted).map((d) =>
           ctx.chains.poll(d.network.code, sink, { wait: false }).catch((err: unknown) => log.error({ err, network: d.network.code }, 'chain poll failed')),
         ),
       );
     }],
     ['expiry', (c) => expireDue(c)],
-    ['webhooks', () => deliverer.runOnce()],
+    ['webhooks', (_c, signal) => deliverer.runOnce(50, signal)],
     ...extraJobs.map((j, i): [string, Job] => [`job${i}`, j]),
   ];
   return {
@@ -40,11 +45,16 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
       // Jobs are independent; run side by side so that one slow job (a node timing out, a webhook
       // receiver that hangs) does not delay expiry or the others.
       // Webhooks go last, so that what this round changed is announced in the same round.
-      const run = ([name, job]: [string, Job]) => job(ctx).catch((err: unknown) => log.error({ err, job: name }, 'worker job failed'));
+      if (shutdown.signal.aborted) return;
+      const run = ([name, job]: [string, Job]) => job(ctx, shutdown.signal).catch((err: unknown) => log.error({ err, job: name }, 'worker job failed'));
       await Promise.all(jobs.filter(([name]) => name !== 'webhooks').map(run));
       await Promise.all(jobs.filter(([name]) => name === 'webhooks').map(run));
     },
+    abort() {
+      shutdown.abort();
+    },
     async stop() {
+      shutdown.abort();
       await ctx.chains.close();
     },
   };
@@ -66,6 +76,7 @@ export function runWorkers(ctx: Ctx, opts: { intervalMs?: number; log?: { error(
   return {
     async stop() {
       stopped = true;
+      workers.abort();
       if (timer) clearTimeout(timer);
       await running;
       await workers.stop();
