@@ -122,7 +122,7 @@ export async function pageBench(durationMs: number): Promise<Row[]> {
         value: `median ${ms(pageMs)}, p90 ${ms(p90(pages))} (n=${pages.length})`,
         baseline: `${ms(staticMs)} /healthz`,
         ratio: (pageMs / staticMs).toFixed(2),
-        note: 'HTML, CSS and the entry script, then one GET /api/pay/{uuid}; QR and later screens load after',
+        note: 'HTML with the first payer view embedded (head streamed first), CSS and the entry script; no API request before the first render; QR and later screens load after',
       },
       { name: 'Echo baseline (plain Fastify JSON route), 50 connections', value: fmt(echoR), baseline: '-', ratio: '1.00' },
       { name: 'GET /api/pay/{uuid} (status poll, 200 with body), 50 connections', value: fmt(full), baseline: `${echoR.rps.toFixed(0)} req/s echo`, ratio: (full.rps / echoR.rps).toFixed(2) },

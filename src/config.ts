@@ -38,10 +38,11 @@ export interface Config {
   /** Longest a graceful shutdown (SIGTERM) may take before the process exits anyway. */
   shutdownTimeoutMs: number;
   /**
-   * Test mode: the payment simulator (/simulator/*, `satchel simulate`) is on. Unset: decided by
-   * the networks' drivers (src/chain/networks.ts, simulatorOn).
+   * Test mode: the payment simulator (/simulator/*, `satchel simulate`) is on. Default: on while
+   * every network uses the simulated driver, off as soon as one is real, so that simulated money
+   * can never reach a balance that real payouts draw on.
    */
-  simulator?: boolean;
+  simulator: boolean;
 }
 
 type FileConfig = Partial<{
@@ -64,6 +65,39 @@ type FileConfig = Partial<{
   shutdown_timeout_ms: number;
   simulator: boolean;
 }>;
+
+/** The configuration cannot be run as given; the message names the setting to change. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Test mode asked for explicitly beside a real network would let simulated money reach a balance
+ * that real payouts draw on: refused, whatever else is configured.
+ */
+function testMode(forced: boolean | undefined, networks: Record<string, NetworkConfig>): boolean {
+  const real = Object.entries(networks)
+    .filter(([, n]) => driverOf(n) !== SIMULATED_DRIVER)
+    .map(([code]) => code.toUpperCase());
+  if (forced === true && real.length > 0) {
+    throw new ConfigError(
+      `SATCHEL_SIMULATOR (config file: "simulator") turns on test mode, which cannot run beside real networks (${real.join(', ')}): ` +
+        'simulated money would reach balances that real payouts draw on. Unset it, or make every network simulated.',
+    );
+  }
+  return forced ?? real.length === 0;
+}
+
+/** The `driver` setting's default: a network nobody configured runs on the simulated chain. */
+export const SIMULATED_DRIVER = 'simulated';
+
+/** The driver a network's settings name (src/chain/networks.ts answers every question built on it). */
+export function driverOf(settings: NetworkConfig | undefined): string {
+  return settings?.driver ?? SIMULATED_DRIVER;
+}
 
 function bool(v: string | undefined): boolean | undefined {
   if (v === undefined || v === '') return undefined;
@@ -99,7 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: 64 * 1024,
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
     shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
-    simulator: bool(env.SATCHEL_SIMULATOR) ?? fc.simulator,
+    simulator: testMode(bool(env.SATCHEL_SIMULATOR) ?? fc.simulator, networks),
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
   };
 }

@@ -1,9 +1,16 @@
-import { loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { demoBanner, startGateway } from './server.ts';
 import { demoLink } from './demo/index.ts';
 import { demoDashboardBanner } from './dashboard/demo.ts';
 
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (e) {
+  if (!(e instanceof ConfigError)) throw e;
+  console.error(`satchel: ${e.message}`);
+  process.exit(1);
+}
 const gw = await startGateway(config);
 if (gw.demo) console.log('\n' + demoBanner(config, gw.demo) + '\n' + (await demoDashboardBanner(gw.ctx, gw.demo)) + '\n');
 if (gw.url) console.log(`Satchel is listening on ${gw.url} (public URL ${config.publicUrl})`);

@@ -2,7 +2,7 @@
 // transfer final: decided here and nowhere else. The drivers themselves come from a table of
 // factories the composition root passes in, so adding a chain family touches the registry, its
 // own folder under src/chain/ and that table, and nothing in between.
-import type { Config, NetworkConfig } from '../config.ts';
+import { driverOf, SIMULATED_DRIVER, type Config, type NetworkConfig } from '../config.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef, Registry } from '../registry/index.ts';
 import type { ChainDriver, ChainLog, ChainSink, DriverFactories } from './contract.ts';
@@ -18,20 +18,9 @@ const WATCH_LOOKBACK_MS = 5 * 60_000;
 /** How long a caller that must see its own change (the simulator) waits for another scanner. */
 const INLINE_SCAN_WAIT_MS = 15_000;
 
-export const SIMULATED = 'simulated';
-
 /** The driver a network's settings name (`simulated` unless the configuration says otherwise). */
 export function driverKind(networks: Record<string, NetworkConfig>, code: string): string {
-  return networks[code.toUpperCase()]?.driver ?? SIMULATED;
-}
-
-/**
- * Test mode (D3/D6): the payment simulator is on. Default: on while every configured network is
- * simulated, off as soon as one is real, so that simulated money can never reach a balance that
- * real payouts draw on. `simulator` in the configuration overrides.
- */
-export function simulatorOn(config: Pick<Config, 'simulator' | 'networks'>): boolean {
-  return config.simulator ?? Object.keys(config.networks).every((code) => driverKind(config.networks, code) === SIMULATED);
+  return driverOf(networks[code.toUpperCase()]);
 }
 
 export interface ChainsOptions {
@@ -45,7 +34,7 @@ export interface ChainsOptions {
 }
 
 export class Chains {
-  /** The payment simulator's switch (see simulatorOn). */
+  /** Test mode (D3/D6): the payment simulator is on (config.ts refuses it beside a real network). */
   readonly simulator: boolean;
   private readonly drivers = new Map<string, ChainDriver>();
   /** Per network: the newest address stamp given to its driver (0: none yet, give them all). */
@@ -54,9 +43,9 @@ export class Chains {
   private readonly lastNoted = new Map<string, number>();
 
   constructor(private readonly opts: ChainsOptions) {
-    this.simulator = simulatorOn(opts.config);
+    this.simulator = opts.config.simulator;
     for (const [code, settings] of Object.entries(opts.config.networks)) {
-      const kind = settings.driver ?? SIMULATED;
+      const kind = driverOf(settings);
       if (!opts.factories[kind]) throw new Error(`networks.${code}.driver: unknown driver "${kind}" (known: ${Object.keys(opts.factories).join(', ')})`);
     }
   }
@@ -73,7 +62,7 @@ export class Chains {
   }
 
   isSimulated(code: string): boolean {
-    return this.kind(code) === SIMULATED;
+    return this.kind(code) === SIMULATED_DRIVER;
   }
 
   /**

@@ -10,7 +10,6 @@ import { readFileSync, statSync } from 'node:fs';
 import { NotFoundError } from '../errors.ts';
 import { isUuid } from '../http/validation.ts';
 import { createContext } from '../compose.ts';
-import { simulatorOn } from '../chain/networks.ts';
 import {
   SimulatorError,
   simulateConfirm,
@@ -163,7 +162,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
       },
       allowPositionals: false,
     });
-    if (group === 'simulate' && !simulatorOn(config)) {
+    if (group === 'simulate' && !config.simulator) {
       return fail(out, 'The simulator is off: a network uses a real driver (or SATCHEL_SIMULATOR=0).');
     }
     const ctx = await createContext(config);

@@ -65,8 +65,8 @@ export async function historyPage<T extends Table, R extends Keyed>(
   if (!isMissing(input.date_from) && from === null) errors.date_from = ['validation.regex'];
   if (!isMissing(input.date_to) && to === null) errors.date_to = ['validation.regex'];
   const cursorText = !isMissing(query.cursor) ? query.cursor : input.cursor;
-  const cursor = isMissing(cursorText) ? null : typeof cursorText === 'string' ? decodeCursor(cursorText) : null;
-  if (!isMissing(cursorText) && !cursor) errors.cursor = ['validation.regex'];
+  // A cursor that does not decode is no cursor: the first page (the PHP SDK always sends "1").
+  const cursor = typeof cursorText === 'string' ? decodeCursor(cursorText) : null;
   if (Object.keys(errors).length) throw new ValidationError(errors);
 
   // Both tables have created_at and id; Kysely cannot see that through the generic, hence the casts.

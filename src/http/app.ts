@@ -27,6 +27,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Extra route groups (payer API, simulator, page) registered by later layers. */
   plugins?: Array<(app: FastifyInstance, ctx: Ctx) => Promise<void> | void>;
+  /** Where the built page and widget are (dist/ by default). */
+  distDir?: string;
 }
 
 export const SERVER_ERROR = { message: 'Server error', code: 500, error: null } as const;
@@ -134,7 +136,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   }
   await exchangeRateRoutes(app, ctx);
   await payerRoutes(app, ctx);
-  await pageRoutes(app, ctx);
+  await pageRoutes(app, ctx, opts.distDir);
   await logoRoutes(app, ctx);
   await demoRoutes(app, ctx);
   await dashboardRoutes(app, ctx);

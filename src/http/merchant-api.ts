@@ -6,7 +6,7 @@ import type { Merchant } from '../merchants/store.ts';
 import { isUuid, type Input } from './validation.ts';
 import { MAX_JSON_DEPTH, parseJsonBody } from './json-body.ts';
 import { failure } from './envelope.ts';
-import { keyKindFor, verifySignature } from './signature.ts';
+import { keyKindsFor, looksLikeWebhook, verifySignature } from './signature.ts';
 import { invoiceRoutes } from './routes/invoices.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { walletRoutes } from './routes/wallets.ts';
@@ -48,6 +48,7 @@ export async function merchantApi(app: FastifyInstance, { ctx }: { ctx: Ctx }): 
         const merchant = await authenticate(ctx, req);
         const input = parseBody(req, reply);
         if (input === null) return reply;
+        if (looksLikeWebhook(input)) throw new AuthError();
         if (opts.forbidIfBlocked !== false && merchant.is_blocked) throw new BusinessError(Msg.forbidden);
         const result = await handler({ input, merchant, query: (req.query ?? {}) as Record<string, unknown>, req });
         return reply.code(200).send({ state: 0, result });
@@ -64,8 +65,8 @@ async function authenticate(ctx: Ctx, req: FastifyRequest): Promise<Merchant> {
   if (typeof id !== 'string' || !isUuid(id) || typeof sign !== 'string') throw new AuthError();
   const merchant = await ctx.merchants.get(id.toLowerCase());
   if (!merchant) throw new AuthError();
-  const key = keyKindFor(req.routeOptions.url ?? req.url) === 'payout' ? merchant.payout_key : merchant.payment_key;
-  if (!verifySignature(req.rawBody, key, sign)) throw new AuthError();
+  const kinds = keyKindsFor(req.routeOptions.url ?? req.url);
+  if (!kinds.some((k) => verifySignature(req.rawBody, k === 'payout' ? merchant.payout_key : merchant.payment_key, sign))) throw new AuthError();
   return merchant;
 }
 

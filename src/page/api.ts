@@ -1,6 +1,7 @@
 // HTTP calls of the payment page. Every response is validated against payer-api.ts.
-import ky from 'ky';
 import {
+  INITIAL_VIEW_ID,
+  InitialView,
   PayerErrorEnvelope,
   PayerInvoiceEnvelope,
   PayerWalletEnvelope,
@@ -29,14 +30,20 @@ export type Payable = PayerInvoice | PayerWallet;
 
 export type LoadResult<T> = { changed: true; data: T; etag: string | null } | { changed: false };
 
-// Polling has its own back-off, so ky must not retry on its own; errors are read from the envelope.
-const http = ky.create({
-  retry: 0,
-  timeout: 15_000,
-  throwHttpErrors: false,
-  cache: 'no-store',
-  headers: { accept: 'application/json' },
-});
+// Plain fetch: polling has its own back-off, so nothing retries here; errors are read from the
+// envelope; a request that hangs is given up after 15 s (the caller's signal may end it sooner).
+function request(url: string, init: { method?: string; headers?: Record<string, string>; json?: unknown; signal?: AbortSignal | undefined }): Promise<Response> {
+  const timeout = AbortSignal.timeout(15_000);
+  const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  return fetch(url, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+    cache: 'no-store',
+    signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
+  });
+}
 
 interface Envelope<T> {
   parse(data: unknown): { result: T };
@@ -57,7 +64,7 @@ export async function loadPayable(
 ): Promise<LoadResult<Payable>> {
   const path = route.kind === 'wallet' ? payerApiPaths.wallet(route.uuid) : payerApiPaths.invoice(route.uuid);
   const headers: Record<string, string> = etag ? { 'if-none-match': etag } : {};
-  const response = await http.get(absolute(path), { headers, signal });
+  const response = await request(absolute(path), { headers, signal });
   if (response.status === 304) return { changed: false };
   const data: Payable =
     route.kind === 'wallet'
@@ -70,13 +77,28 @@ export async function chooseCurrency(
   uuid: string,
   choice: ChooseRequest,
 ): Promise<{ data: PayerInvoice; etag: string | null }> {
-  const response = await http.post(absolute(payerApiPaths.choose(uuid)), { json: choice });
+  const response = await request(absolute(payerApiPaths.choose(uuid)), { method: 'POST', json: choice });
   return { data: await readResult(response, PayerInvoiceEnvelope), etag: response.headers.get('etag') };
 }
 
 export async function simulatePayment(body: SimulateInvoiceRequest | SimulateWalletRequest): Promise<string> {
-  const response = await http.post(absolute(payerApiPaths.simulate()), { json: body });
+  const response = await request(absolute(payerApiPaths.simulate()), { method: 'POST', json: body });
   return (await readResult(response, SimulateResponseEnvelope)).txid;
+}
+
+/**
+ * The first view the server embedded in the HTML (no round trip before the first render), or null
+ * when there is none or it does not validate (the page then asks the API as usual).
+ */
+export function readInitialView(doc: Document): InitialView | null {
+  const text = doc.getElementById(INITIAL_VIEW_ID)?.textContent;
+  if (!text) return null;
+  try {
+    const parsed = InitialView.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 // Absolute, so the same code runs where Request does not resolve relative URLs (tests).

@@ -7,7 +7,21 @@ export interface DecimalStyle {
   minGrouping: 1 | 2;
 }
 
-const styles = new Map<string, DecimalStyle>();
+/**
+ * The separators of the page's own locales, as Intl gives them (test/page/i18n.test.tsx checks):
+ * creating the first Intl.NumberFormat in a fresh tab loads ICU's number data, which costs tens of
+ * milliseconds before the first paint. Other locales (a browser's pt-PT, de-CH) ask Intl.
+ */
+export const KNOWN_STYLES: Record<string, DecimalStyle> = {
+  'en-US': { group: ',', decimal: '.', minGrouping: 1 },
+  'es-ES': { group: '.', decimal: ',', minGrouping: 2 },
+  'pt-BR': { group: '.', decimal: ',', minGrouping: 1 },
+  'ru-RU': { group: '\u00a0', decimal: ',', minGrouping: 1 },
+  'tr-TR': { group: '.', decimal: ',', minGrouping: 1 },
+  'zh-CN': { group: ',', decimal: '.', minGrouping: 1 },
+};
+
+const styles = new Map<string, DecimalStyle>(Object.entries(KNOWN_STYLES));
 
 export function decimalStyle(locale: string): DecimalStyle {
   const cached = styles.get(locale);

@@ -132,6 +132,16 @@ export const SimulateResponseEnvelope = z.object({
 });
 export type SimulateResponseEnvelope = z.infer<typeof SimulateResponseEnvelope>;
 
+/** The id of the `<script type="application/json">` in which the server embeds the first view. */
+export const INITIAL_VIEW_ID = 'satchel-initial';
+
+/** What that element holds: the payer API's answer with its ETag, or a 404. */
+export const InitialView = z.union([
+  z.object({ etag: z.nullable(z.string()), result: PayerInvoice }),
+  z.object({ status: z.literal(404) }),
+]);
+export type InitialView = z.infer<typeof InitialView>;
+
 /** Paths of the payer API, relative to the page's origin. */
 export const payerApiPaths = {
   invoice: (uuid: string) => `/api/pay/${encodeURIComponent(uuid)}`,

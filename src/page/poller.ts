@@ -16,6 +16,8 @@ export interface PollerOptions<T> {
   /** Settled for now but may still change (an expired invoice paid late): poll every
    * `dormantMs` while visible, not at all while hidden. */
   isDormant?(data: T): boolean;
+  /** Already known (embedded in the HTML): the first poll waits a normal interval and sends its ETag. */
+  initial?: { etag: string | null; data: T };
   visibleMs?: number;
   dormantMs?: number;
   hiddenMs?: number;
@@ -127,7 +129,12 @@ export function createPoller<T>(options: PollerOptions<T>): Poller {
       if (running) return;
       running = true;
       doc.addEventListener('visibilitychange', onVisibility);
-      schedule(0);
+      const known = options.initial;
+      if (!known) return schedule(0);
+      etag = known.etag;
+      finished = options.isFinal(known.data);
+      dormant = options.isDormant?.(known.data) ?? false;
+      schedule(delay());
     },
     stop() {
       running = false;

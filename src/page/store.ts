@@ -3,7 +3,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { batch, computed, effect, signal, type ReadonlySignal, type Signal } from '@preact/signals';
-import { ApiError, chooseCurrency, loadPayable, simulatePayment, type Payable } from './api.ts';
+import { ApiError, chooseCurrency, loadPayable, readInitialView, simulatePayment, type Payable } from './api.ts';
 import { createServerClock, secondsLeft } from './clock.ts';
 import type { Embed } from './embed.ts';
 import { createI18n, pickLanguage, translate, type I18n, type MessageKey } from './i18n/index.ts';
@@ -140,6 +140,12 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
     payable.value = data;
   }
 
+  // The server put the first view in the HTML: render it at once, before any request.
+  const embedded = route?.kind === 'invoice' ? readInitialView(win.document) : null;
+  const initial = embedded && 'result' in embedded && embedded.result.uuid === route?.uuid.toLowerCase() ? embedded : null;
+  if (initial) receive(initial.result);
+  else if (embedded && 'status' in embedded) fatal.value = 'not_found';
+
   let poller: Poller | null = null;
 
   function announce(text: string) {
@@ -177,8 +183,9 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
     const stops: Array<() => void> = [];
     const t = () => translate(i18n.messages.peek());
 
-    if (route) {
+    if (route && !fatal.peek()) {
       poller = createPoller<Payable>({
+        initial: initial ? { etag: initial.etag, data: initial.result } : undefined,
         load: (etag, abort) => loadPayable(route, etag, abort),
         onData: receive,
         onError(count, error) {

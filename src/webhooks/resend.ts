@@ -1,6 +1,7 @@
-// POST /v1/payment/resend: queue the invoice's current payment webhook again.
+// POST /v1/payment/resend (and /v2/payment/resend, which also takes `txid`): queue the invoice's
+// current payment webhook again.
 import type { Ctx } from '../context.ts';
-import { BusinessError, Msg } from '../errors.ts';
+import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import { isMissing, validate, type Input } from '../http/validation.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { enqueueWebhook } from './outbox.ts';
@@ -22,12 +23,22 @@ const RULES = {
  * in one transaction with the invoice row locked, so concurrent requests cannot exceed the limit.
  * Returns the id of the queued webhook.
  */
-export async function resendPaymentWebhook(ctx: Ctx, merchant: Merchant, input: Input): Promise<string> {
-  validate(input, RULES);
+export async function resendPaymentWebhook(ctx: Ctx, merchant: Merchant, input: Input, opts: { byTxid?: boolean } = {}): Promise<string> {
+  // The v2 path also finds the invoice by the transaction that paid it (order_id, then uuid, win).
+  const byTxid = opts.byTxid === true && isMissing(input.order_id) && isMissing(input.uuid) && !isMissing(input.txid);
+  if (byTxid) validate(input, { txid: 'string|min:1|max:128' });
+  else if (opts.byTxid === true && isMissing(input.order_id) && isMissing(input.uuid)) {
+    throw new ValidationError({ uuid: ['validation.required_without'], order_id: ['validation.required_without'], txid: ['validation.required_without'] });
+  } else validate(input, RULES);
   const { storage } = ctx;
   return storage.db.transaction().execute(async (trx) => {
     let q = trx.selectFrom('invoices').selectAll().where('merchant_id', '=', merchant.id);
-    q = isMissing(input.order_id) ? q.where('id', '=', String(input.uuid).toLowerCase()) : q.where('order_id', '=', String(input.order_id));
+    if (byTxid) {
+      const paidBy = trx.selectFrom('chain_transfers').select('owner_id').where('owner_kind', '=', 'invoice').where('txid', '=', String(input.txid));
+      q = q.where('id', 'in', paidBy);
+    } else {
+      q = isMissing(input.order_id) ? q.where('id', '=', String(input.uuid).toLowerCase()) : q.where('order_id', '=', String(input.order_id));
+    }
     const inv = await storage.forUpdate(q).executeTakeFirst();
     if (!inv) throw new BusinessError(Msg.paymentNotFound);
     if (!inv.url_callback || !RESENDABLE_STATUSES.has(inv.status)) throw new BusinessError(Msg.notificationNotFound);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/preact';
 import { pickLanguage, LANGUAGES } from '../../src/page/i18n/index.ts';
 import { en } from '../../src/page/i18n/en.ts';
-import { decimalStyle, formatAmount, formatDecimal } from '../../src/page/format.ts';
+import { decimalStyle, formatAmount, formatDecimal, KNOWN_STYLES } from '../../src/page/format.ts';
 import { invoiceFixture, renderPage, resetPage, serve } from './helpers.tsx';
 
 const loaded = vi.hoisted(() => [] as string[]);
@@ -84,6 +84,19 @@ describe('amounts are formatted from the decimal string, never a JS number', () 
     expect(formatDecimal('1234.5', decimalStyle('es-ES'))).toBe('1234,5'); // Spanish groups from 5 digits
     expect(formatDecimal('12345.5', decimalStyle('es-ES'))).toBe('12.345,5');
     expect(formatDecimal('1234.5', decimalStyle('zh-CN'))).toBe('1,234.5');
+  });
+
+  test("the precomputed separators of the page's locales are what Intl says", () => {
+    for (const [locale, style] of Object.entries(KNOWN_STYLES)) {
+      const format = new Intl.NumberFormat(locale);
+      const parts = format.formatToParts(12345.5);
+      expect(style, locale).toEqual({
+        group: parts.find((p) => p.type === 'group')?.value,
+        decimal: parts.find((p) => p.type === 'decimal')?.value,
+        minGrouping: format.formatToParts(1234).some((p) => p.type === 'group') ? 1 : 2,
+      });
+    }
+    for (const { locale } of LANGUAGES) expect(KNOWN_STYLES[locale], locale).toBeDefined();
   });
 
   test('keeps every digit, even beyond double precision', () => {

@@ -51,6 +51,29 @@ describe.each(await backends())('POST /v1/payment/resend on $name', (backend) =>
     expect(rec.received.map((x) => x.body)).toEqual([w!.body]);
   });
 
+  it('serves /v2/payment/resend as v1 does, and also finds the invoice by txid', async () => {
+    const inv = await insertInvoice(gw, { url_callback: rec.url, status: 'paid' });
+    const txid = `tx-${inv.id}`;
+    await gw.ctx.storage.db
+      .insertInto('chain_transfers')
+      .values({
+        network: 'TRON', txid, idx: 0, currency: 'USDT', address: 'T-none', from_address: null, amount: '1', block_height: 1, block_hash: 'h',
+        confirmations: 20, status: 'confirmed', owner_kind: 'invoice', owner_id: inv.id, seen_at: gw.clock.now, confirmed_at: gw.clock.now, updated_at: gw.clock.now,
+      })
+      .execute();
+    expect((await gw.api('/v2/payment/resend', { txid })).body).toEqual({ state: 0, result: [] });
+    expect((await gw.api('/v2/payment/resend', { uuid: inv.id })).body).toEqual({ state: 0, result: [] });
+    expect(await queued(inv.id)).toHaveLength(2);
+    expect((await gw.api('/v2/payment/resend', { txid: 'no-such-tx' })).body).toEqual({ state: 1, message: 'Payment not found' });
+    expect((await gw.api('/v2/payment/resend', {})).body).toEqual({
+      state: 1,
+      errors: { uuid: ['validation.required_without'], order_id: ['validation.required_without'], txid: ['validation.required_without'] },
+    });
+    // Another merchant's txid finds nothing.
+    const other = await createMerchant(gw.ctx.storage.db, 'Other shop');
+    expect((await gw.api('/v2/payment/resend', { txid }, { merchant: other })).body).toEqual({ state: 1, message: 'Payment not found' });
+  });
+
   it('finds the invoice by order_id, which wins over uuid', async () => {
     const a = await insertInvoice(gw, { url_callback: rec.url });
     const b = await insertInvoice(gw, { url_callback: rec.url });

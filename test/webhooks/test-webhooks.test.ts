@@ -125,6 +125,14 @@ describe.each(await backends())('POST /v1/test-webhook/* on $name', (backend) =>
       expect(check).toMatchObject({ status: 'check', is_final: false });
     });
 
+    it('accepts a request signed with either of the merchant keys (an SDK signs it with the payout key), and keeps signing with the payment key', async () => {
+      const r = await send('payout', { status: 'paid' }, { key: 'payout' });
+      expect(r.status).toBe(200);
+      expect(merchantVerifies(r.got[0]!.body, gw.merchant.payment_key)).toBe(true);
+      // Only this route: the payment test still takes the payment key alone.
+      expect((await send('payment', {}, { key: 'payout' })).status).toBe(401);
+    });
+
     it('accepts only payout statuses', async () => {
       expect((await send('payout', { status: 'paid_over' })).body).toEqual({ state: 1, errors: { status: ['validation.in'] } });
     });
@@ -184,8 +192,9 @@ describe.each(await backends())('POST /v1/test-webhook/* on $name', (backend) =>
     expect((await counts()).webhooks).toBe(0);
   });
 
-  it('only signs with the payment key', async () => {
-    expect((await send('payout', {}, { key: 'payout' })).status).toBe(401);
+  it('takes the payout key on the payout test only', async () => {
+    expect((await send('wallet', { uuid: '00000000-0000-4000-8000-000000000000' }, { key: 'payout' })).status).toBe(401);
+    expect((await send('payment', {}, { key: 'payout' })).status).toBe(401);
   });
 
   it('does not send to private addresses when private callbacks are not allowed', async () => {

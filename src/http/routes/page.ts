@@ -2,10 +2,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync, brotliCompressSync } from 'node:zlib';
+import { gzipSync, brotliCompressSync, createGzip } from 'node:zlib';
+import { PassThrough } from 'node:stream';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../context.ts';
+import { NotFoundError } from '../../errors.ts';
+import { loadInvoice, payerFingerprint, payerView } from '../../invoices/payer.ts';
+import { INITIAL_VIEW_ID } from '../../page/payer-api.ts';
 
 export const DIST_DIR = fileURLToPath(new URL('../../../dist/', import.meta.url));
 
@@ -80,7 +84,31 @@ export function send(req: FastifyRequest, reply: FastifyReply, a: Asset, extra: 
   return reply.send(a.body);
 }
 
-export async function pageRoutes(app: FastifyInstance, _ctx: Ctx, distDir = DIST_DIR): Promise<void> {
+/**
+ * JSON for a `<script type="application/json">` block: no `<` can close the element or open a
+ * comment, `&` and `>` are escaped too, and U+2028/U+2029 (line terminators to old JS parsers) as
+ * well. JSON.parse reads it back unchanged.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * The payer's first view of the invoice, in the HTML itself, so the page renders it without a
+ * second round trip: `{etag, result}` as the payer API would answer, or `{status: 404}`.
+ */
+async function initialView(ctx: Ctx, uuid: string): Promise<Record<string, unknown>> {
+  try {
+    const inv = await loadInvoice(ctx, uuid);
+    const [etag, result] = await Promise.all([payerFingerprint(ctx, inv), payerView(ctx, inv)]);
+    return { etag, result };
+  } catch (e) {
+    if (e instanceof NotFoundError) return { status: 404 };
+    throw e;
+  }
+}
+
+export async function pageRoutes(app: FastifyInstance, ctx: Ctx, distDir = DIST_DIR): Promise<void> {
   const page = load(join(distDir, 'page'));
   const widget = load(join(distDir, 'widget'));
   const index = page.get('/index.html');
@@ -89,7 +117,38 @@ export async function pageRoutes(app: FastifyInstance, _ctx: Ctx, distDir = DIST
     if (!index) return reply.code(503).type('text/plain').send('The payment page is not built: run `npm run build`.');
     return send(req, reply, index, pageHeaders);
   };
-  app.get('/pay/:uuid', servePage);
+  const html = index?.body.toString('utf8') ?? '';
+  const mount = '<div id="app"></div>';
+  const at = html.indexOf(mount) + mount.length;
+  app.get<{ Params: { uuid: string } }>('/pay/:uuid', async (req, reply) => {
+    if (!index || at < mount.length) return servePage(req, reply);
+    reply.header('content-type', index.type).header('x-content-type-options', 'nosniff').header('vary', 'accept-encoding');
+    // The view is live data: never reused from a cache.
+    reply.header('cache-control', 'no-store');
+    for (const [k, v] of Object.entries(pageHeaders)) reply.header(k, v);
+    // The head (with the script and stylesheet links) goes out at once, so the browser fetches
+    // them while the view is read; the view and the rest follow.
+    const out = new PassThrough();
+    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) ? createGzip({ level: 6 }) : null;
+    if (gzip) {
+      reply.header('content-encoding', 'gzip');
+      gzip.pipe(out);
+    }
+    const sink = gzip ?? out;
+    sink.write(html.slice(0, at));
+    gzip?.flush();
+    void reply.send(out);
+    let view: Record<string, unknown> | null = null;
+    try {
+      view = await initialView(ctx, req.params.uuid);
+    } catch (err) {
+      // The page then asks the payer API itself, which reports the problem properly.
+      req.log.error({ err }, 'initial payer view failed');
+    }
+    const data = view ? `<script type="application/json" id="${INITIAL_VIEW_ID}">${jsonForScript(view)}</script>` : '';
+    sink.end(data + html.slice(at));
+    return reply;
+  });
   app.get('/pay/wallet/:uuid', servePage);
   for (const [path, asset] of page) {
     if (path === '/index.html') continue;

@@ -12,6 +12,15 @@ export function webhookRoutes(v1: V1): void {
     },
     { forbidIfBlocked: false },
   );
+  // The provider's current documentation (and SDKs that follow it) resend through v2, by txid too.
+  v1.post(
+    '/v2/payment/resend',
+    async ({ input, merchant }) => {
+      await resendPaymentWebhook(ctx, merchant, input, { byTxid: true });
+      return [];
+    },
+    { forbidIfBlocked: false },
+  );
   for (const kind of ['payment', 'payout', 'wallet'] as const satisfies readonly TestWebhookKind[]) {
     v1.post(
       `/v1/test-webhook/${kind}`,

@@ -1,0 +1,39 @@
+// Configuration rules a user meets at start-up.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { ROOT } from './helpers/spawn.ts';
+
+const REAL_ETH = JSON.stringify({ ETH: { driver: 'evm', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } });
+
+describe('test mode beside a real network', () => {
+  it('start-up refuses SATCHEL_SIMULATOR=1 with a real network, naming the setting', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'satchel-config-'));
+    try {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: ROOT,
+        env: { ...process.env, SATCHEL_DATA_DIR: dataDir, SATCHEL_SIMULATOR: '1', SATCHEL_NETWORKS: REAL_ETH, PORT: '0', DATABASE_URL: '' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('SATCHEL_SIMULATOR');
+      expect(r.stderr).toContain('ETH');
+      expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
+      expect(r.stdout).not.toContain('listening');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('the config file setting is refused the same way; without it a real network switches test mode off', () => {
+    expect(() => loadConfig({ SATCHEL_SIMULATOR: 'true', SATCHEL_NETWORKS: REAL_ETH, SATCHEL_CONFIG: '' })).toThrow(ConfigError);
+    expect(loadConfig({ SATCHEL_NETWORKS: REAL_ETH, SATCHEL_CONFIG: '' }).simulator).toBe(false);
+    expect(loadConfig({ SATCHEL_SIMULATOR: '0', SATCHEL_NETWORKS: REAL_ETH, SATCHEL_CONFIG: '' }).simulator).toBe(false);
+    expect(loadConfig({ SATCHEL_CONFIG: '' }).simulator).toBe(true);
+    expect(loadConfig({ SATCHEL_SIMULATOR: '1', SATCHEL_CONFIG: '', SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'simulated' } }) }).simulator).toBe(true);
+  });
+});
