@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics } from '../ops/metrics.ts';
+import { bitcoinScanStatus } from '../chain/bitcoin/status.ts';
 import { backlogSamples } from '../ops/backlog.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
 import { ScanBusyError } from '../chain/errors.ts';
@@ -118,13 +119,26 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       });
       probe.catch(() => {});
       await Promise.race([probe, late]);
-      return { status: 'ready' };
+      // Each real network's scan: last scanned height and how far behind its node it is.
+      const networks = Object.fromEntries(
+        (await bitcoinScanStatus(ctx.storage.db)).map((s) => [s.network, { height: s.height, node_height: s.nodeHeight, lag: s.lag, updated_at: s.updatedAt }]),
+      );
+      return { status: 'ready', networks };
     } catch {
       return reply.code(503).send({ status: 'unavailable' });
     } finally {
       clearTimeout(timer);
     }
   });
+  metrics.collect(async () =>
+    (await bitcoinScanStatus(ctx.storage.db)).flatMap((s) => [
+      { name: 'satchel_chain_scan_height', help: 'Last block scanned, per network', labels: { network: s.network }, value: s.height },
+      ...(s.nodeHeight === null ? [] : [
+        { name: 'satchel_chain_node_height', help: 'The node\'s height at the last scan, per network', labels: { network: s.network }, value: s.nodeHeight },
+        { name: 'satchel_chain_scan_lag_blocks', help: 'Blocks the scan is behind the node, per network', labels: { network: s.network }, value: s.lag ?? 0 },
+      ]),
+    ]),
+  );
   metrics.collect(() => backlogSamples(ctx));
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 

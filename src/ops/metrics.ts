@@ -58,6 +58,14 @@ export class Metrics {
         for (const smp of samples) lines.push(`${key(name, smp.labels ?? {})} ${smp.value}`);
       }
     }
+    for (const read of this.collectors) {
+      const byName = new Map<string, Sample[]>();
+      for (const sample of await read()) byName.set(sample.name, [...(byName.get(sample.name) ?? []), sample]);
+      for (const [name, samples] of byName) {
+        lines.push(`# HELP ${name} ${samples[0]!.help}`, `# TYPE ${name} gauge`);
+        for (const smp of samples) lines.push(`${key(name, smp.labels ?? {})} ${smp.value}`);
+      }
+    }
     return lines.join('\n') + '\n';
   }
 }

@@ -109,7 +109,7 @@ describe.each(await backends())('signed API envelope on $name', (backend) => {
 
   it('serves health, readiness and metrics', async () => {
     expect((await gw.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
-    expect((await gw.app.inject('/readyz')).json()).toEqual({ status: 'ready' });
+    expect((await gw.app.inject('/readyz')).json()).toEqual({ status: 'ready', networks: {} });
     const m = await gw.app.inject('/metrics');
     expect(m.body).toContain('satchel_http_requests_total');
   });

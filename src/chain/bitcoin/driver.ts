@@ -1,7 +1,8 @@
 // The `bitcoin-core` chain driver: BTC, LTC and DOGE over a Bitcoin Core-compatible node's
 // JSON-RPC (docs/networks.md). The node needs no wallet: every key is derived from the gateway's
 // seed and every transaction signed in-process. Detection is in scan.ts, payouts in send.ts; this
-// file checks the node, holds the one-scanner-per-network lock and keeps the watch set.
+// file checks the node and keeps the watch set. One process scans a network at a time
+// (src/chain/drivers.ts, scanNetwork).
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, Coverage, SendRequest, WatchedAddress } from '../contract.ts';
 import { ChainError } from '../errors.ts';
@@ -52,12 +53,10 @@ export class BitcoinCoreDriver implements ChainDriver {
   readonly node: BitcoinNode;
   readonly scanner: BtcScanner;
   readonly sender: BtcSender;
-  private readonly storage: Storage;
   private readonly db: Kysely<BtcDB>;
   private readonly log: BtcLog;
   private chainChecked = false;
   private changeSince = 0;
-  private lockHeld = false;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -73,7 +72,6 @@ export class BitcoinCoreDriver implements ChainDriver {
     this.network = { ...o.network, confirmations: o.confirmations, chain: o.chain, coin_type: coinType };
     this.chain = o.chain;
     this.confirmations = o.confirmations;
-    this.storage = o.storage;
     this.db = btcDb(o.storage.db);
     this.log = o.log ?? (() => {});
     this.keys = new BitcoinKeys(o.seed, this.params, coinType);
@@ -123,7 +121,7 @@ export class BitcoinCoreDriver implements ChainDriver {
 
   poll(sink: ChainSink): Promise<void> {
     return this.exclusive(async () => {
-      if (!(await this.holdLock())) return;
+      if (this.closed) throw new Error(`${this.network.code}: driver closed`);
       await this.checkChain();
       await this.loadWatched();
       const { head } = await this.scanner.poll(sink);
@@ -156,19 +154,6 @@ export class BitcoinCoreDriver implements ChainDriver {
       throw new WrongChainError(`${this.network.code}: the node at rpc_url is on chain "${info.chain}", the configured chain is "${this.chain}"`);
     }
     this.chainChecked = true;
-  }
-
-  /** One scanner per network (PostgreSQL advisory lock; always granted on SQLite), asked on every poll. */
-  private async holdLock(): Promise<boolean> {
-    if (this.closed) throw new Error(`${this.network.code}: driver closed`);
-    const held = await this.storage.tryAdvisoryLock(`scan:${this.network.code}`);
-    if (held !== this.lockHeld) {
-      this.log('info', held ? 'bitcoin scanner lock taken' : 'bitcoin scanner lock held by another process', { network: this.network.code });
-      this.lockHeld = held;
-      // Another process scanned meanwhile: what this one remembers may be stale.
-      if (held) this.scanner.reset();
-    }
-    return held;
   }
 
   /** Every change address of the hot wallet (deposit addresses come through watch()). */

@@ -60,6 +60,7 @@ export class BtcScanner {
   private unspent: Set<string> | null = null;
   /** Mempool txids already looked at (matching or not), pruned to the node's mempool each poll. */
   private seenMempool = new Set<string>();
+  private lastSaved: Cursor | null = null;
   private readonly db: Kysely<BtcDB>;
   private readonly code: string;
   private readonly keepBlocks: number;
@@ -68,6 +69,12 @@ export class BtcScanner {
     this.db = btcDb(o.storage.db);
     this.code = o.network.code;
     this.keepBlocks = Math.max(288, o.confirmations * 2);
+  }
+
+  /** Blocks per request and requests per poll (tests and benchmarks tune these). */
+  limitBatches(pollBatch: number, maxBatches: number): void {
+    this.o.pollBatch = Math.max(1, pollBatch);
+    this.o.maxBatches = Math.max(1, maxBatches);
   }
 
   /** Forget in-memory state (another process may have scanned while this one did not hold the lock). */
@@ -84,6 +91,11 @@ export class BtcScanner {
     const mempool = new Set(await this.o.node.mempool());
     const head = await this.o.node.blockCount();
     let cursor = await this.loadCursor(head);
+    // Another process scanned since this one last did: what it remembers may be stale.
+    if (this.lastSaved && (this.lastSaved.height !== cursor.height || this.lastSaved.hash !== cursor.hash)) {
+      this.reset();
+      await this.loadUnspent();
+    }
     if (cursor.height >= 0) {
       const onChain = cursor.height <= head ? await this.o.node.hashAt(cursor.height) : null;
       if (onChain !== cursor.hash) cursor = await this.rewind(cursor, head);
@@ -94,6 +106,7 @@ export class BtcScanner {
       cursor = next;
     }
     if (cursor.height >= head) await this.followMempool(sink, mempool, cursor.height);
+    this.lastSaved = cursor;
     await this.db.updateTable('btc_cursors').set({ node_height: head, updated_at: this.o.now() }).where('network', '=', this.code).execute();
     return { height: cursor.height, head };
   }
@@ -400,6 +413,7 @@ export class BtcScanner {
   }
 
   private async saveCursor(trx: Trx, c: Cursor): Promise<void> {
+    this.lastSaved = c;
     await trx.updateTable('btc_cursors').set({ height: c.height, hash: c.hash, updated_at: this.o.now() }).where('network', '=', this.code).execute();
   }
 }

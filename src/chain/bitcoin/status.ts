@@ -1,0 +1,26 @@
+// How far each `bitcoin-core` network has been scanned and how far behind its node it is, from the
+// stored cursors: readable by an API process that never scans (for /readyz and /metrics).
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { btcDb } from './schema.ts';
+
+export interface ScanStatus {
+  network: string;
+  /** Last block scanned. */
+  height: number;
+  /** The node's height when the scan last succeeded. */
+  nodeHeight: number | null;
+  /** Blocks the scan is behind the node (null until the node answered once). */
+  lag: number | null;
+  /** When the scan last succeeded (ms since the epoch). */
+  updatedAt: number;
+}
+
+export async function bitcoinScanStatus(db: Kysely<DB>): Promise<ScanStatus[]> {
+  const rows = await btcDb(db).selectFrom('btc_cursors').selectAll().orderBy('network').execute();
+  return rows.map((r) => {
+    const height = Number(r.height);
+    const nodeHeight = r.node_height === null ? null : Number(r.node_height);
+    return { network: r.network, height, nodeHeight, lag: nodeHeight === null ? null : Math.max(0, nodeHeight - height), updatedAt: Number(r.updated_at) };
+  });
+}
