@@ -13,6 +13,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['Payment lifecycle (issue 3)', () => lifecycleBench()],
   ['Payment page (issue 4)', async () => (await import('./page.ts')).pageBench(durationMs)],
   ['EVM driver on anvil (issue 7)', async () => (await import('./evm.ts')).evmBench()],
+  ['TRON driver on the node double (issue 16)', async () => (await import('./tron.ts')).tronBench()],
 ];
 
 // `npm run bench -- evm bitcoin` runs only the sections whose title contains one of the words

@@ -1,7 +1,7 @@
 // Builds the `tron` driver of a network from the registry and the operator's configuration
 // (docs/networks.md):
 //   { "driver": "tron", "api_url": "https://tron-node.internal:8090", "api_key": "...",
-//     "confirmations": 19, "tokens": { "USDT": "T..." }, "fee_limit": "30",
+//     "confirmations": 19, "tokens": { "USDT": "T..." }, "fee_limit": "50",
 //     "sweep": { "enabled": true, "resources": "burn", "min_native": "1", "min_token": { "USDT": "10" }, "every_seconds": 60 },
 //     "start_block": 70000000, "poll_batch": 100 }
 import type { NetworkConfig } from '../../config.ts';
@@ -19,7 +19,7 @@ export { TronSendError } from './outgoing.ts';
 export { tronHotWalletPath } from './keys.ts';
 
 /** Default most TRX a TRC-20 payout or sweep may burn for energy. */
-export const DEFAULT_FEE_LIMIT = '30';
+export const DEFAULT_FEE_LIMIT = '50';
 
 /** The `tron` family's factory, for the composition root's table of drivers. */
 export function tronDriverFactory(deps: DriverDeps): TronDriver {

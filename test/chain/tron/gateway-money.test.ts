@@ -69,7 +69,7 @@ describe.each(await backends())('TRON payouts through the gateway on $name', (ba
     expect(row).toMatchObject({ kind: 'payout', attempt: 1, txid: sent.txid, currency: 'USDT', from_address: g.driver().hotWallet, to_address: to, amount: await payerAmount(p.uuid), status: 'sent' });
     // What the node received, as tronweb decoded it from the signed bytes.
     const got = g.node.broadcasts.find((b) => b.txID === sent.txid)!;
-    expect(got.effect).toMatchObject({ type: 'TriggerSmartContract', owner: TronWeb.address.toHex(g.driver().hotWallet).toLowerCase(), contract: TronWeb.address.toHex(USDT).toLowerCase(), feeLimit: 30_000_000n });
+    expect(got.effect).toMatchObject({ type: 'TriggerSmartContract', owner: TronWeb.address.toHex(g.driver().hotWallet).toLowerCase(), contract: TronWeb.address.toHex(USDT).toLowerCase(), feeLimit: 50_000_000n });
     await g.mineAndTick();
     expect(await payoutInfo(p.uuid)).toMatchObject({ status: 'check', is_final: false });
     await g.mineAndTick(2);

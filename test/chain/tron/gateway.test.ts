@@ -110,6 +110,26 @@ describe.each(await backends())('TRON payments through the gateway on $name', (b
     expect(statuses(inv.uuid)).toEqual([]);
   });
 
+  it('a static wallet on TRON: the first USDT top-up pays the creation fee (2 TRX, the activation cost), the next does not', async () => {
+    const r = await g.api('/v1/wallet', { currency: 'USDT', network: 'TRON', order_id: `tron-wallet-${++n}`, url_callback: rx.url });
+    expect(r.status, r.raw).toBe(200);
+    const w = r.body.result as Record<string, any>;
+    expect(w.address).toMatch(/^T/);
+    const before = await balance();
+    const first = g.payUsdt(w.address, '50');
+    await g.mineAndTick(3);
+    const topups = () => rx.deliveries.filter((d) => d.json.wallet_address_uuid === w.uuid);
+    expect(topups()).toHaveLength(1);
+    const h1 = topups()[0]!.json;
+    expect(h1).toMatchObject({ type: 'wallet', status: 'paid', amount: '50.00', txid: first, network: 'TRON', currency: 'USDT' });
+    expect(Number(h1.commission)).toBeGreaterThan(1); // 2% and the creation fee
+    expect(Number(h1.merchant_amount) + Number(h1.commission)).toBeCloseTo(50, 6);
+    g.payUsdt(w.address, '20');
+    await g.mineAndTick(3);
+    expect(topups()[1]!.json).toMatchObject({ status: 'paid', amount: '20.00', merchant_amount: '19.60', commission: '0.40' });
+    expect(Number(await balance()) - Number(before)).toBeCloseTo(Number(h1.merchant_amount) + 19.6, 6);
+  });
+
   it('a payment a reorganisation removes: check -> process, nothing credited; then paid in the new chain', async () => {
     const inv = await newInvoice();
     const before = await balance();
@@ -135,5 +155,25 @@ describe.each(await backends())('TRON payments through the gateway on $name', (b
     expect(Number(await balance()) - Number(before)).toBeCloseTo(98, 6);
     const entries = await g.ctx.storage.db.selectFrom('ledger_entries').selectAll().where('ref_id', '=', inv.uuid).execute();
     expect(entries).toHaveLength(1);
+  });
+});
+
+describe.each(await backends())('TRON on a node without the solidity API, behind an API key, on $name', (backend) => {
+  let g: TronGateway;
+  beforeAll(async () => {
+    g = await startTronGateway(backend, { confirmations: 4, node: { solidity: false, apiKey: 'k-123' }, network: { api_key: 'k-123' } });
+  });
+  afterAll(async () => g?.stopAll());
+
+  it('a payment is final at `confirmations` blocks, and every request carried the key', async () => {
+    const r = await g.api('/v1/payment', { amount: '20', currency: 'USDT', network: 'TRON', order_id: 'nosolid-1' });
+    const inv = r.body.result as Record<string, any>;
+    g.payUsdt(inv.address, '20');
+    const status = async () => ((await g.api('/v1/payment/info', { uuid: inv.uuid })).body.result as Record<string, any>).payment_status;
+    await g.mineAndTick(3);
+    expect(await status()).toBe('check');
+    await g.mineAndTick();
+    expect(await status()).toBe('paid');
+    expect(g.node.calls.get('/walletsolidity/getnowblock')).toBeGreaterThan(0); // asked, answered 404
   });
 });
