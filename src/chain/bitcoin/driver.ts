@@ -2,7 +2,7 @@
 // JSON-RPC (docs/networks.md). The node needs no wallet: every key is derived from the gateway's
 // seed and every transaction signed in-process. Detection is in scan.ts, payouts in send.ts; this
 // file checks the node and keeps the watch set. One process scans a network at a time
-// (src/chain/drivers.ts, scanNetwork).
+// (src/chain/networks.ts, Chains.poll).
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, Coverage, SendRequest, WatchedAddress } from '../contract.ts';
 import { ChainError } from '../errors.ts';
