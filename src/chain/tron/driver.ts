@@ -101,7 +101,7 @@ export class TronDriver implements ChainDriver {
       confirmations: opts.confirmations,
       watched: this.watched,
       now: this.now,
-      pollBatch: Math.min(100, Math.max(1, opts.pollBatch ?? 100)),
+      pollBatch: Math.min(100, Math.max(1, opts.pollBatch ?? 20)),
       maxBatchesPerPoll: Math.max(1, opts.maxBatchesPerPoll ?? 20),
       startBlock: opts.startBlock,
       isOwnTransaction: (txids) => this.out.ours(txids),

@@ -216,7 +216,7 @@ export class TronOutgoing {
       this.o.log('warn', 'tron broadcast failed; it will be retried', { network: this.o.network, txid: row.txid, error: err.message });
       return null;
     }
-    const patch: Partial<OutgoingRow> = refusal ? { error: refusal.slice(0, 300) } : { broadcast_at: this.o.now(), error: null };
+    const patch: Partial<OutgoingRow> = refusal ? { error: refusal.slice(0, 300), broadcast_at: this.o.now() } : { broadcast_at: this.o.now(), error: null };
     if (!refusal && row.status === 'signed') patch.status = 'sent';
     await this.update(row.id, patch);
     Object.assign(row, patch);
@@ -241,7 +241,7 @@ export class TronOutgoing {
           this.o.log('warn', 'tron transaction expired without being mined', { network: this.o.network, txid: row.txid, kind: row.kind });
           await sink.outgoing(this.o.network, row.txid, 'failed', 0);
           await this.update(row.id, { status: 'expired', error: row.error ?? 'expired' });
-        } else if (row.status === 'signed' || row.status === 'mined' || this.o.now() - Number(row.broadcast_at ?? 0) >= this.o.rebroadcastAfterMs) {
+        } else if ((row.status === 'signed' && row.broadcast_at === null) || row.status === 'mined' || this.o.now() - Number(row.broadcast_at ?? 0) >= this.o.rebroadcastAfterMs) {
           await this.broadcast(row);
         }
         continue;
