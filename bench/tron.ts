@@ -37,6 +37,7 @@ async function scanner(url: string, dir: string, name: string, watched: string[]
     seed: mnemonicToSeedSync(GATEWAY_MNEMONIC),
     storage,
     feeLimit: 50_000_000n,
+    pollBatch: 100,
     startBlock,
   });
   driver.watch(watched.map((address) => ({ address, path: '' })));

@@ -82,6 +82,25 @@ describe.each(await backends())('TRON payouts through the gateway on $name', (ba
     expect(await ledgerAgrees()).toBe(true);
   });
 
+  it('a payout whose block a reorganisation orphans is followed into the new chain and paid once', async () => {
+    await fund('USDT', '20');
+    const to = payee();
+    const p = await createPayout({ amount: '10', address: to });
+    await g.tick();
+    const { txid } = await payoutInfo(p.uuid);
+    await g.mineAndTick();
+    const first = (await g.driver().api.txInfo(txid))!.blockNumber;
+    g.node.reorg(1, [txid]); // the new chain leaves it out: the node lost it
+    await g.tick();
+    expect((await outgoingRows(p.uuid))[0]).toMatchObject({ status: 'sent', block_number: null });
+    g.clock.advance(20_000);
+    await g.tick(); // rebroadcast, the same bytes
+    await settle();
+    expect(await payoutInfo(p.uuid)).toMatchObject({ status: 'paid', txid });
+    expect((await g.driver().api.txInfo(txid))!.blockNumber).toBeGreaterThan(first!);
+    expect(g.node.tokenBalance(USDT, to)).toBe(UNITS(await payerAmount(p.uuid)));
+  });
+
   it('a TRX payout to a new address (the hot wallet pays its activation) reaches paid', async () => {
     await fund('TRX', '100');
     const to = payee();
