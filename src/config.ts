@@ -30,6 +30,12 @@ export interface Config {
   networks: Record<string, NetworkConfig>;
   logLevel: string;
   mnemonic: () => string;
+  /**
+   * Which reverse proxies' X-Forwarded-For to believe for the client address (Fastify's
+   * `trustProxy`): false (default: the socket's address), true (every hop), a hop count, or a
+   * comma-separated list of proxy addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string;
   /** Per-IP requests per minute on the public payer API. */
   payerRateLimit: number;
   bodyLimit: number;
@@ -61,6 +67,7 @@ type FileConfig = Partial<{
   log_level: string;
   mnemonic_file: string;
   payer_rate_limit: number;
+  trust_proxy: boolean | number | string;
   worker_interval_ms: number;
   shutdown_timeout_ms: number;
   simulator: boolean;
@@ -99,6 +106,13 @@ export function driverOf(settings: NetworkConfig | undefined): string {
   return settings?.driver ?? SIMULATED_DRIVER;
 }
 
+function trustProxy(v: boolean | number | string | undefined): boolean | number | string {
+  if (v === undefined || v === '' || v === false || v === 'false') return false;
+  if (v === true || v === 'true') return true;
+  if (typeof v === 'number' || /^\d+$/.test(v)) return Number(v);
+  return v;
+}
+
 function bool(v: string | undefined): boolean | undefined {
   if (v === undefined || v === '') return undefined;
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
@@ -129,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateCallbacks: bool(env.SATCHEL_ALLOW_PRIVATE_CALLBACKS) ?? fc.allow_private_callbacks ?? false,
     networks,
     logLevel: env.LOG_LEVEL ?? fc.log_level ?? 'info',
+    trustProxy: trustProxy(env.SATCHEL_TRUST_PROXY ?? fc.trust_proxy),
     payerRateLimit: Number(env.SATCHEL_PAYER_RATE_LIMIT ?? fc.payer_rate_limit ?? 600),
     bodyLimit: 64 * 1024,
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
