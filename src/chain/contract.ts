@@ -30,6 +30,8 @@ export interface ChainSink {
   dropped(network: string, txid: string, index: number): Promise<void>;
   /** What became of a transaction we sent (payout, refund, sweep). Idempotent. */
   outgoing(network: string, txid: string, status: 'confirmed' | 'failed', confirmations: number): Promise<void>;
+  /** One of our transactions was replaced by another paying the same (a fee bump): the payment's txid follows it. */
+  outgoingReplaced?(network: string, oldTxid: string, newTxid: string): Promise<void>;
 }
 
 /** A payment out of the hot wallet, before it has an id. */

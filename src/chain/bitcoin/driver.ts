@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, Coverage, SendRequest, WatchedAddress } from '../contract.ts';
 import { ChainError } from '../errors.ts';
-import type { NetworkDef } from '../../registry/index.ts';
+import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { btcDb, type BtcDB } from './schema.ts';
 import { BitcoinRpc } from './rpc.ts';
@@ -129,10 +129,11 @@ export class BitcoinCoreDriver implements ChainDriver {
     });
   }
 
-  /** Payouts are not available on this driver yet: nothing can be covered. */
-  async canCover(): Promise<Coverage> {
-    const code = this.network.currencies.find((c) => c.native)?.code ?? this.network.code;
-    return { covered: false, currency: code, message: `Payouts on ${this.network.code} are not available yet` };
+  /** Whether the gateway's confirmed coins cover this payment and its fee (checked when a payout is created). */
+  async canCover(req: { to: string; amount: string; priority: Priority }): Promise<Coverage> {
+    await this.checkChain();
+    const r = await this.sender.canCover(req);
+    return r.covered ? r : { ...r, currency: this.network.currencies.find((c) => c.native)!.code };
   }
 
   send(req: SendRequest): Promise<{ txid: string }> {
