@@ -30,6 +30,12 @@ export interface Config {
   networks: Record<string, NetworkConfig>;
   logLevel: string;
   mnemonic: () => string;
+  /**
+   * Which reverse proxies' X-Forwarded-For to believe for the client address (Fastify's
+   * `trustProxy`): false (default: the socket's address), true (every hop), a hop count, or a
+   * comma-separated list of proxy addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string;
   /** Per-IP requests per minute on the public payer API. */
   payerRateLimit: number;
   bodyLimit: number;
@@ -37,6 +43,10 @@ export interface Config {
   workerIntervalMs: number;
   /** Longest a graceful shutdown (SIGTERM) may take before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** One webhook attempt's time limit; a claimed batch's lease is derived from it. */
+  webhookTimeoutMs: number;
+  /** How long a claimed payout is left to its worker before another may send it. */
+  payoutLeaseMs: number;
   /**
    * Test mode: the payment simulator (/simulator/*, `satchel simulate`) is on. Default: on while
    * every network uses the simulated driver, off as soon as one is real, so that simulated money
@@ -61,8 +71,11 @@ type FileConfig = Partial<{
   log_level: string;
   mnemonic_file: string;
   payer_rate_limit: number;
+  trust_proxy: boolean | number | string;
   worker_interval_ms: number;
   shutdown_timeout_ms: number;
+  webhook_timeout_ms: number;
+  payout_lease_ms: number;
   simulator: boolean;
 }>;
 
@@ -89,6 +102,13 @@ function testMode(forced: boolean | undefined, networks: Record<string, NetworkC
     );
   }
   return forced ?? real.length === 0;
+}
+
+function trustProxy(v: boolean | number | string | undefined): boolean | number | string {
+  if (v === undefined || v === '' || v === false || v === 'false') return false;
+  if (v === true || v === 'true') return true;
+  if (typeof v === 'number' || /^\d+$/.test(v)) return Number(v);
+  return v;
 }
 
 function bool(v: string | undefined): boolean | undefined {
@@ -121,10 +141,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateCallbacks: bool(env.SATCHEL_ALLOW_PRIVATE_CALLBACKS) ?? fc.allow_private_callbacks ?? false,
     networks,
     logLevel: env.LOG_LEVEL ?? fc.log_level ?? 'info',
+    trustProxy: trustProxy(env.SATCHEL_TRUST_PROXY ?? fc.trust_proxy),
     payerRateLimit: Number(env.SATCHEL_PAYER_RATE_LIMIT ?? fc.payer_rate_limit ?? 600),
     bodyLimit: 64 * 1024,
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
     shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
+    webhookTimeoutMs: Number(env.SATCHEL_WEBHOOK_TIMEOUT_MS ?? fc.webhook_timeout_ms ?? 10_000),
+    payoutLeaseMs: Number(env.SATCHEL_PAYOUT_LEASE_MS ?? fc.payout_lease_ms ?? 60_000),
     simulator: testMode(bool(env.SATCHEL_SIMULATOR) ?? fc.simulator, networks),
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
   };

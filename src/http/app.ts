@@ -1,5 +1,6 @@
 // The HTTP server: envelopes, errors and cross-cutting hooks. Route groups register themselves.
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import helmet from '@fastify/helmet';
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
@@ -38,6 +39,10 @@ export const UNAVAILABLE = { message: 'Server error', code: 503, error: null } a
 /** /readyz gives up on a database that does not answer within this time. */
 const READY_TIMEOUT_MS = 2000;
 
+function hops(n: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < n;
+}
+
 export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<FastifyInstance> {
   const metrics = new Metrics();
   const app = Fastify({
@@ -48,6 +53,8 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
+    // A hop count trusts that many proxies nearest to us (Fastify's types want it as a function).
+    trustProxy: typeof ctx.config.trustProxy === 'number' ? hops(ctx.config.trustProxy) : ctx.config.trustProxy,
     // Fastify's own 503, 400/414 and 431 bodies have no `state`: these answer with envelopes.
     return503OnClosing: false,
     frameworkErrors,
@@ -142,6 +149,14 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   metrics.collect(() => backlogSamples(ctx));
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
+  // Security headers from the maintained plugin. Every HTML surface (payment page, dashboard, demo
+  // shop, logos) sends its own Content-Security-Policy, which wins; everything else is data and may
+  // load and embed nothing. Framing stays allowed here: the widget frames the payment page (D9),
+  // and the dashboard forbids it itself.
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    frameguard: false,
+  });
   await app.register(merchantApi, { ctx });
   // The simulator only exists in test mode: it makes money out of nothing.
   if (ctx.config.simulator) {

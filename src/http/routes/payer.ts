@@ -1,27 +1,12 @@
 // The public payer API (D9): unauthenticated, CORS-enabled, rate-limited, cheap to poll (ETag/304).
 import { createHash } from 'node:crypto';
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { chooseCurrency, loadInvoice, payerFingerprint, payerView } from '../../invoices/payer.ts';
 import { jsonBody } from '../json-body.ts';
 import { payerHooks } from '../../invoices/payer-hooks.ts';
-
-/** A fixed window per client address; enough to stop a runaway poller or a scraper. */
-class RateLimiter {
-  private window = 0;
-  private counts = new Map<string, number>();
-  constructor(private readonly perMinute: number) {}
-  allow(key: string, now: number): boolean {
-    const w = Math.floor(now / 60_000);
-    if (w !== this.window) {
-      this.window = w;
-      this.counts.clear();
-    }
-    const c = (this.counts.get(key) ?? 0) + 1;
-    this.counts.set(key, c);
-    return c <= this.perMinute;
-  }
-}
 
 function etagOf(result: Record<string, unknown>): string {
   const { server_time: _ignored, ...stable } = result;
@@ -36,19 +21,33 @@ function sendCacheable(req: FastifyRequest, reply: FastifyReply, result: Record<
 }
 
 export async function payerRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
-  const limiter = new RateLimiter(ctx.config.payerRateLimit);
-  app.addHook('onRequest', async (req, reply) => {
-    if (!req.url.startsWith('/api/pay/')) return;
-    reply.header('access-control-allow-origin', '*');
-    reply.header('access-control-allow-headers', 'content-type, if-none-match');
-    reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
-    reply.header('access-control-expose-headers', 'etag');
-    if (req.method === 'OPTIONS') return reply.code(204).send();
-    if (!limiter.allow(req.ip, Date.now())) return reply.code(429).send({ state: 1, message: 'Too many requests' });
-  });
-  app.options('/api/pay/*', async (_req, reply) => reply.code(204).send());
+  await app.register(payerApi, { prefix: '/api/pay', ctx });
+}
 
-  app.get<{ Params: { uuid: string } }>('/api/pay/:uuid', async (req, reply) => {
+/**
+ * The payer API as its own scope: CORS and the per-client rate limit (the maintained plugins) apply
+ * to its routes only, and the limit is counted on the route the router matched, so
+ * `/api/p%61y/{uuid}` and other spellings of a path share the bucket of the path they reach.
+ * Behind a reverse proxy, `SATCHEL_TRUST_PROXY` makes the client address the payer's, not the
+ * proxy's (docs/configuration.md).
+ */
+async function payerApi(app: FastifyInstance, { ctx }: { ctx: Ctx }): Promise<void> {
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: ['content-type', 'if-none-match'],
+    exposedHeaders: ['etag'],
+    strictPreflight: false,
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: ctx.config.payerRateLimit,
+    timeWindow: 60_000,
+    // Thrown to the error handler, which answers the envelope `Too many requests`.
+    errorResponseBuilder: () => ({ statusCode: 429, message: 'Too many requests' }),
+  });
+
+  app.get<{ Params: { uuid: string } }>('/:uuid', async (req, reply) => {
     const inv = await loadInvoice(ctx, req.params.uuid);
     // Most polls change nothing: answer those from a cheap fingerprint, before building the view.
     const tag = await payerFingerprint(ctx, inv);
@@ -57,14 +56,14 @@ export async function payerRoutes(app: FastifyInstance, ctx: Ctx): Promise<void>
     return reply.send({ state: 0, result: await payerView(ctx, inv) });
   });
 
-  app.post<{ Params: { uuid: string } }>('/api/pay/:uuid/choose', async (req, reply) => {
+  app.post<{ Params: { uuid: string } }>('/:uuid/choose', async (req, reply) => {
     const body = jsonBody(req);
     if (body === null) return reply.code(400).send({ state: 1, message: 'Malformed JSON' });
     const inv = await chooseCurrency(ctx, req.params.uuid, body.currency, body.network);
     return reply.send({ state: 0, result: await payerView(ctx, inv) });
   });
 
-  app.get<{ Params: { uuid: string } }>('/api/pay/wallet/:uuid', async (req, reply) => {
+  app.get<{ Params: { uuid: string } }>('/wallet/:uuid', async (req, reply) => {
     const view = await payerHooks.walletView?.(ctx, req.params.uuid);
     if (!view) return reply.code(404).send({ state: 1, message: 'Not found' });
     return sendCacheable(req, reply, view);
