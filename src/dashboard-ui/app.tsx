@@ -59,10 +59,7 @@ export function App() {
 
 function Shell({ me: m, path }: { me: Me; path: string }) {
   const section = '/' + (path.split('/')[1] ?? '');
-  const note = flash.value;
-  useEffect(() => {
-    flash.value = null; // a note belongs to the view it was made on
-  }, [path]);
+  const note = flash.value?.path === path ? flash.value : null; // a note belongs to its view
   return (
     <div class="shell">
       <a class="skip" href="#main">

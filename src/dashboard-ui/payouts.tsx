@@ -148,8 +148,8 @@ export function NewPayout() {
     setError(null);
     try {
       const created = await post<{ uuid: string }>('/payouts', form);
-      notify('ok', 'The payout was created.');
       navigate(`/payouts/${created.uuid}`);
+      notify('ok', 'The payout was created.');
     } catch (err) {
       setError(err);
     } finally {

@@ -180,7 +180,7 @@ function Audit() {
                   <td>
                     {e.action.replace(/_/g, ' ')} {e.target && <span class="mono">{e.target}</span>}
                   </td>
-                  <td class="mono small">{e.detail ? JSON.stringify(e.detail) : ''}</td>
+                  <td class="mono small break">{e.detail ? JSON.stringify(e.detail) : ''}</td>
                 </tr>
               ))}
             </tbody>
