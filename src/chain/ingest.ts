@@ -4,8 +4,9 @@ import type { Transaction } from 'kysely';
 import { getAddress } from 'viem';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
-import { reconcileInvoice, requiredConfirmations } from '../invoices/lifecycle.ts';
-import type { ChainSink, IncomingTransfer } from './driver.ts';
+import { reconcileInvoice } from '../invoices/lifecycle.ts';
+import type { ChainSink, IncomingTransfer } from './contract.ts';
+import { ScanBusyError } from './errors.ts';
 import { Decimal, DecimalFormatError } from '../money/decimal.ts';
 
 export interface OwnerHandlers {
@@ -13,6 +14,8 @@ export interface OwnerHandlers {
   wallet?: (ctx: Ctx, trx: Transaction<DB>, walletId: string, transfer: { network: string; txid: string; idx: number }) => Promise<void>;
   /** Outgoing transactions (payouts, refunds). */
   outgoing?: (ctx: Ctx, network: string, txid: string, status: 'confirmed' | 'failed', confirmations: number) => Promise<void>;
+  /** One of our transactions replaced by a fee bump. */
+  outgoingReplaced?: (ctx: Ctx, network: string, oldTxid: string, newTxid: string) => Promise<void>;
 }
 
 export const ownerHandlers: OwnerHandlers = {};
@@ -96,7 +99,7 @@ function recordingSink(ctx: Ctx): ChainSink {
         .executeTakeFirst();
       if (!owner) return;
       const now = ctx.now();
-      const confirmed = t.confirmations >= requiredConfirmations(ctx, network);
+      const confirmed = t.confirmations >= ctx.chains.confirmations(network);
       await ctx.storage.db.transaction().execute(async (trx) => {
         // Insert-or-ignore first, then lock: several scanners (a worker, an api process running the
         // simulator, the CLI) may report the same transfer at once, and a duplicate is not an error.
@@ -173,6 +176,10 @@ function recordingSink(ctx: Ctx): ChainSink {
     async outgoing(network, txid, status, confirmations) {
       await ownerHandlers.outgoing?.(ctx, network.toUpperCase(), txid, status, confirmations);
     },
+
+    async outgoingReplaced(network, oldTxid, newTxid) {
+      await ownerHandlers.outgoingReplaced?.(ctx, network.toUpperCase(), oldTxid, newTxid);
+    },
   };
 }
 
@@ -184,4 +191,10 @@ async function dispatch(
 ): Promise<void> {
   if (owner.owner_kind === 'invoice') await reconcileInvoice(ctx, trx, owner.owner_id);
   else if (owner.owner_kind === 'wallet') await ownerHandlers.wallet?.(ctx, trx, owner.owner_id, transfer);
+}
+
+/** Ingests whatever is new on one network's chain, waiting for another scanner to finish first. */
+export async function processNetwork(ctx: Ctx, networkCode: string): Promise<void> {
+  const scanned = await ctx.chains.poll(networkCode, createSink(ctx), { wait: true });
+  if (!scanned) throw new ScanBusyError(networkCode);
 }

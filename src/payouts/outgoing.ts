@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
-import { requiredConfirmations } from '../invoices/lifecycle.ts';
 import { post } from '../ledger/index.ts';
 import { Decimal } from '../money/decimal.ts';
 import { outcomeEffects, outcomeLocks } from './effects.ts';
@@ -126,7 +125,7 @@ export async function applyEvent(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow,
     await trx.updateTable('payouts').set({ confirmations, updated_at: ctx.now() }).where('id', '=', row.id).execute();
     current = { ...row, confirmations };
   }
-  if (confirmations >= requiredConfirmations(ctx, row.network)) await settleOutgoing(ctx, trx, current, 'paid');
+  if (confirmations >= ctx.chains.confirmations(row.network)) await settleOutgoing(ctx, trx, current, 'paid');
 }
 
 /**
@@ -159,6 +158,21 @@ export async function onOutgoingEvent(ctx: Ctx, network: string, txid: string, s
       .execute();
     const row = await ctx.storage.forUpdate(trx.selectFrom('payouts').selectAll().where('network', '=', code).where('txid', '=', txid)).executeTakeFirst();
     if (row) await applyEvent(ctx, trx, row, status, confirmations);
+  });
+}
+
+/**
+ * The `outgoingReplaced` hook of the chain sink: a payment the driver replaced by a fee bump (same
+ * coins, same payee, higher fee) now goes by the txid the chain confirmed.
+ */
+export async function onOutgoingReplaced(ctx: Ctx, network: string, oldTxid: string, newTxid: string): Promise<void> {
+  await ctx.storage.write(async (trx) => {
+    await trx
+      .updateTable('payouts')
+      .set({ txid: newTxid, updated_at: ctx.now() })
+      .where('network', '=', network.toUpperCase())
+      .where('txid', '=', oldTxid)
+      .execute();
   });
 }
 
