@@ -12,7 +12,7 @@ import type { Row } from './api.ts';
 import { openStorage, type Storage } from '../src/db/dialect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { Registry } from '../src/registry/index.ts';
-import type { ChainSink } from '../src/chain/driver.ts';
+import type { ChainSink } from '../src/chain/contract.ts';
 import { createBitcoinDriver, configuredNetwork, type BitcoinCoreDriver } from '../src/chain/bitcoin/index.ts';
 import { btcDb } from '../src/chain/bitcoin/schema.ts';
 import { createInvoice } from '../src/invoices/create.ts';
