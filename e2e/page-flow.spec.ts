@@ -80,7 +80,7 @@ test('crypto invoice: seen unconfirmed → confirming with progress → paid', a
 
   await gw.simulate('pay', { invoice: inv.uuid, unconfirmed: true });
   await expect(heading(page)).toHaveText('Payment detected');
-  await expect(page.getByText('Waiting for the first confirmation')).toBeVisible();
+  await expect(page.getByText('Payment seen, waiting for the first confirmation')).toBeVisible();
   await expect(page.getByRole('progressbar')).toHaveAttribute('max', /\d+/);
   await capture(page, 'confirming');
 

@@ -58,6 +58,8 @@ export interface SatchelInvoice {
   explorer_url: string | null;
   /** Unix seconds. */
   expired_at: number;
+  /** Unix seconds when it was settled (`paid`, `paid_over`); null otherwise. */
+  paid_at: number | null;
   /** Unix milliseconds when the gateway answered. */
   server_time: number;
   url_return: string | null;

@@ -27,6 +27,8 @@ export interface ChainSink {
   dropped(network: string, txid: string, index: number): Promise<void>;
   /** What became of a transaction we sent (payout, refund, sweep). Idempotent. */
   outgoing(network: string, txid: string, status: 'confirmed' | 'failed', confirmations: number): Promise<void>;
+  /** One of our transactions was replaced by another paying the same (a fee bump): the payment's txid follows it. */
+  outgoingReplaced?(network: string, oldTxid: string, newTxid: string): Promise<void>;
 }
 
 export interface SendRequest {

@@ -13,6 +13,8 @@ export interface OwnerHandlers {
   wallet?: (ctx: Ctx, trx: Transaction<DB>, walletId: string, transfer: { network: string; txid: string; idx: number }) => Promise<void>;
   /** Outgoing transactions (payouts, refunds). */
   outgoing?: (ctx: Ctx, network: string, txid: string, status: 'confirmed' | 'failed', confirmations: number) => Promise<void>;
+  /** One of our transactions replaced by a fee bump. */
+  outgoingReplaced?: (ctx: Ctx, network: string, oldTxid: string, newTxid: string) => Promise<void>;
 }
 
 export const ownerHandlers: OwnerHandlers = {};
@@ -172,6 +174,10 @@ function recordingSink(ctx: Ctx): ChainSink {
 
     async outgoing(network, txid, status, confirmations) {
       await ownerHandlers.outgoing?.(ctx, network.toUpperCase(), txid, status, confirmations);
+    },
+
+    async outgoingReplaced(network, oldTxid, newTxid) {
+      await ownerHandlers.outgoingReplaced?.(ctx, network.toUpperCase(), oldTxid, newTxid);
     },
   };
 }

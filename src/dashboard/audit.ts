@@ -1,8 +1,8 @@
 // The audit log: every dashboard action that moves money, changes settings or changes who may
 // sign in, with who did it and from where. Owners read their merchant's entries.
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB, DashboardAuditTable } from '../db/schema.ts';
+import { timeOrderedId } from '../webhooks/outbox.ts';
 
 export interface AuditActor {
   userId: string | null;
@@ -19,7 +19,8 @@ export async function audit(
   await db
     .insertInto('dashboard_audit')
     .values({
-      id: randomUUID(),
+      // Time-ordered, so entries written within one tick of the clock still read newest first.
+      id: timeOrderedId(),
       merchant_id: entry.merchantId,
       user_id: actor.userId,
       email: actor.email,

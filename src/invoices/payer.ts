@@ -142,6 +142,8 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow): Promise<PayerInvoice
     txid: chosen ? inv.txid : null,
     explorer_url: chosen && inv.txid ? explorerUrl(network!, inv.txid, test) : null,
     expired_at: Number(inv.expired_at),
+    // The row's last change is its settlement: a paid invoice changes again only by leaving `paid`.
+    paid_at: inv.status === 'paid' || inv.status === 'paid_over' ? Math.floor(Number(inv.updated_at) / 1000) : null,
     server_time: ctx.now(),
     url_return: inv.url_return,
     url_success: inv.url_success,

@@ -14,6 +14,7 @@ const Choose = lazyView(() => import('./choose.tsx').then((m) => m.Choose));
 const Confirming = lazyView(() => import('./outcome.tsx').then((m) => m.Confirming));
 const Paid = lazyView(() => import('./outcome.tsx').then((m) => m.Paid));
 const Outcome = lazyView(() => import('./outcome.tsx').then((m) => m.Outcome));
+const Progress = lazyView(() => import('./outcome.tsx').then((m) => m.Progress));
 
 export function InvoiceView({ invoice, screen }: { invoice: PayerInvoice; screen: Screen }) {
   switch (screen) {
@@ -85,6 +86,8 @@ function Pay({ invoice, partial }: { invoice: PayerInvoice; partial: boolean }) 
         </div>
       </div>
       <Countdown invoice={invoice} />
+      {/* A payment seen but not yet final while more is still due (a part of it, unconfirmed). */}
+      {invoice.confirmations && <Progress current={invoice.confirmations.current} required={invoice.confirmations.required} />}
       {partial && (
         <>
           <p class="lead">{t('partial_body')}</p>

@@ -1,5 +1,7 @@
 // The screens after a payment is sent, and the invoice's final states.
 import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { lazyView } from './lazy.tsx';
 import { useT } from './i18n/index.ts';
 import type { PayerInvoice } from './payer-api.ts';
 import type { Screen } from './store.ts';
@@ -7,7 +9,9 @@ import { Hero, StoreLink, useAmount, type HeroTone } from './ui.tsx';
 import { webHref } from './links.ts';
 import { CheckGlyph, ClockGlyph, CrossGlyph, InfoGlyph, LockGlyph, RefreshGlyph, WarnGlyph } from './icons.tsx';
 
-function Progress({ current, required }: { current: number; required: number }) {
+const Receipt = lazyView(() => import('./receipt.tsx').then((m) => m.Receipt));
+
+export function Progress({ current, required }: { current: number; required: number }) {
   const t = useT();
   const shown = Math.min(current, required);
   return (
@@ -79,6 +83,8 @@ function ExplorerLink({ invoice }: { invoice: PayerInvoice }) {
 export function Paid({ invoice, over }: { invoice: PayerInvoice; over: boolean }) {
   const t = useT();
   const amount = useAmount();
+  const [receipt, setReceipt] = useState(false);
+  if (receipt) return <Receipt invoice={invoice} onBack={() => setReceipt(false)} />;
   const currency = invoice.payer_currency ?? invoice.currency;
   const received = invoice.payment_amount ?? invoice.payer_amount;
   return (
@@ -99,6 +105,9 @@ export function Paid({ invoice, over }: { invoice: PayerInvoice; over: boolean }
       </dl>
       <div class="actions">
         <StoreLink url={invoice.url_success ?? invoice.url_return} label={t('continue')} primary />
+        <button type="button" class="btn btn-quiet" onClick={() => setReceipt(true)}>
+          {t('receipt_view')}
+        </button>
         <ExplorerLink invoice={invoice} />
       </div>
     </Hero>

@@ -77,6 +77,8 @@ export const PayerInvoice = z.object({
   explorer_url: z.nullable(z.string()),
   /** Unix seconds. */
   expired_at: z.number(),
+  /** Unix seconds when the invoice was settled (`paid`, `paid_over`); null otherwise. For the receipt. */
+  paid_at: z.nullable(z.number()),
   /** Unix milliseconds at the moment the server answered. */
   server_time: z.number(),
   url_return: z.nullable(z.string()),

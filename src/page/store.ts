@@ -181,7 +181,7 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
 
   function start() {
     const stops: Array<() => void> = [];
-    const t = () => translate(i18n.messages.peek());
+    const t = () => translate(i18n.messages.peek(), i18n.locale.peek());
 
     if (route && !fatal.peek()) {
       poller = createPoller<Payable>({
@@ -233,7 +233,7 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
       effect(() => {
         const current = screen.value;
         if (current && lastScreen && current !== lastScreen && current !== 'wallet') {
-          announce(translate(i18n.messages.peek())(screenTitle(current)));
+          announce(translate(i18n.messages.peek(), i18n.locale.peek())(screenTitle(current)));
         }
         if (current) lastScreen = current;
       }),

@@ -6,7 +6,7 @@ import { payerHooks } from '../invoices/payer-hooks.ts';
 import { extraJobs, type Job } from '../worker/index.ts';
 import { walletAddress, walletView } from '../wallets/payer.ts';
 import { onWalletTransfer } from '../wallets/topups.ts';
-import { applyPendingEvents, onOutgoingEvent } from './outgoing.ts';
+import { applyPendingEvents, onOutgoingEvent, onOutgoingReplaced } from './outgoing.ts';
 import { sendDuePayouts } from './worker.ts';
 
 /** The worker job: send the payouts (and refunds) that are due; apply chain reports that a race left behind. */
@@ -18,6 +18,7 @@ export const payoutJob: Job = async (ctx, signal) => {
 export function installMoneyOut(): void {
   ownerHandlers.wallet = onWalletTransfer;
   ownerHandlers.outgoing = onOutgoingEvent;
+  ownerHandlers.outgoingReplaced = onOutgoingReplaced;
   simulatorHooks.walletAddress = walletAddress;
   payerHooks.walletView = async (ctx, uuid) => (await walletView(ctx, uuid)) as Record<string, unknown> | null;
   if (!extraJobs.includes(payoutJob)) extraJobs.push(payoutJob);

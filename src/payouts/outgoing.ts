@@ -162,6 +162,21 @@ export async function onOutgoingEvent(ctx: Ctx, network: string, txid: string, s
   });
 }
 
+/**
+ * The `outgoingReplaced` hook of the chain sink: a payment the driver replaced by a fee bump (same
+ * coins, same payee, higher fee) now goes by the txid the chain confirmed.
+ */
+export async function onOutgoingReplaced(ctx: Ctx, network: string, oldTxid: string, newTxid: string): Promise<void> {
+  await ctx.storage.write(async (trx) => {
+    await trx
+      .updateTable('payouts')
+      .set({ txid: newTxid, updated_at: ctx.now() })
+      .where('network', '=', network.toUpperCase())
+      .where('txid', '=', oldTxid)
+      .execute();
+  });
+}
+
 /** Fails a payout that was never broadcast (a definite refusal by the driver). */
 export async function failUnsent(ctx: Ctx, trx: Transaction<DB>, id: string, error: string): Promise<void> {
   const row = await lock(ctx, trx, id);

@@ -73,10 +73,10 @@ describe.each(await backends())('payer API on $name', (backend) => {
     const single = await create({ amount: '10', currency: 'USDT', network: 'TRON', is_payment_multiple: false });
     expect((await get(single.uuid)).json().result).toMatchObject({ is_payment_multiple: false, txid: null, explorer_url: null });
     const inv = await create({ amount: '10', currency: 'USDT', network: 'TRON' });
-    expect((await get(inv.uuid)).json().result).toMatchObject({ is_payment_multiple: true, txid: null, explorer_url: null });
+    expect((await get(inv.uuid)).json().result).toMatchObject({ is_payment_multiple: true, txid: null, explorer_url: null, paid_at: null });
     const { txid } = await simulatePay(gw.ctx, { invoice: inv.uuid });
     // A simulated chain: no public explorer knows the transaction, so no link to one.
-    expect((await get(inv.uuid)).json().result).toMatchObject({ status: 'paid', test_mode: true, txid, explorer_url: null });
+    expect((await get(inv.uuid)).json().result).toMatchObject({ status: 'paid', test_mode: true, txid, explorer_url: null, paid_at: Math.floor(gw.clock.now / 1000) });
     // The same invoice as the page sees it when TRON runs on a real driver: the registry's template.
     const networks = gw.ctx.config.networks;
     const saved = networks.TRON;

@@ -30,6 +30,7 @@ export function invoiceFixture(overrides: Partial<PayerInvoice> = {}): PayerInvo
     txid: null,
     explorer_url: null,
     expired_at: T0 / 1000 + 1800,
+    paid_at: null,
     server_time: T0,
     url_return: 'https://shop.example/cart',
     url_success: 'https://shop.example/thanks',

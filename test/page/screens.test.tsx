@@ -107,7 +107,7 @@ describe('seen, confirming', () => {
     serve(invoiceFixture({ status: 'check', payment_amount: '1250.378412', confirmations: { current: 2, required: 19 } }));
     renderPage('/pay/inv-1');
     await heading('Payment detected');
-    expect(screen.getByText('Confirmations: 2 of 19')).toBeTruthy();
+    expect(screen.getByText('Payment seen, 2 of 19 confirmations')).toBeTruthy();
     const bar = screen.getByRole('progressbar');
     expect(bar.getAttribute('value')).toBe('2');
     expect(bar.getAttribute('max')).toBe('19');
@@ -117,7 +117,7 @@ describe('seen, confirming', () => {
     serve(invoiceFixture({ status: 'check', confirmations: null }));
     renderPage('/pay/inv-1');
     await heading('Payment detected');
-    expect(screen.getByText('Waiting for the first confirmation')).toBeTruthy();
+    expect(screen.getByText('Payment seen, waiting for the first confirmation')).toBeTruthy();
   });
 });
 

@@ -5,7 +5,7 @@
 // (src/chain/drivers.ts, scanNetwork).
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, SendRequest } from '../driver.ts';
-import type { NetworkDef } from '../../registry/index.ts';
+import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { btcDb, type BtcDB } from './schema.ts';
 import { BitcoinRpc } from './rpc.ts';
@@ -126,6 +126,13 @@ export class BitcoinCoreDriver implements ChainDriver {
       const { head } = await this.scanner.poll(sink);
       await this.sender.track(sink, head);
     });
+  }
+
+  /** Whether the gateway's confirmed coins cover this payment and its fee (checked when a payout is created). */
+  async canCover(req: { to: string; amount: string; priority: Priority }): Promise<{ covered: true } | { covered: false; currency: string; message: string }> {
+    await this.checkChain();
+    const r = await this.sender.canCover(req);
+    return r.covered ? r : { ...r, currency: this.network.currencies.find((c) => c.native)!.code };
   }
 
   send(req: SendRequest): Promise<{ txid: string }> {

@@ -319,14 +319,37 @@ export class BtcScanner {
     for (const r of [...arrived, ...back]) if (r.kind === 'deposit') await this.report(sink, r);
     for (const r of gone) if (r.kind === 'deposit') await sink.dropped(this.code, r.txid, r.vout);
     const spent = await this.spentRows(spends);
+    await this.releaseDroppedSpends(mempool);
     if (arrived.length + back.length + gone.length + spent.length === 0) return;
     if (gone.length) this.o.log('info', 'bitcoin payments left the mempool unmined', { network: this.code, txids: gone.map((r) => r.txid), tip });
     await this.db.transaction().execute(async (trx) => {
       for (const r of [...arrived, ...back, ...gone]) await this.upsert(trx, r);
       for (const s of spent) await this.markSpent(trx, s);
     });
+    // Coins spent in the mempool stay in `unspent` until the spend is mined (then its height is recorded).
     for (const r of arrived) this.unspent!.add(key(r.txid, r.vout));
-    for (const s of spent) this.unspent!.delete(s.coin);
+  }
+
+  /** Someone else's mempool spend of our coin that left the mempool unmined: the coin is ours to spend again. */
+  private async releaseDroppedSpends(mempool: Set<string>): Promise<void> {
+    const held = await this.db
+      .selectFrom('btc_outputs')
+      .select(['txid', 'vout', 'spent_txid'])
+      .where('network', '=', this.code)
+      .where('spent_by', '=', 'foreign')
+      .where('spent_height', 'is', null)
+      .execute();
+    for (const h of held) {
+      if (h.spent_txid && mempool.has(h.spent_txid)) continue;
+      await this.db
+        .updateTable('btc_outputs')
+        .set({ spent_txid: null, spent_by: null, updated_at: this.o.now() })
+        .where('network', '=', this.code)
+        .where('txid', '=', h.txid)
+        .where('vout', '=', h.vout)
+        .where('spent_height', 'is', null)
+        .execute();
+    }
   }
 
   // ---------------------------------------------------------------- storage

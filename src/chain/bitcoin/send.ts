@@ -1,11 +1,29 @@
-// Payouts on a Bitcoin-family chain (in progress).
+// Payouts on a Bitcoin-family chain, paid from the gateway's own confirmed coins (deposit and
+// change outputs the scanner recorded): no separate hot wallet. Coins are chosen largest first,
+// change below the dust limit goes to the fee instead, and change goes to a fresh address on the
+// internal chain. The fee rate is the node's estimatesmartfee for the priority's confirmation
+// target, within the configured floor and cap (the fallback when the node has no estimate).
+//
+// Every transaction is signed in-process (a PSBT with @scure/btc-signer, RBF signalled) and
+// STORED, with the coins it spends marked as ours, in one database transaction before it is
+// broadcast; a crash in between is healed by rebroadcasting the stored bytes (from the scanner's
+// poll, or when send() is called again with the same id), so a payout is never signed twice and
+// never paid twice. A payout still unmined `bump_after_blocks` after its broadcast is replaced by
+// the same payment at a higher fee rate (up to the cap), recorded as a new attempt; whichever
+// attempt the chain confirms is the one reported, and the payout's txid follows it.
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { Transaction } from '@scure/btc-signer';
+import { hexToBytes } from '@noble/hashes/utils.js';
 import type { ChainSink, SendRequest } from '../driver.ts';
-import type { NetworkDef } from '../../registry/index.ts';
+import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
-import { btcDb, type BtcDB } from './schema.ts';
+import { Decimal } from '../../money/decimal.ts';
+import { btcDb, type BtcDB, type BtcOutgoingTable } from './schema.ts';
+import { BitcoinRpcError } from './rpc.ts';
 import type { BitcoinNode } from './node.ts';
 import type { BitcoinKeys } from './keys.ts';
+import { AddressError, decodePayee, scriptHex, type PayeeType } from './address.ts';
 import type { ChainParams } from './params.ts';
 import type { BtcLog } from './scan.ts';
 
@@ -15,6 +33,13 @@ export interface FeePolicy {
   max: string;
   fallback: string;
 }
+
+/** The priority's confirmation target, in blocks (economy: about a day of Bitcoin blocks). */
+export const PRIORITY_TARGET: Record<Priority, number> = { highest: 1, high: 3, recommended: 6, economy: 144 };
+
+/** Virtual sizes (vB) used to size the fee before signing. */
+const INPUT_VSIZE = { segwit: 68, legacy: 148 };
+const OUTPUT_VSIZE: Record<PayeeType, number> = { pkh: 34, sh: 32, wpkh: 31, wsh: 43, tr: 43 };
 
 export interface SenderOptions {
   network: NetworkDef;
@@ -32,21 +57,390 @@ export interface SenderOptions {
   watchChange: (address: string, script: string) => void;
 }
 
+/**
+ * A send that was not made; nothing was signed or stored. `invalid` and `rejected` can never
+ * succeed as asked (the payout fails, its funds return); `insufficient_funds` may once more coins
+ * confirm, so it is retried.
+ */
+export class BitcoinSendError extends Error {
+  get refused(): boolean {
+    return this.code !== 'insufficient_funds';
+  }
+
+  constructor(
+    readonly code: 'invalid' | 'insufficient_funds' | 'rejected',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BitcoinSendError';
+  }
+}
+
+interface Coin {
+  txid: string;
+  vout: number;
+  sats: bigint;
+  address: string;
+  script: string;
+  path: string;
+}
+
+interface Plan {
+  coins: Coin[];
+  feeRate: bigint; // milli-sat per vB
+  fee: bigint;
+  change: bigint;
+  vsize: number;
+}
+
+type Row = BtcOutgoingTable;
+const ACTIVE = ['signed', 'sent', 'mined'];
+const KNOWN = /already in block chain|txn-already-known|txn-already-in-mempool|already have transaction|transaction already in block/i;
+
 export class BtcSender {
   private readonly db: Kysely<BtcDB>;
+  private readonly code: string;
+  private readonly dust: bigint;
 
   constructor(private readonly o: SenderOptions) {
     this.db = btcDb(o.storage.db);
+    this.code = o.network.code;
+    // Change smaller than this is not worth an output (and below Dogecoin's 1 DOGE dust limit, not relayed).
+    this.dust = o.params.coin === 'dogecoin' ? 100_000_000n : 1_000n;
   }
 
   async isOwnTx(txid: string): Promise<boolean> {
-    const r = await this.db.selectFrom('btc_outgoing').select('id').where('network', '=', this.o.network.code).where('txid', '=', txid).executeTakeFirst();
+    const r = await this.db.selectFrom('btc_outgoing').select('id').where('network', '=', this.code).where('txid', '=', txid).executeTakeFirst();
     return r !== undefined;
   }
 
-  async track(_sink: ChainSink, _head: number): Promise<void> {}
+  /** Whether the gateway's confirmed coins cover this payment and its fee now. */
+  async canCover(req: { to: string; amount: string; priority: Priority }): Promise<{ covered: true } | { covered: false; message: string }> {
+    const payee = this.payee(req.to);
+    const sats = this.sats(req.amount);
+    const plan = this.plan(await this.spendable(), sats, payee.type, await this.feeRate(req.priority));
+    if (plan) return { covered: true };
+    return { covered: false, message: `The gateway's confirmed ${this.native()} coins do not cover ${req.amount} ${this.native()} and its network fee` };
+  }
 
   async send(req: SendRequest): Promise<{ txid: string }> {
-    throw new Error(`${this.o.network.code}: payouts on the bitcoin-core driver are not available yet (${req.id})`);
+    if (req.network.toUpperCase() !== this.code) throw new BitcoinSendError('invalid', `Network ${req.network} is not ${this.code}`);
+    if (req.currency.toUpperCase() !== this.native()) throw new BitcoinSendError('invalid', `${req.currency} is not the coin of ${this.code}`);
+    const payee = this.payee(req.to);
+    const sats = this.sats(req.amount);
+    const existing = await this.latest(req.id);
+    if (existing) {
+      if (existing.to_address !== req.to || !Decimal.parse(existing.amount).eq(Decimal.fromBaseUnits(sats, this.o.decimals))) {
+        throw new BitcoinSendError('invalid', `Send id ${req.id} was already used for a different payment`);
+      }
+      await this.resume(existing);
+      return { txid: existing.txid };
+    }
+    await this.o.checkChain();
+    const rate = await this.feeRate(req.priority);
+    for (let attempt = 0; ; attempt++) {
+      const plan = this.plan(await this.spendable(), sats, payee.type, rate);
+      if (!plan) {
+        throw new BitcoinSendError('insufficient_funds', `The gateway's confirmed ${this.native()} coins do not cover ${req.amount} ${this.native()} and its network fee`);
+      }
+      const row = await this.signAndStore(req.id, 0, req.to, payee.script, sats, plan, null);
+      if (row) {
+        await this.resume(row);
+        return { txid: row.txid };
+      }
+      // Another payout took one of these coins meanwhile, or stored this request first.
+      const again = await this.latest(req.id);
+      if (again) return { txid: again.txid };
+      if (attempt >= 3) throw new Error(`${this.code}: could not reserve coins for payout ${req.id}; retried later`);
+    }
+  }
+
+  /**
+   * What became of our transactions, after the scanner's poll: confirmations (the scanner records
+   * the block that spends our coins), a rebroadcast of what the node does not have, fee bumps.
+   */
+  async track(sink: ChainSink & { outgoingReplaced?: (network: string, oldTxid: string, newTxid: string) => Promise<void> }, head: number): Promise<void> {
+    const rows = await this.db.selectFrom('btc_outgoing').selectAll().where('network', '=', this.code).where('status', 'in', ACTIVE).orderBy('created_at').execute();
+    for (const row of rows) {
+      const inputs = JSON.parse(row.inputs) as Array<{ txid: string; vout: number }>;
+      const first = inputs[0]!;
+      const coin = await this.db
+        .selectFrom('btc_outputs')
+        .select(['spent_txid', 'spent_height', 'spent_by'])
+        .where('network', '=', this.code)
+        .where('txid', '=', first.txid)
+        .where('vout', '=', first.vout)
+        .executeTakeFirst();
+      const minedAs = coin?.spent_height != null ? coin.spent_txid : null;
+      if (minedAs && minedAs !== row.txid) {
+        // Another transaction spending the same coins was mined: a sibling attempt, or someone else.
+        const sibling = await this.db.selectFrom('btc_outgoing').select('id').where('network', '=', this.code).where('txid', '=', minedAs).executeTakeFirst();
+        await this.update(row.id, { status: sibling ? 'replaced' : 'failed', error: sibling ? null : 'its coins were spent by another transaction' });
+        if (!sibling && head - Number(coin!.spent_height) + 1 >= this.o.confirmations) await sink.outgoing(this.code, row.txid, 'failed', 0);
+        continue;
+      }
+      if (minedAs === row.txid) {
+        const conf = head - Number(coin!.spent_height) + 1;
+        if (conf === row.confirmations && row.status !== 'signed' && row.status !== 'sent') continue;
+        if (row.attempt > 0) await this.followReplacement(sink, row);
+        await sink.outgoing(this.code, row.txid, 'confirmed', conf);
+        await this.update(row.id, { status: conf >= this.o.confirmations ? 'confirmed' : 'mined', confirmations: conf, block_height: Number(coin!.spent_height) });
+        continue;
+      }
+      if (row.status === 'mined') await this.update(row.id, { status: 'sent', confirmations: 0, block_height: null }); // reorganised away
+      await this.resume(row);
+      const latest = await this.latest(row.request_id);
+      if (latest?.id === row.id && row.broadcast_height !== null && head - Number(row.broadcast_height) >= this.o.bumpAfterBlocks) {
+        await this.bump(row, head);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- building
+
+  private async feeRate(priority: Priority): Promise<bigint> {
+    const perKvB = await this.o.node.estimateFee(PRIORITY_TARGET[priority] ?? 6);
+    // coin/kvB -> sat/vB, in thousandths of a sat: coin * 1e8 / 1000 * 1000.
+    let rate = perKvB ? Decimal.parse(perKvB).toBaseUnits(8) : Decimal.parse(this.o.fees.fallback).toBaseUnits(3);
+    const min = Decimal.parse(this.o.fees.min).toBaseUnits(3);
+    const max = Decimal.parse(this.o.fees.max).toBaseUnits(3);
+    if (rate < min) rate = min;
+    if (rate > max) rate = max;
+    return rate;
+  }
+
+  private plan(coins: Coin[], amount: bigint, payeeType: PayeeType, rate: bigint): Plan | null {
+    const inSize = this.o.params.segwit ? INPUT_VSIZE.segwit : INPUT_VSIZE.legacy;
+    const changeSize = this.o.params.segwit ? OUTPUT_VSIZE.wpkh : OUTPUT_VSIZE.pkh;
+    const base = (this.o.params.segwit ? 11 : 10) + OUTPUT_VSIZE[payeeType];
+    const fee = (vsize: number) => (BigInt(vsize) * rate + 999n) / 1000n;
+    const chosen: Coin[] = [];
+    let total = 0n;
+    for (const c of [...coins].sort((a, b) => (b.sats > a.sats ? 1 : b.sats < a.sats ? -1 : 0))) {
+      chosen.push(c);
+      total += c.sats;
+      const noChange = base + chosen.length * inSize;
+      if (total < amount + fee(noChange)) continue;
+      const withChange = noChange + changeSize;
+      const change = total - amount - fee(withChange);
+      if (change >= this.dust) return { coins: chosen, feeRate: rate, fee: fee(withChange), change, vsize: withChange };
+      return { coins: chosen, feeRate: rate, fee: total - amount, change: 0n, vsize: noChange };
+    }
+    return null;
+  }
+
+  /** Confirmed coins no transaction of ours or anyone's is known to spend. */
+  private async spendable(): Promise<Coin[]> {
+    const rows = await this.db
+      .selectFrom('btc_outputs')
+      .select(['txid', 'vout', 'amount', 'address'])
+      .where('network', '=', this.code)
+      .where('status', '=', 'confirmed')
+      .where('spent_txid', 'is', null)
+      .execute();
+    const paths = await this.paths(rows.map((r) => r.address));
+    const out: Coin[] = [];
+    for (const r of rows) {
+      const path = paths.get(r.address);
+      if (!path) continue;
+      out.push({ txid: r.txid, vout: r.vout, sats: Decimal.parse(r.amount).toBaseUnits(this.o.decimals), address: r.address, script: scriptHex(decodePayee(this.o.params, r.address).script), path });
+    }
+    return out;
+  }
+
+  private async paths(addresses: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const unique = [...new Set(addresses)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const part = unique.slice(i, i + 500);
+      if (part.length === 0) continue;
+      const dep = await this.o.storage.db.selectFrom('addresses').select(['address', 'path']).where('network', '=', this.code).where('address', 'in', part).execute();
+      const chg = await this.db.selectFrom('btc_change').select(['address', 'path']).where('network', '=', this.code).where('address', 'in', part).execute();
+      for (const r of [...dep, ...chg]) out.set(r.address, r.path);
+    }
+    return out;
+  }
+
+  /** Signs and stores one attempt with its coins reserved; null when a coin was taken meanwhile. */
+  private async signAndStore(requestId: string, attempt: number, to: string, payeeScript: Uint8Array, amount: bigint, plan: Plan, change: { address: string; path: string } | null): Promise<Row | null> {
+    const changeAddr = plan.change > 0n ? (change ?? this.o.keys.change(await this.nextChangeIndex())) : null;
+    const tx = new Transaction({ allowLegacyWitnessUtxo: true });
+    for (const c of plan.coins) {
+      tx.addInput({ txid: c.txid, index: c.vout, witnessUtxo: { script: hexToBytes(c.script), amount: c.sats }, sequence: 0xfffffffd });
+    }
+    tx.addOutput({ script: payeeScript, amount });
+    if (changeAddr) tx.addOutput({ script: decodePayee(this.o.params, changeAddr.address).script, amount: plan.change });
+    plan.coins.forEach((c, i) => tx.signIdx(this.o.keys.privateKey(c.path), i));
+    tx.finalize();
+    const now = this.o.now();
+    const row: Row = {
+      id: randomUUID(),
+      network: this.code,
+      request_id: requestId,
+      attempt,
+      to_address: to,
+      amount: Decimal.fromBaseUnits(amount, this.o.decimals).toString(),
+      fee: Decimal.fromBaseUnits(plan.fee, this.o.decimals).toString(),
+      fee_rate: Decimal.fromBaseUnits(plan.feeRate, 3).toString(),
+      vsize: tx.vsize,
+      inputs: JSON.stringify(plan.coins.map((c) => ({ txid: c.txid, vout: c.vout, amount: Decimal.fromBaseUnits(c.sats, this.o.decimals).toString(), path: c.path }))),
+      change_address: changeAddr?.address ?? null,
+      change_amount: changeAddr ? Decimal.fromBaseUnits(plan.change, this.o.decimals).toString() : null,
+      txid: tx.id,
+      raw: tx.hex,
+      status: 'signed',
+      block_height: null,
+      confirmations: 0,
+      error: null,
+      broadcast_at: null,
+      broadcast_height: null,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        if (attempt === 0) {
+          const dup = await trx.selectFrom('btc_outgoing').select('id').where('network', '=', this.code).where('request_id', '=', requestId).executeTakeFirst();
+          if (dup) return null;
+        }
+        for (const c of plan.coins) {
+          const taken = await trx
+            .updateTable('btc_outputs')
+            .set({ spent_txid: row.txid, spent_by: 'own', updated_at: now })
+            .where('network', '=', this.code)
+            .where('txid', '=', c.txid)
+            .where('vout', '=', c.vout)
+            .where((eb) => (attempt === 0 ? eb('spent_txid', 'is', null) : eb('spent_height', 'is', null)))
+            .executeTakeFirst();
+          if (Number(taken.numUpdatedRows) !== 1) throw new CoinTaken();
+        }
+        if (changeAddr && !change) {
+          await trx.insertInto('btc_change').values({ network: this.code, address: changeAddr.address, path: changeAddr.path, created_at: now }).execute();
+        }
+        await trx.insertInto('btc_outgoing').values(row).execute();
+        return row;
+      });
+    } catch (err) {
+      if (err instanceof CoinTaken || this.o.storage.isUniqueViolation(err)) return null;
+      throw err;
+    } finally {
+      if (changeAddr) this.o.watchChange(changeAddr.address, scriptHex(decodePayee(this.o.params, changeAddr.address).script));
+    }
+  }
+
+  private async nextChangeIndex(): Promise<number> {
+    const key = `btc-change:${this.code}:${this.o.keys.coinType}`;
+    const row = await this.o.storage.db
+      .insertInto('hd_counters')
+      .values({ key, next_index: 1 })
+      .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ next_index: eb('hd_counters.next_index', '+', 1) })))
+      .returning('next_index')
+      .executeTakeFirstOrThrow();
+    return Number(row.next_index) - 1;
+  }
+
+  /** The same payment again at a higher fee rate, from the same coins, the extra fee from the change. */
+  private async bump(row: Row, head: number): Promise<void> {
+    const max = Decimal.parse(this.o.fees.max).toBaseUnits(3);
+    const old = Decimal.parse(row.fee_rate).toBaseUnits(3);
+    if (old >= max || row.change_amount === null) {
+      if (row.error !== 'not bumped') {
+        this.o.log('warn', 'bitcoin payout unmined but cannot be bumped (at the fee cap, or no change to pay from)', { network: this.code, txid: row.txid });
+        await this.update(row.id, { error: 'not bumped' });
+      }
+      return;
+    }
+    // BIP-125: a higher rate and an absolute fee above the old one by at least 1 sat/vB of the new size.
+    const estimate = await this.feeRate('highest');
+    let rate = old + old / 4n + 1000n;
+    if (estimate > rate) rate = estimate;
+    if (rate > max) rate = max;
+    const coins = (JSON.parse(row.inputs) as Array<{ txid: string; vout: number; amount: string; path: string }>).map((c) => {
+      const k = this.o.keys.derive(c.path.split('/')[4] === '1' ? 1 : 0, Number(c.path.split('/')[5]));
+      return { txid: c.txid, vout: c.vout, sats: Decimal.parse(c.amount).toBaseUnits(this.o.decimals), address: k.address, script: k.script, path: c.path };
+    });
+    const amount = Decimal.parse(row.amount).toBaseUnits(this.o.decimals);
+    const oldFee = Decimal.parse(row.fee).toBaseUnits(this.o.decimals);
+    const total = coins.reduce((s, c) => s + c.sats, 0n);
+    let fee = (BigInt(row.vsize) * rate + 999n) / 1000n;
+    if (fee < oldFee + BigInt(row.vsize)) fee = oldFee + BigInt(row.vsize);
+    const change = total - amount - fee;
+    if (change < this.dust) {
+      await this.update(row.id, { error: 'not bumped' });
+      return;
+    }
+    const changePath = (await this.paths([row.change_address!])).get(row.change_address!)!;
+    const payee = decodePayee(this.o.params, row.to_address);
+    const next = await this.signAndStore(row.request_id, row.attempt + 1, row.to_address, payee.script, amount, { coins, feeRate: rate, fee, change, vsize: row.vsize }, { address: row.change_address!, path: changePath });
+    if (!next) return;
+    this.o.log('info', 'bitcoin payout bumped (replace-by-fee)', { network: this.code, from: row.txid, to: next.txid, fee_rate: next.fee_rate });
+    await this.update(row.id, { status: 'replaced' });
+    await this.resume(next, head);
+  }
+
+  /** The payout's txid follows the attempt the chain took. */
+  private async followReplacement(sink: ChainSink & { outgoingReplaced?: (network: string, oldTxid: string, newTxid: string) => Promise<void> }, row: Row): Promise<void> {
+    const siblings = await this.db.selectFrom('btc_outgoing').select(['id', 'txid', 'attempt']).where('network', '=', this.code).where('request_id', '=', row.request_id).execute();
+    for (const s of siblings) {
+      if (s.id === row.id) continue;
+      await this.update(s.id, { status: 'replaced' });
+      await sink.outgoingReplaced?.(this.code, s.txid, row.txid);
+    }
+  }
+
+  // ---------------------------------------------------------------- broadcasting
+
+  /** Broadcasts a stored attempt the node may not have; a node error is left to the next poll. */
+  private async resume(row: Row, head?: number): Promise<void> {
+    if (row.status !== 'signed' && row.status !== 'sent') return;
+    try {
+      await this.o.node.sendRaw(row.raw);
+    } catch (err) {
+      if (!(err instanceof BitcoinRpcError)) throw err;
+      if (!KNOWN.test(err.message)) {
+        this.o.log('warn', 'bitcoin broadcast failed; it will be retried', { network: this.code, txid: row.txid, error: err.message });
+        return;
+      }
+    }
+    if (row.status === 'signed') {
+      const height = head ?? (await this.o.node.blockCount());
+      await this.update(row.id, { status: 'sent', broadcast_at: this.o.now(), broadcast_height: height });
+      Object.assign(row, { status: 'sent', broadcast_height: height });
+    }
+  }
+
+  private async latest(requestId: string): Promise<Row | undefined> {
+    return this.db.selectFrom('btc_outgoing').selectAll().where('network', '=', this.code).where('request_id', '=', requestId).orderBy('attempt', 'desc').executeTakeFirst();
+  }
+
+  private async update(id: string, patch: Partial<Row>): Promise<void> {
+    await this.db.updateTable('btc_outgoing').set({ ...patch, updated_at: this.o.now() }).where('id', '=', id).execute();
+  }
+
+  private payee(to: string) {
+    try {
+      return decodePayee(this.o.params, to);
+    } catch (err) {
+      if (err instanceof AddressError) throw new BitcoinSendError('invalid', err.message);
+      throw err;
+    }
+  }
+
+  private sats(amount: string): bigint {
+    const d = Decimal.tryParse(amount);
+    let sats: bigint | null = null;
+    try {
+      sats = d && !d.isNegative() ? d.toBaseUnits(this.o.decimals) : null;
+    } catch {
+      sats = null;
+    }
+    if (sats === null || sats <= 0n) throw new BitcoinSendError('invalid', `Not a positive amount of at most ${this.o.decimals} decimals: ${amount}`);
+    return sats;
+  }
+
+  private native(): string {
+    return this.o.network.currencies.find((c) => c.native)!.code.toUpperCase();
   }
 }
+
+class CoinTaken extends Error {}

@@ -52,8 +52,8 @@ export const en = {
 
   check_title: 'Payment detected',
   check_body: 'Your payment is on its way and is waiting for network confirmations. You can keep this page open or come back later.',
-  confirmations: 'Confirmations: {current} of {required}',
-  confirmations_wait: 'Waiting for the first confirmation',
+  confirmations: 'Payment seen, {current} of {required} {required, plural, one {confirmation} other {confirmations}}',
+  confirmations_wait: 'Payment seen, waiting for the first confirmation',
 
   paid_title: 'Payment received',
   paid_body: 'Thank you! Your payment is confirmed.',
@@ -64,6 +64,15 @@ export const en = {
   transaction: 'Transaction',
   view_tx: 'View transaction',
   new_tab: '(opens in a new tab)',
+  receipt_view: 'View receipt',
+  receipt_title: 'Receipt',
+  receipt_print: 'Print',
+  receipt_back: 'Back',
+  receipt_merchant: 'Paid to',
+  receipt_amount: 'Amount paid',
+  receipt_network: 'Network',
+  receipt_date: 'Date',
+  receipt_back_to_shop: 'Back to the shop',
 
   wrong_amount_title: 'Wrong amount received',
   wrong_amount_body: 'The amount received does not match the invoice. Contact the merchant with order {id} to settle it; do not send more to this address.',

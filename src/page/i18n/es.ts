@@ -53,8 +53,8 @@ const es: Messages = {
 
   check_title: 'Pago detectado',
   check_body: 'Tu pago está en camino y espera las confirmaciones de la red. Puedes dejar esta página abierta o volver más tarde.',
-  confirmations: 'Confirmaciones: {current} de {required}',
-  confirmations_wait: 'Esperando la primera confirmación',
+  confirmations: 'Pago detectado, {current} de {required} {required, plural, one {confirmación} other {confirmaciones}}',
+  confirmations_wait: 'Pago detectado, esperando la primera confirmación',
 
   paid_title: 'Pago recibido',
   paid_body: '¡Gracias! Tu pago está confirmado.',
@@ -65,6 +65,15 @@ const es: Messages = {
   transaction: 'Transacción',
   view_tx: 'Ver la transacción',
   new_tab: '(se abre en una pestaña nueva)',
+  receipt_view: 'Ver recibo',
+  receipt_title: 'Recibo',
+  receipt_print: 'Imprimir',
+  receipt_back: 'Volver',
+  receipt_merchant: 'Pagado a',
+  receipt_amount: 'Importe pagado',
+  receipt_network: 'Red',
+  receipt_date: 'Fecha',
+  receipt_back_to_shop: 'Volver a la tienda',
 
   wrong_amount_title: 'Importe incorrecto',
   wrong_amount_body: 'El importe recibido no coincide con la factura. Contacta al comercio con el pedido {id} para resolverlo; no envíes más a esta dirección.',

@@ -98,10 +98,33 @@ export function createI18n(initial: LangChoice): I18n {
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
-export function translate(messages: Messages): Translate {
+const plurals = new Map<string, Intl.PluralRules>();
+
+function pluralRules(locale: string): Intl.PluralRules {
+  let rules = plurals.get(locale);
+  if (!rules) plurals.set(locale, (rules = new Intl.PluralRules(locale)));
+  return rules;
+}
+
+/**
+ * `{name}` is replaced by the parameter; `{name, plural, one {…} few {…} other {…}}` picks the
+ * branch for the number by Intl.PluralRules of the locale (`=0`-style exact branches first).
+ */
+export function format(text: string, params: Record<string, string | number>, locale: string): string {
+  const plural = /\{(\w+), plural,((?:\s*=?\w+\s*\{[^{}]*\})+)\s*\}/g;
+  const withPlurals = text.replace(plural, (all, name: string, body: string) => {
+    const value = params[name];
+    if (typeof value !== 'number') return all;
+    const branches = new Map([...body.matchAll(/\s*(=?\w+)\s*\{([^{}]*)\}/g)].map((m) => [m[1]!, m[2]!]));
+    return branches.get(`=${value}`) ?? branches.get(pluralRules(locale).select(value)) ?? branches.get('other') ?? all;
+  });
+  return withPlurals.replace(/\{(\w+)\}/g, (all, name: string) => String(params[name] ?? all));
+}
+
+export function translate(messages: Messages, locale = 'en-US'): Translate {
   return (key, params) => {
     const text = messages[key] ?? en[key];
-    return params ? text.replace(/\{(\w+)\}/g, (all, name: string) => String(params[name] ?? all)) : text;
+    return params ? format(text, params, locale) : text;
   };
 }
 
@@ -115,7 +138,8 @@ export function useI18n(): I18n {
 
 /** The translate function for the current language; re-renders the caller on language change. */
 export function useT(): Translate {
-  return translate(useI18n().messages.value);
+  const i18n = useI18n();
+  return translate(i18n.messages.value, i18n.locale.value);
 }
 
 export type { MessageKey, Messages };

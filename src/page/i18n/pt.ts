@@ -53,8 +53,8 @@ const pt: Messages = {
 
   check_title: 'Pagamento detectado',
   check_body: 'Seu pagamento está a caminho e aguarda as confirmações da rede. Você pode deixar esta página aberta ou voltar depois.',
-  confirmations: 'Confirmações: {current} de {required}',
-  confirmations_wait: 'Aguardando a primeira confirmação',
+  confirmations: 'Pagamento detectado, {current} de {required} {required, plural, one {confirmação} other {confirmações}}',
+  confirmations_wait: 'Pagamento detectado, aguardando a primeira confirmação',
 
   paid_title: 'Pagamento recebido',
   paid_body: 'Obrigado! Seu pagamento foi confirmado.',
@@ -65,6 +65,15 @@ const pt: Messages = {
   transaction: 'Transação',
   view_tx: 'Ver a transação',
   new_tab: '(abre em uma nova aba)',
+  receipt_view: 'Ver recibo',
+  receipt_title: 'Recibo',
+  receipt_print: 'Imprimir',
+  receipt_back: 'Voltar',
+  receipt_merchant: 'Pago a',
+  receipt_amount: 'Valor pago',
+  receipt_network: 'Rede',
+  receipt_date: 'Data',
+  receipt_back_to_shop: 'Voltar à loja',
 
   wrong_amount_title: 'Valor incorreto recebido',
   wrong_amount_body: 'O valor recebido não corresponde à fatura. Fale com o lojista informando o pedido {id}; não envie mais para este endereço.',

@@ -53,8 +53,8 @@ const ru: Messages = {
 
   check_title: 'Платёж обнаружен',
   check_body: 'Ваш платёж в пути и ждёт подтверждений сети. Можно оставить страницу открытой или вернуться позже.',
-  confirmations: 'Подтверждения: {current} из {required}',
-  confirmations_wait: 'Ждём первое подтверждение',
+  confirmations: 'Платёж замечен, {current} из {required} {required, plural, one {подтверждения} few {подтверждений} many {подтверждений} other {подтверждения}}',
+  confirmations_wait: 'Платёж замечен, ждём первого подтверждения',
 
   paid_title: 'Платёж получен',
   paid_body: 'Спасибо! Ваш платёж подтверждён.',
@@ -65,6 +65,15 @@ const ru: Messages = {
   transaction: 'Транзакция',
   view_tx: 'Посмотреть транзакцию',
   new_tab: '(откроется в новой вкладке)',
+  receipt_view: 'Квитанция',
+  receipt_title: 'Квитанция',
+  receipt_print: 'Печать',
+  receipt_back: 'Назад',
+  receipt_merchant: 'Получатель',
+  receipt_amount: 'Оплачено',
+  receipt_network: 'Сеть',
+  receipt_date: 'Дата',
+  receipt_back_to_shop: 'Вернуться в магазин',
 
   wrong_amount_title: 'Получена неверная сумма',
   wrong_amount_body: 'Полученная сумма не совпадает со счётом. Свяжитесь с продавцом, указав заказ {id}; не отправляйте больше на этот адрес.',

@@ -53,8 +53,8 @@ const tr: Messages = {
 
   check_title: 'Ödeme algılandı',
   check_body: 'Ödemeniz yolda ve ağ onaylarını bekliyor. Bu sayfayı açık bırakabilir veya daha sonra dönebilirsiniz.',
-  confirmations: 'Onaylar: {current} / {required}',
-  confirmations_wait: 'İlk onay bekleniyor',
+  confirmations: 'Ödeme görüldü, {current}/{required} onay',
+  confirmations_wait: 'Ödeme görüldü, ilk onay bekleniyor',
 
   paid_title: 'Ödeme alındı',
   paid_body: 'Teşekkürler! Ödemeniz onaylandı.',
@@ -65,6 +65,15 @@ const tr: Messages = {
   transaction: 'İşlem',
   view_tx: 'İşlemi görüntüle',
   new_tab: '(yeni sekmede açılır)',
+  receipt_view: 'Makbuzu göster',
+  receipt_title: 'Makbuz',
+  receipt_print: 'Yazdır',
+  receipt_back: 'Geri',
+  receipt_merchant: 'Alıcı',
+  receipt_amount: 'Ödenen tutar',
+  receipt_network: 'Ağ',
+  receipt_date: 'Tarih',
+  receipt_back_to_shop: 'Mağazaya dön',
 
   wrong_amount_title: 'Yanlış tutar alındı',
   wrong_amount_body: 'Alınan tutar faturayla eşleşmiyor. Çözmek için {id} numaralı siparişi belirterek satıcıyla iletişime geçin; bu adrese daha fazla göndermeyin.',

@@ -53,8 +53,8 @@ const zh: Messages = {
 
   check_title: '已检测到付款',
   check_body: '您的付款正在途中，等待网络确认。您可以保持此页面打开，或稍后再回来。',
-  confirmations: '确认数：{current} / {required}',
-  confirmations_wait: '正在等待第一个确认',
+  confirmations: '已检测到付款，{current}/{required} 个确认',
+  confirmations_wait: '已检测到付款，正在等待第一个确认',
 
   paid_title: '已收到付款',
   paid_body: '谢谢！您的付款已确认。',
@@ -65,6 +65,15 @@ const zh: Messages = {
   transaction: '交易',
   view_tx: '查看交易',
   new_tab: '（在新标签页中打开）',
+  receipt_view: '查看收据',
+  receipt_title: '收据',
+  receipt_print: '打印',
+  receipt_back: '返回',
+  receipt_merchant: '收款方',
+  receipt_amount: '已付金额',
+  receipt_network: '网络',
+  receipt_date: '日期',
+  receipt_back_to_shop: '返回商店',
 
   wrong_amount_title: '收到的金额不正确',
   wrong_amount_body: '收到的金额与账单不符。请联系商家并提供订单号 {id} 以解决；请勿再向此地址付款。',

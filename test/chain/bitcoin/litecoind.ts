@@ -210,6 +210,17 @@ export class Payer {
     return t;
   }
 
+  /** Spends a P2WPKH coin of someone else's key (a wallet restored from the gateway's mnemonic, say). */
+  spendForeign(key: Uint8Array, coin: Coin, to: string, fee: bigint): { hex: string; txid: string } {
+    const own = p2wpkh(secp256k1.getPublicKey(key, true), REGTEST.net);
+    const tx = new Transaction();
+    tx.addInput({ txid: coin.txid, index: coin.vout, witnessUtxo: { script: own.script, amount: coin.sats } });
+    tx.addOutput({ script: OutScript.encode(Address(REGTEST.net).decode(to)), amount: coin.sats - fee });
+    tx.sign(key);
+    tx.finalize();
+    return { hex: tx.hex, txid: tx.id };
+  }
+
   /** An address nobody in the test watches. */
   static elsewhere(): string {
     return Address(REGTEST.net).encode({ type: 'wpkh', hash: hexToBytes('11'.repeat(20)) });
