@@ -43,6 +43,10 @@ export interface Config {
   workerIntervalMs: number;
   /** Longest a graceful shutdown (SIGTERM) may take before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** One webhook attempt's time limit; a claimed batch's lease is derived from it. */
+  webhookTimeoutMs: number;
+  /** How long a claimed payout is left to its worker before another may send it. */
+  payoutLeaseMs: number;
   /**
    * Test mode: the payment simulator (/simulator/*, `satchel simulate`) is on. Default: on while
    * every network uses the simulated driver, off as soon as one is real, so that simulated money
@@ -70,6 +74,8 @@ type FileConfig = Partial<{
   trust_proxy: boolean | number | string;
   worker_interval_ms: number;
   shutdown_timeout_ms: number;
+  webhook_timeout_ms: number;
+  payout_lease_ms: number;
   simulator: boolean;
 }>;
 
@@ -140,6 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: 64 * 1024,
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
     shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
+    webhookTimeoutMs: Number(env.SATCHEL_WEBHOOK_TIMEOUT_MS ?? fc.webhook_timeout_ms ?? 10_000),
+    payoutLeaseMs: Number(env.SATCHEL_PAYOUT_LEASE_MS ?? fc.payout_lease_ms ?? 60_000),
     simulator: testMode(bool(env.SATCHEL_SIMULATOR) ?? fc.simulator, networks),
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
   };

@@ -5,6 +5,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import type { Config } from './config.ts';
 import { openStorage, type Storage } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { DatabaseUnavailableError } from './errors.ts';
 import { Registry } from './registry/index.ts';
 import { createRateService } from './rates/service.ts';
 import { MerchantCache } from './merchants/store.ts';
@@ -39,13 +40,29 @@ function connectionLog(): (msg: string, err: unknown) => void {
   };
 }
 
+/** A process starting while its database restarts (a supervisor restarting everything at once)
+ * waits for it, up to a minute, instead of exiting. */
+async function migrateWhenReachable(storage: Storage): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (let waited = false; ; waited = true) {
+    try {
+      await migrateToLatest(storage);
+      return;
+    } catch (err) {
+      if (!(err instanceof DatabaseUnavailableError) || Date.now() > deadline) throw err;
+      if (!waited) console.warn('database unavailable; waiting for it');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
 export async function createContext(config: Config, opts: { now?: () => number; rates?: Rates } = {}): Promise<Ctx> {
   const storage = openStorage({
     databaseUrl: config.databaseUrl,
     sqlitePath: join(config.dataDir, 'satchel.sqlite'),
     log: connectionLog(),
   });
-  await migrateToLatest(storage);
+  await migrateWhenReachable(storage);
   // Static wallets and money going out plug into the chain, simulator, page and worker hooks.
   installMoneyOut();
   // Networks as configured: a Bitcoin-family network on a test chain has its prefixes and coin type.

@@ -11,7 +11,8 @@ import type { Priority } from '../registry/index.ts';
 import type { PayoutRow } from './model.ts';
 import { failUnsent, recordBroadcast } from './outgoing.ts';
 
-/** How long a claimed payout is left to its worker before another may try it. */
+/** How long a claimed payout is left to its worker before another may try it (the default of
+ * SATCHEL_PAYOUT_LEASE_MS). */
 export const LEASE_MS = 60_000;
 const FIRST_RETRY_MS = 5_000;
 const MAX_RETRY_MS = 10 * 60_000;
@@ -58,7 +59,7 @@ export async function sendDuePayouts(ctx: Ctx, limit = 25, signal?: AbortSignal)
     if (rows.length > 0) {
       await trx
         .updateTable('payouts')
-        .set({ next_attempt_at: now + LEASE_MS, attempts: sql<number>`attempts + 1` })
+        .set({ next_attempt_at: now + (ctx.config.payoutLeaseMs ?? LEASE_MS), attempts: sql<number>`attempts + 1` })
         .where('id', 'in', rows.map((r) => r.id))
         .execute();
     }

@@ -165,7 +165,9 @@ export class WebhookDeliverer {
       if (groups.size === 0) return [];
       const rows = [...groups.values()].flat();
       const longest = Math.max(...[...groups.values()].map((g) => g.length));
-      const lease = Math.max(MINUTE, (Math.ceil(rows.length / PARALLEL) + longest + 1) * this.timeoutMs + 30 * SECOND);
+      // Longer than the batch can take (every attempt timing out), plus slack for the database;
+      // both scale with the attempt time limit (10 s: at least 1 min, slack 30 s).
+      const lease = Math.max(6 * this.timeoutMs, (Math.ceil(rows.length / PARALLEL) + longest + 1) * this.timeoutMs + 3 * this.timeoutMs);
       await trx
         .updateTable('webhooks')
         .set({ next_attempt_at: now + lease })

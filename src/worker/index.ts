@@ -25,7 +25,7 @@ export interface Workers {
 }
 
 export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): void } = console): Workers {
-  const deliverer = new WebhookDeliverer(ctx);
+  const deliverer = new WebhookDeliverer(ctx, { timeoutMs: ctx.config.webhookTimeoutMs });
   const sink = createSink(ctx, log);
   const shutdown = new AbortController();
   const jobs: Array<[string, Job]> = [
