@@ -17,8 +17,8 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { Registry } from '../src/registry/index.ts';
 import { EvmDriver } from '../src/chain/evm/driver.ts';
 import { evmDb } from '../src/chain/evm/schema.ts';
-import type { ChainSink } from '../src/chain/driver.ts';
-import { processNetwork } from '../src/chain/drivers.ts';
+import type { ChainSink } from '../src/chain/contract.ts';
+import { processNetwork } from '../src/chain/ingest.ts';
 import { createInvoice } from '../src/invoices/create.ts';
 import { runWorkers } from '../src/worker/index.ts';
 import { ANVIL_MNEMONIC, CHAIN_ID } from '../test/chain/evm/anvil.ts';
@@ -95,7 +95,7 @@ async function scanner(chain: TestChain, dir: string, name: string, watched: str
     storage,
     startBlock,
   });
-  for (const a of watched) driver.watch(a);
+  driver.watch(watched.map((address) => ({ address, path: '' })));
   return { driver, storage };
 }
 

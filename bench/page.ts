@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser } from '@playwright/test';
 import { loadConfig } from '../src/config.ts';
-import { createContext } from '../src/context.ts';
+import { createContext } from '../src/compose.ts';
 import { createMerchant } from '../src/merchants/store.ts';
 import { signBody } from '../src/http/signature.ts';
 import { load, type LoadResult } from './load.ts';

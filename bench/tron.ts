@@ -15,7 +15,7 @@ import { Registry } from '../src/registry/index.ts';
 import { TronDriver } from '../src/chain/tron/driver.ts';
 import { tronDb } from '../src/chain/tron/schema.ts';
 import { fromHexAddress } from '../src/chain/tron/address.ts';
-import type { ChainSink } from '../src/chain/driver.ts';
+import type { ChainSink } from '../src/chain/contract.ts';
 import { GATEWAY_MNEMONIC } from '../test/chain/evm/gateway-setup.ts';
 import { TronNodeDouble } from '../test/chain/tron/node-double.ts';
 import { PAYER, PAYER_KEY, USDT } from '../test/chain/tron/gateway-setup.ts';
@@ -40,7 +40,7 @@ async function scanner(url: string, dir: string, name: string, watched: string[]
     pollBatch: 100,
     startBlock,
   });
-  for (const a of watched) driver.watch(a);
+  driver.watch(watched.map((address) => ({ address, path: '' })));
   return { driver, storage };
 }
 

@@ -2,7 +2,7 @@
 // and accent at the top; "payment seen, n of N confirmations"; the receipt. Each axe-clean, no
 // sideways scrolling at 320 px, screenshots in both themes (test-results/screens/).
 import { loadConfig } from '../src/config.ts';
-import { createContext } from '../src/context.ts';
+import { createContext } from '../src/compose.ts';
 import { createMerchant, type Merchant } from '../src/merchants/store.ts';
 import { updateProfile } from '../src/merchants/profile.ts';
 import { signBody } from '../src/http/signature.ts';

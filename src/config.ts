@@ -93,7 +93,7 @@ export class ConfigError extends Error {
  */
 function testMode(forced: boolean | undefined, networks: Record<string, NetworkConfig>): boolean {
   const real = Object.entries(networks)
-    .filter(([, n]) => (n.driver ?? 'simulated') !== 'simulated')
+    .filter(([, n]) => driverOf(n) !== SIMULATED_DRIVER)
     .map(([code]) => code.toUpperCase());
   if (forced === true && real.length > 0) {
     throw new ConfigError(
@@ -102,6 +102,14 @@ function testMode(forced: boolean | undefined, networks: Record<string, NetworkC
     );
   }
   return forced ?? real.length === 0;
+}
+
+/** The `driver` setting's default: a network nobody configured runs on the simulated chain. */
+export const SIMULATED_DRIVER = 'simulated';
+
+/** The driver a network's settings name (src/chain/networks.ts answers every question built on it). */
+export function driverOf(settings: NetworkConfig | undefined): string {
+  return settings?.driver ?? SIMULATED_DRIVER;
 }
 
 function trustProxy(v: boolean | number | string | undefined): boolean | number | string {

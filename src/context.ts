@@ -1,16 +1,10 @@
-// Everything a request handler or a worker needs, built once from the configuration.
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { mnemonicToSeedSync } from '@scure/bip39';
+// What a request handler or a worker is given: the configuration and the services built from it
+// once (by src/compose.ts). Types only, so that every layer may name it without importing a feature.
 import type { Config } from './config.ts';
-import { openStorage, type Storage } from './db/dialect.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { DatabaseUnavailableError } from './errors.ts';
-import { Registry } from './registry/index.ts';
-import { createRateService } from './rates/service.ts';
-import { MerchantCache } from './merchants/store.ts';
-import { installMoneyOut } from './payouts/install.ts';
-import { configuredNetwork } from './chain/bitcoin/index.ts';
+import type { Storage } from './db/dialect.ts';
+import type { Registry } from './registry/index.ts';
+import type { MerchantCache } from './merchants/store.ts';
+import type { Chains } from './chain/networks.ts';
 
 export interface Rates {
   /** Price of one `base` in `quote`, and the source that priced it. */
@@ -23,60 +17,9 @@ export interface Ctx {
   registry: Registry;
   rates: Rates;
   merchants: MerchantCache;
+  /** The networks' drivers, test mode and confirmations. */
+  chains: Chains;
   /** Milliseconds since the epoch; tests move it. */
   now: () => number;
   seed: () => Uint8Array;
-}
-
-export const DEFAULT_RATES_FILE = fileURLToPath(new URL('./rates/static-rates.json', import.meta.url));
-
-/** Reports lost database connections, at most one line a second (an outage drops them all at once). */
-function connectionLog(): (msg: string, err: unknown) => void {
-  let last = 0;
-  return (msg, err) => {
-    if (Date.now() - last < 1000) return;
-    last = Date.now();
-    console.warn(`${msg}: ${err instanceof Error ? err.message : String(err)}`);
-  };
-}
-
-/** A process starting while its database restarts (a supervisor restarting everything at once)
- * waits for it, up to a minute, instead of exiting. */
-async function migrateWhenReachable(storage: Storage): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (let waited = false; ; waited = true) {
-    try {
-      await migrateToLatest(storage);
-      return;
-    } catch (err) {
-      if (!(err instanceof DatabaseUnavailableError) || Date.now() > deadline) throw err;
-      if (!waited) console.warn('database unavailable; waiting for it');
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-}
-
-export async function createContext(config: Config, opts: { now?: () => number; rates?: Rates } = {}): Promise<Ctx> {
-  const storage = openStorage({
-    databaseUrl: config.databaseUrl,
-    sqlitePath: join(config.dataDir, 'satchel.sqlite'),
-    log: connectionLog(),
-  });
-  await migrateWhenReachable(storage);
-  // Static wallets and money going out plug into the chain, simulator, page and worker hooks.
-  installMoneyOut();
-  // Networks as configured: a Bitcoin-family network on a test chain has its prefixes and coin type.
-  const registry = Registry.load(config.registryFile).withNetworks((n) => configuredNetwork(n, config.networks[n.code]));
-  const service = createRateService({ ratesFile: config.ratesFile ?? DEFAULT_RATES_FILE, enableHttp: config.enableHttpRates });
-  const rates: Rates = opts.rates ?? { quote: (base, quote, source) => service.quote(base, quote, source ?? undefined) };
-  let seed: Uint8Array | undefined;
-  return {
-    config,
-    storage,
-    registry,
-    rates,
-    merchants: new MerchantCache(storage.db),
-    now: opts.now ?? Date.now,
-    seed: () => (seed ??= mnemonicToSeedSync(config.mnemonic())),
-  };
 }

@@ -1,7 +1,8 @@
 // Starts the gateway: storage, HTTP server and (by role) the workers.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import { createContext, type Ctx } from './context.ts';
+import type { Ctx } from './context.ts';
+import { createContext } from './compose.ts';
 import { buildApp } from './http/app.ts';
 import { createMerchant, listMerchants, type Merchant } from './merchants/store.ts';
 import { signBody } from './http/signature.ts';

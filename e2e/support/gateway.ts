@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/compose.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
 import { signBody } from '../../src/http/signature.ts';
 import { startScript, type Proc } from '../../test/helpers/spawn.ts';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/compose.ts';
 import { DEMO_MERCHANT_NAME, demoRoutes } from '../../src/demo/index.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createMerchant } from '../../src/merchants/store.ts';

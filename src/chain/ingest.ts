@@ -4,8 +4,9 @@ import type { Transaction } from 'kysely';
 import { getAddress } from 'viem';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
-import { reconcileInvoice, requiredConfirmations } from '../invoices/lifecycle.ts';
-import type { ChainSink, IncomingTransfer } from './driver.ts';
+import { reconcileInvoice } from '../invoices/lifecycle.ts';
+import type { ChainSink, IncomingTransfer } from './contract.ts';
+import { ScanBusyError } from './errors.ts';
 import { Decimal, DecimalFormatError } from '../money/decimal.ts';
 
 export interface OwnerHandlers {
@@ -98,7 +99,7 @@ function recordingSink(ctx: Ctx): ChainSink {
         .executeTakeFirst();
       if (!owner) return;
       const now = ctx.now();
-      const confirmed = t.confirmations >= requiredConfirmations(ctx, network);
+      const confirmed = t.confirmations >= ctx.chains.confirmations(network);
       await ctx.storage.db.transaction().execute(async (trx) => {
         // Insert-or-ignore first, then lock: several scanners (a worker, an api process running the
         // simulator, the CLI) may report the same transfer at once, and a duplicate is not an error.
@@ -190,4 +191,10 @@ async function dispatch(
 ): Promise<void> {
   if (owner.owner_kind === 'invoice') await reconcileInvoice(ctx, trx, owner.owner_id);
   else if (owner.owner_kind === 'wallet') await ownerHandlers.wallet?.(ctx, trx, owner.owner_id, transfer);
+}
+
+/** Ingests whatever is new on one network's chain, waiting for another scanner to finish first. */
+export async function processNetwork(ctx: Ctx, networkCode: string): Promise<void> {
+  const scanned = await ctx.chains.poll(networkCode, createSink(ctx), { wait: true });
+  if (!scanned) throw new ScanBusyError(networkCode);
 }

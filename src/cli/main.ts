@@ -9,8 +9,7 @@ import { ProfileError, updateProfile, type MerchantProfile } from '../merchants/
 import { readFileSync, statSync } from 'node:fs';
 import { NotFoundError } from '../errors.ts';
 import { isUuid } from '../http/validation.ts';
-import { createContext } from '../context.ts';
-import { closeDrivers } from '../chain/drivers.ts';
+import { createContext } from '../compose.ts';
 import {
   SimulatorError,
   simulateConfirm,
@@ -200,7 +199,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
       if (e instanceof SimulatorError) return fail(out, e.message);
       throw e;
     } finally {
-      await closeDrivers(ctx);
+      await ctx.chains.close();
       await ctx.storage.close();
     }
   }

@@ -4,7 +4,6 @@
 // /demo off. It only creates test-mode invoices: on a real network it refuses.
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
-import { isTestNetwork } from '../invoices/lifecycle.ts';
 import { findMerchant, listMerchants, type Merchant } from '../merchants/store.ts';
 import { merchantClient, type Envelope, type Transport } from './merchant-client.ts';
 import { PAY_WITH, shopRoutes } from './shop.ts';
@@ -35,7 +34,7 @@ export async function demoRoutes(app: FastifyInstance, ctx: Ctx, env: Env = proc
     gatewayUrl: ctx.config.publicUrl,
     shopUrl: () => `${ctx.config.publicUrl}${DEMO_PATH}`,
     async client() {
-      if (!isTestNetwork(ctx, PAY_WITH.network)) {
+      if (!ctx.chains.isTestNetwork(PAY_WITH.network)) {
         return { unavailable: `The demo pays on ${PAY_WITH.network}, which is not simulated on this gateway, so it is off.` };
       }
       const merchant = await demoMerchant(ctx, chosen);
@@ -51,7 +50,7 @@ export async function demoRoutes(app: FastifyInstance, ctx: Ctx, env: Env = proc
 
 /** The line `npm start` prints, or null when /demo is off or has no merchant. */
 export async function demoLink(ctx: Ctx, env: Env = process.env): Promise<string | null> {
-  if (disabled(env) || !isTestNetwork(ctx, PAY_WITH.network)) return null;
+  if (disabled(env) || !ctx.chains.isTestNetwork(PAY_WITH.network)) return null;
   if (!(await demoMerchant(ctx, env.SATCHEL_DEMO_MERCHANT?.trim() || undefined))) return null;
   return `Demo shop (test mode, pays with the widget): ${ctx.config.publicUrl}${DEMO_PATH}`;
 }

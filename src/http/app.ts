@@ -8,7 +8,7 @@ import { Metrics } from '../ops/metrics.ts';
 import { bitcoinScanStatus } from '../chain/bitcoin/status.ts';
 import { backlogSamples } from '../ops/backlog.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
-import { ScanBusyError } from '../chain/drivers.ts';
+import { ScanBusyError } from '../chain/errors.ts';
 import { merchantApi } from './merchant-api.ts';
 import { simulatorRoutes } from './routes/simulator.ts';
 import { payerRoutes } from './routes/payer.ts';
@@ -159,7 +159,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   });
   await app.register(merchantApi, { ctx });
   // The simulator only exists in test mode: it makes money out of nothing.
-  if (ctx.config.simulator) {
+  if (ctx.chains.simulator) {
     await simulatorRoutes(app, ctx);
     await moneyOutSimulatorRoutes(app, ctx);
   }

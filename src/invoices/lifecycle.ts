@@ -83,7 +83,7 @@ export async function reconcileInvoice(ctx: Ctx, trx: Transaction<DB>, invoiceId
   if (!inv || !(RECOMPUTABLE.has(inv.status) || CREDIT_ONLY.has(inv.status))) return inv ?? null;
   const now = ctx.now();
   const network = ctx.registry.network(inv.network);
-  const required = network ? requiredConfirmations(ctx, network.code) : 1;
+  const required = network ? ctx.chains.confirmations(network.code) : 1;
   const t = await tally(trx, inv, required);
   let status = CREDIT_ONLY.has(inv.status) ? inv.status : nextStatus(inv, t, now);
   // A final invoice never reopens: a deep reorganisation after crediting is an operator's matter.
@@ -187,25 +187,9 @@ export async function enqueueInvoiceWebhook(ctx: Ctx, trx: Transaction<DB>, inv:
     refId: inv.id,
     url: inv.url_callback,
     body: signedBody(paymentWebhookFields(inv, 'payment'), merchant.payment_key),
-    allowPrivate: isTestNetwork(ctx, inv.network),
+    allowPrivate: ctx.chains.isTestNetwork(inv.network),
     now: ctx.now(),
   });
-}
-
-/**
- * Test mode (D3/D6): the simulator is on and the network is simulated. Only then may callbacks go
- * to private addresses without the operator's setting, and the page show its test controls. An
- * invoice whose payer has not chosen yet is in test mode only if every network is simulated.
- */
-export function isTestNetwork(ctx: Ctx, network: string | null): boolean {
-  if (!ctx.config.simulator) return false;
-  const simulated = (code: string) => (ctx.config.networks[code.toUpperCase()]?.driver ?? 'simulated') === 'simulated';
-  return network ? simulated(network) : ctx.registry.networks.every((n) => simulated(n.code));
-}
-
-export function requiredConfirmations(ctx: Ctx, network: string): number {
-  const override = ctx.config.networks[network.toUpperCase()]?.confirmations;
-  return typeof override === 'number' ? override : (ctx.registry.network(network)?.confirmations ?? 1);
 }
 
 async function usdValue(ctx: Ctx, amount: string, currency: string): Promise<string | null> {

@@ -7,7 +7,7 @@ import { paymentUri, qrContent } from '../chain/address/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import type { PayerCurrencyOption, PayerInvoice } from '../page/payer-api.ts';
-import { isTestNetwork, requiredConfirmations, tally } from './lifecycle.ts';
+import { tally } from './lifecycle.ts';
 import { money, type InvoiceRow } from './model.ts';
 import { allowedPairs, type Restriction } from './options.ts';
 import { quoteFor } from './create.ts';
@@ -67,7 +67,7 @@ async function options(ctx: Ctx, inv: InvoiceRow): Promise<{ list: PayerCurrency
     } catch {
       continue;
     }
-    if (!isTestNetwork(ctx, network.code)) test = false;
+    if (!ctx.chains.isTestNetwork(network.code)) test = false;
     let o = byCurrency.get(currency.code);
     if (!o) byCurrency.set(currency.code, (o = { currency: currency.code, name: currency.name, networks: [] }));
     o.networks.push({ network: network.code, network_name: network.name, amount: money(amount)! });
@@ -103,9 +103,9 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow): Promise<PayerInvoice
   let qr: string | null = null;
   let uri: string | null = null;
   let opts: PayerCurrencyOption[] | null = null;
-  let test = isTestNetwork(ctx, inv.network);
+  let test = ctx.chains.isTestNetwork(inv.network);
   if (chosen) {
-    const t = await tally(ctx.storage.db, inv, requiredConfirmations(ctx, network!.code));
+    const t = await tally(ctx.storage.db, inv, ctx.chains.confirmations(network!.code));
     confirmations = t.confirmations;
     const rest = Decimal.parse(inv.payer_amount!).sub(t.confirmed).sub(t.pending);
     const open = inv.is_final === 0;

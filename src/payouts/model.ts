@@ -2,7 +2,6 @@
 import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB, PayoutsTable } from '../db/schema.ts';
-import { isTestNetwork } from '../invoices/lifecycle.ts';
 import { isoMsk, money } from '../invoices/model.ts';
 import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { payoutWebhookFields, signedBody, type PayoutWebhookSource } from '../webhooks/payload.ts';
@@ -90,7 +89,7 @@ export async function enqueuePayoutWebhook(ctx: Ctx, trx: Transaction<DB>, row: 
     refId: row.id,
     url: row.url_callback,
     body: signedBody(payoutWebhookFieldsOf(row), merchant.payout_key),
-    allowPrivate: isTestNetwork(ctx, row.network),
+    allowPrivate: ctx.chains.isTestNetwork(row.network),
     now: ctx.now(),
   });
 }

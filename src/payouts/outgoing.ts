@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
-import { requiredConfirmations } from '../invoices/lifecycle.ts';
 import { post } from '../ledger/index.ts';
 import { Decimal } from '../money/decimal.ts';
 import { outcomeEffects, outcomeLocks } from './effects.ts';
@@ -126,7 +125,7 @@ export async function applyEvent(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow,
     await trx.updateTable('payouts').set({ confirmations, updated_at: ctx.now() }).where('id', '=', row.id).execute();
     current = { ...row, confirmations };
   }
-  if (confirmations >= requiredConfirmations(ctx, row.network)) await settleOutgoing(ctx, trx, current, 'paid');
+  if (confirmations >= ctx.chains.confirmations(row.network)) await settleOutgoing(ctx, trx, current, 'paid');
 }
 
 /**

@@ -6,7 +6,7 @@
 // is idempotent on the payout's uuid: the retry returns the same transaction, never a second one.
 import { sql } from 'kysely';
 import type { Ctx } from '../context.ts';
-import { driverFor } from '../chain/drivers.ts';
+import { SendRejectedError } from '../chain/errors.ts';
 import type { Priority } from '../registry/index.ts';
 import type { PayoutRow } from './model.ts';
 import { failUnsent, recordBroadcast } from './outgoing.ts';
@@ -28,10 +28,7 @@ export function retryDelay(attempts: number): number {
  * since the payout may yet go out and failing it could pay twice.
  */
 export function isRefusal(err: unknown): boolean {
-  if (typeof err !== 'object' || err === null) return false;
-  const e = err as { name?: unknown; code?: unknown; refused?: unknown };
-  if (e.refused === true) return true;
-  return e.name === 'EvmSendError' && (e.code === 'invalid' || e.code === 'reverted' || e.code === 'rejected');
+  return err instanceof SendRejectedError;
 }
 
 function errorText(err: unknown): string {
@@ -95,7 +92,7 @@ export async function sendPayoutNow(ctx: Ctx, id: string): Promise<void> {
 async function sendOne(ctx: Ctx, row: PayoutRow): Promise<void> {
   let txid: string;
   try {
-    ({ txid } = await driverFor(ctx, row.network).send({
+    ({ txid } = await ctx.chains.driver(row.network).send({
       id: row.id,
       network: row.network,
       currency: row.payer_currency,

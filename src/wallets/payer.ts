@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { paymentUri, qrContent } from '../chain/address/index.ts';
 import { isUuid } from '../http/validation.ts';
-import { isTestNetwork } from '../invoices/lifecycle.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { PayerWallet } from '../page/payer-api.ts';
 import type { StaticWalletRow, TopupRow } from './model.ts';
@@ -42,7 +41,7 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
     qr_content: qrContent(uri),
     wallet_uri: paymentUri(uri),
     merchant: await getPublicProfile(ctx.storage.db, w.merchant_id),
-    test_mode: isTestNetwork(ctx, network.code),
+    test_mode: ctx.chains.isTestNetwork(network.code),
     server_time: ctx.now(),
   };
 }

@@ -3,7 +3,6 @@
 import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
-import { isTestNetwork } from '../invoices/lifecycle.ts';
 import { Decimal } from '../money/decimal.ts';
 import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { paymentWebhookFields, signedBody } from '../webhooks/payload.ts';
@@ -53,7 +52,7 @@ export async function enqueueTopupWebhook(ctx: Ctx, trx: Transaction<DB>, w: Sta
     refId: t.id,
     url: w.url_callback,
     body: signedBody(topupWebhookFields(w, t, status), merchant.payment_key),
-    allowPrivate: isTestNetwork(ctx, w.network),
+    allowPrivate: ctx.chains.isTestNetwork(w.network),
     now: ctx.now(),
   });
 }

@@ -4,7 +4,6 @@
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ctx } from '../context.ts';
-import { allDrivers, closeDrivers, scanNetwork } from '../chain/drivers.ts';
 import { createSink } from '../chain/ingest.ts';
 import { expireDue } from '../invoices/lifecycle.ts';
 import { WebhookDeliverer } from '../webhooks/deliver.ts';
@@ -32,8 +31,8 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
     ['chains', async (_c, signal) => {
       // Networks in parallel: a slow or unreachable node must not hold up the others.
       await Promise.all(
-        allDrivers(ctx).filter(() => !signal.aborted).map((d) =>
-          scanNetwork(ctx, d, sink, { wait: false }).catch((err: unknown) => log.error({ err, network: d.network.code }, 'chain poll failed')),
+        ctx.chains.all().filter(() => !signal.aborted).map((d) =>
+          ctx.chains.poll(d.network.code, sink, { wait: false }).catch((err: unknown) => log.error({ err, network: d.network.code }, 'chain poll failed')),
         ),
       );
     }],
@@ -56,7 +55,7 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
     },
     async stop() {
       shutdown.abort();
-      await closeDrivers(ctx);
+      await ctx.chains.close();
     },
   };
 }

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { openStorage, type Storage } from '../../src/db/dialect.ts';
 import { DatabaseUnavailableError } from '../../src/errors.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/compose.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
 import { signBody } from '../../src/http/signature.ts';
 import { backends } from '../helpers/backends.ts';

@@ -7,7 +7,6 @@ import { simulatePay, simulatePayAddress } from '../../src/chain/simulated/simul
 import { balanceOf } from '../../src/ledger/index.ts';
 import { createWorkers } from '../../src/worker/index.ts';
 import { setWalletStatus } from '../../src/wallets/merchant-wallets.ts';
-import { isTestNetwork } from '../../src/invoices/lifecycle.ts';
 
 describe.each(await backends())('edge cases on $name', (backend) => {
   let gw: TestGateway;
@@ -107,7 +106,7 @@ describe.each(await backends())('with a real network configured, on $name', (bac
   afterAll(async () => gw?.close());
 
   it('turns the simulator off: no simulated money can reach a balance that real payouts draw on', async () => {
-    expect(gw.config.simulator).toBe(false);
+    expect(gw.ctx.chains.simulator).toBe(false);
     for (const path of ['/simulator/pay', '/simulator/deposit', '/simulator/expire', '/simulator/payout/confirm']) {
       const r = await gw.app.inject({ method: 'POST', url: path, payload: {} });
       expect(r.statusCode).toBe(404);
@@ -115,8 +114,8 @@ describe.each(await backends())('with a real network configured, on $name', (bac
   });
 
   it('is not in test mode: private callbacks stay refused, also for an invoice still waiting for a choice', async () => {
-    expect(isTestNetwork(gw.ctx, null)).toBe(false);
-    expect(isTestNetwork(gw.ctx, 'TRON')).toBe(false);
+    expect(gw.ctx.chains.isTestNetwork(null)).toBe(false);
+    expect(gw.ctx.chains.isTestNetwork('TRON')).toBe(false);
     const inv = (await gw.api('/v1/payment', { amount: '10', currency: 'USD', order_id: 'ssrf-1', url_callback: 'http://169.254.169.254/latest' })).body.result;
     const view = (await gw.app.inject({ method: 'GET', url: `/api/pay/${inv.uuid}` })).json().result;
     expect(view.test_mode).toBe(false);

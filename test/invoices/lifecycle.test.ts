@@ -4,7 +4,7 @@ import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { startReceiver, type Receiver, type Delivery } from '../helpers/receiver.ts';
 import { simulateConfirm, simulateDrop, simulateExpire, simulatePay } from '../../src/chain/simulated/simulator.ts';
-import { processNetwork } from '../../src/chain/drivers.ts';
+import { processNetwork } from '../../src/chain/ingest.ts';
 import { balanceOf } from '../../src/ledger/index.ts';
 import { createWorkers } from '../../src/worker/index.ts';
 import { phpJsonEncode } from '../../src/webhooks/php-json.ts';

@@ -2,8 +2,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { backends } from '../helpers/backends.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { driverFor, processNetwork } from '../../src/chain/drivers.ts';
-import type { ChainDriver } from '../../src/chain/driver.ts';
+import { processNetwork } from '../../src/chain/ingest.ts';
+import { SendRejectedError } from '../../src/chain/errors.ts';
+import type { ChainDriver } from '../../src/chain/contract.ts';
 import { nextRev } from '../../src/chain/simulated/driver.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/chain/simulated/outgoing.ts';
 import { createWorkers } from '../../src/worker/index.ts';
@@ -20,7 +21,7 @@ describe.each(await backends())('payout flow through the simulated driver on $na
   beforeAll(async () => {
     gw = await startMoneyGateway(backend);
     rx = await startReceiver();
-    driver = driverFor(gw.ctx, 'TRON');
+    driver = gw.ctx.chains.driver('TRON');
     send = driver.send;
   });
   afterAll(async () => {
@@ -103,7 +104,7 @@ describe.each(await backends())('payout flow through the simulated driver on $na
     const before = await balance(gw, 'USDT');
     const p = await create();
     driver.send = async () => {
-      throw Object.assign(new Error('Not an address this chain accepts'), { name: 'EvmSendError', code: 'invalid' });
+      throw new SendRejectedError('invalid', 'Not an address this chain accepts');
     };
     await tick(gw);
     expect(await info(p.uuid)).toMatchObject({ status: 'fail', is_final: true, txid: null });

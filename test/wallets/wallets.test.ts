@@ -3,7 +3,7 @@ import { backends } from '../helpers/backends.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { isValidAddress } from '../../src/chain/address/index.ts';
-import { processNetwork } from '../../src/chain/drivers.ts';
+import { processNetwork } from '../../src/chain/ingest.ts';
 import { nextRev } from '../../src/chain/simulated/driver.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/chain/simulated/outgoing.ts';
 import { createMerchant, setMerchantBlocked, type Merchant } from '../../src/merchants/store.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/compose.ts';
 import { enqueueWebhook } from '../../src/webhooks/outbox.ts';
 import { GIVE_UP_AFTER_MS, nextDelay, WebhookDeliverer } from '../../src/webhooks/deliver.ts';
 import { sendWebhook } from '../../src/webhooks/send.ts';

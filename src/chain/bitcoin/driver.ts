@@ -2,9 +2,10 @@
 // JSON-RPC (docs/networks.md). The node needs no wallet: every key is derived from the gateway's
 // seed and every transaction signed in-process. Detection is in scan.ts, payouts in send.ts; this
 // file checks the node and keeps the watch set. One process scans a network at a time
-// (src/chain/drivers.ts, scanNetwork).
+// (src/chain/networks.ts, Chains.poll).
 import type { Kysely } from 'kysely';
-import type { ChainDriver, ChainSink, SendRequest } from '../driver.ts';
+import type { ChainDriver, ChainSink, Coverage, SendRequest, WatchedAddress } from '../contract.ts';
+import { ChainError } from '../errors.ts';
 import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { btcDb, type BtcDB } from './schema.ts';
@@ -16,7 +17,7 @@ import { chainParams, coinTypeFor, type BitcoinChain, type ChainParams } from '.
 import { BtcScanner, type BtcLog } from './scan.ts';
 import { BtcSender, type FeePolicy } from './send.ts';
 
-/** See src/chain/evm/driver.ts: addresses committed late are still picked up. */
+/** See src/chain/networks.ts: change addresses committed late are still picked up. */
 const WATCH_LOOKBACK_MS = 5 * 60_000;
 
 export interface BitcoinDriverOptions {
@@ -39,10 +40,11 @@ export interface BitcoinDriverOptions {
 }
 
 /** The node is not the chain the configuration names: nothing is scanned or signed. */
-export class WrongChainError extends Error {}
+export class WrongChainError extends ChainError {}
 
 export class BitcoinCoreDriver implements ChainDriver {
   readonly kind = 'bitcoin-core';
+  readonly watchesAddresses = true;
   readonly network: NetworkDef;
   readonly chain: BitcoinChain;
   readonly params: ChainParams;
@@ -51,11 +53,9 @@ export class BitcoinCoreDriver implements ChainDriver {
   readonly node: BitcoinNode;
   readonly scanner: BtcScanner;
   readonly sender: BtcSender;
-  private readonly storage: Storage;
   private readonly db: Kysely<BtcDB>;
   private readonly log: BtcLog;
   private chainChecked = false;
-  private watchedSince = 0;
   private changeSince = 0;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -72,7 +72,6 @@ export class BitcoinCoreDriver implements ChainDriver {
     this.network = { ...o.network, confirmations: o.confirmations, chain: o.chain, coin_type: coinType };
     this.chain = o.chain;
     this.confirmations = o.confirmations;
-    this.storage = o.storage;
     this.db = btcDb(o.storage.db);
     this.log = o.log ?? (() => {});
     this.keys = new BitcoinKeys(o.seed, this.params, coinType);
@@ -110,8 +109,10 @@ export class BitcoinCoreDriver implements ChainDriver {
     });
   }
 
-  watch(address: string): void {
-    this.scanner.watched.set(scriptHex(decodePayee(this.params, address).script), { address, kind: 'deposit' });
+  watch(addresses: readonly WatchedAddress[]): void {
+    for (const { address } of addresses) {
+      this.scanner.watched.set(scriptHex(decodePayee(this.params, address).script), { address, kind: 'deposit' });
+    }
   }
 
   get watchedCount(): number {
@@ -129,7 +130,7 @@ export class BitcoinCoreDriver implements ChainDriver {
   }
 
   /** Whether the gateway's confirmed coins cover this payment and its fee (checked when a payout is created). */
-  async canCover(req: { to: string; amount: string; priority: Priority }): Promise<{ covered: true } | { covered: false; currency: string; message: string }> {
+  async canCover(req: { to: string; amount: string; priority: Priority }): Promise<Coverage> {
     await this.checkChain();
     const r = await this.sender.canCover(req);
     return r.covered ? r : { ...r, currency: this.network.currencies.find((c) => c.native)!.code };
@@ -156,18 +157,8 @@ export class BitcoinCoreDriver implements ChainDriver {
     this.chainChecked = true;
   }
 
-  /** Every deposit address ever handed out on this network, and every change address. */
+  /** Every change address of the hot wallet (deposit addresses come through watch()). */
   private async loadWatched(): Promise<void> {
-    const rows = await this.storage.db
-      .selectFrom('addresses')
-      .select(['address', 'created_at'])
-      .where('network', '=', this.network.code)
-      .where('created_at', '>=', this.watchedSince === 0 ? 0 : this.watchedSince - WATCH_LOOKBACK_MS)
-      .execute();
-    for (const r of rows) {
-      this.watch(r.address);
-      if (Number(r.created_at) > this.watchedSince) this.watchedSince = Number(r.created_at);
-    }
     const change = await this.db
       .selectFrom('btc_change')
       .select(['address', 'created_at'])

@@ -4,9 +4,9 @@
 //     "confirmations": 2, "start_height": 870000, "poll_batch": 10,
 //     "fee_rate_min": "1", "fee_rate_max": "200", "fee_rate_fallback": "10", "bump_after_blocks": 3 }
 import type { NetworkConfig } from '../../config.ts';
-import type { Ctx } from '../../context.ts';
 import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';
+import type { DriverDeps } from '../contract.ts';
 import { BitcoinCoreDriver } from './driver.ts';
 import { parseChain, type BitcoinChain } from './params.ts';
 import type { BtcLog } from './scan.ts';
@@ -16,12 +16,14 @@ export type { BitcoinChain } from './params.ts';
 
 export const BITCOIN_CORE = 'bitcoin-core';
 
-/** For the driver registry (src/chain/drivers.ts). */
-export function bitcoinDriverFactory(ctx: Ctx, networkCode: string): BitcoinCoreDriver {
-  const code = networkCode.toUpperCase();
-  const network = ctx.registry.network(code);
-  if (!network) throw new Error(`Unknown network ${code}`);
-  return createBitcoinDriver(network, ctx.config.networks[code] ?? {}, { seed: ctx.seed(), storage: ctx.storage, now: ctx.now });
+/** The `bitcoin-core` family's factory, for the composition root's table of drivers. */
+export function bitcoinDriverFactory(deps: DriverDeps): BitcoinCoreDriver {
+  return createBitcoinDriver(deps.network, { ...deps.settings, confirmations: deps.confirmations }, {
+    seed: deps.seed(),
+    storage: deps.storage,
+    now: deps.now,
+    log: deps.log,
+  });
 }
 
 /** The chain a network's configuration names (main unless it says test or regtest). */

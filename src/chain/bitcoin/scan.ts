@@ -11,7 +11,7 @@
 // (unless the new chain holds them again). What was reported is persisted after the sink accepted
 // it; the sink is idempotent, so a crash replays at worst.
 import type { Kysely, Transaction } from 'kysely';
-import type { ChainSink } from '../driver.ts';
+import type { ChainSink } from '../contract.ts';
 import { Decimal } from '../../money/decimal.ts';
 import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';

@@ -15,7 +15,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { Transaction } from '@scure/btc-signer';
 import { hexToBytes } from '@noble/hashes/utils.js';
-import type { ChainSink, SendRequest } from '../driver.ts';
+import type { ChainSink, SendRequest } from '../contract.ts';
+import { HotWalletShortError, SendRejectedError } from '../errors.ts';
 import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { Decimal } from '../../money/decimal.ts';
@@ -58,23 +59,11 @@ export interface SenderOptions {
 }
 
 /**
- * A send that was not made; nothing was signed or stored. `invalid` and `rejected` can never
- * succeed as asked (the payout fails, its funds return); `insufficient_funds` may once more coins
- * confirm, so it is retried.
+ * A send that was not made and can never succeed as asked; nothing was signed or stored (the
+ * payout fails, its funds return). Coins that do not cover a payment are a HotWalletShortError
+ * instead: retried, since more coins may confirm.
  */
-export class BitcoinSendError extends Error {
-  get refused(): boolean {
-    return this.code !== 'insufficient_funds';
-  }
-
-  constructor(
-    readonly code: 'invalid' | 'insufficient_funds' | 'rejected',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'BitcoinSendError';
-  }
-}
+export class BitcoinSendError extends SendRejectedError {}
 
 interface Coin {
   txid: string;
@@ -141,7 +130,7 @@ export class BtcSender {
     for (let attempt = 0; ; attempt++) {
       const plan = this.plan(await this.spendable(), sats, payee.type, rate);
       if (!plan) {
-        throw new BitcoinSendError('insufficient_funds', `The gateway's confirmed ${this.native()} coins do not cover ${req.amount} ${this.native()} and its network fee`);
+        throw new HotWalletShortError(this.native(), `The gateway's confirmed ${this.native()} coins do not cover ${req.amount} ${this.native()} and its network fee`);
       }
       const row = await this.signAndStore(req.id, 0, req.to, payee.script, sats, plan, null);
       if (row) {

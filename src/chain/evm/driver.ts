@@ -4,8 +4,8 @@
 // Detection: each poll reads the head and processes the blocks after the stored cursor in bounded
 // batches: native transfers from the full block transactions, token transfers from ONE eth_getLogs
 // per batch filtered by the known token contracts and the Transfer topic (never by recipient), both
-// matched against an in-memory Set of watched addresses, so the RPC cost per block does not grow
-// with the number of addresses. Transfers are re-reported with rising confirmations until the
+// matched against the in-memory set of addresses the gateway gave to watch(), so the RPC cost per
+// block does not grow with the number of addresses. Transfers are re-reported with rising confirmations until the
 // target. Recent block hashes are stored; a parent-hash mismatch (or a changed cursor block) walks
 // back to the fork point, the transfers of orphaned blocks are reported `dropped` unless they
 // reappear in the new chain. The cursor and what was reported are persisted only after the sink
@@ -27,12 +27,13 @@ import {
 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import type { Kysely, Transaction } from 'kysely';
-import type { ChainDriver, ChainSink, IncomingTransfer, SendRequest } from '../driver.ts';
+import type { ChainDriver, ChainLog, ChainSink, Coverage, IncomingTransfer, PaymentRequest, SendRequest, WatchedAddress } from '../contract.ts';
+import { ChainError, HotWalletShortError, NodeError, NodeUnreachableError, SendRejectedError } from '../errors.ts';
 import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { evmDb, type EvmDB, type EvmMovementsTable, type EvmOutgoingTable, type EvmTransfersTable } from './schema.ts';
-import { RpcClient, RpcError, num, hex, type BlockTag, type RpcBlock, type RpcLog, type RpcTransaction } from './rpc.ts';
+import { RpcClient, num, hex, type BlockTag, type RpcBlock, type RpcLog, type RpcTransaction } from './rpc.ts';
 import { EvmKeys, parseDepositIndex } from './keys.ts';
 
 /** keccak256("Transfer(address,address,uint256)") */
@@ -57,7 +58,7 @@ export interface EvmSweepPolicy {
   everyMs?: number;
 }
 
-export type EvmLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
+export type EvmLog = ChainLog;
 
 export interface EvmDriverOptions {
   network: NetworkDef;
@@ -82,19 +83,6 @@ export interface EvmDriverOptions {
   /** Called with the method name of every JSON-RPC request (metrics). */
   onRpcRequest?: (method: string) => void;
   log?: EvmLog;
-}
-
-export type EvmSendErrorCode = 'invalid' | 'reverted' | 'insufficient_funds' | 'rejected';
-
-/** A send that cannot succeed as asked; nothing was signed or stored, no nonce was used. */
-export class EvmSendError extends Error {
-  constructor(
-    readonly code: EvmSendErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'EvmSendError';
-  }
 }
 
 interface Asset {
@@ -139,16 +127,12 @@ const KNOWN_TX = /already known|known transaction|already imported|alreadyknown|
 /** Refusals that mean the node did not take the transaction and never will as it is. */
 const REFUSED = /insufficient funds|intrinsic gas too low|underpriced|fee cap less than block base fee|max fee per gas less than block base fee|exceeds block gas limit|invalid chain id|invalid sender/i;
 const NONCE_LOW = /nonce too low|nonce is too low|oldnonce|invalid nonce|nonce has already been used/i;
-/**
- * How far behind the newest address already read each poll reads the addresses table again. An
- * address is stamped with the time its request started and committed later (after a rate lookup,
- * say), or by another process whose clock lags: it can land behind one that was already read, and
- * reading only from the newest stamp on would never watch it.
- */
-const WATCH_LOOKBACK_MS = 5 * 60_000;
+/** Gas limit assumed for a token transfer whose estimate fails (the balance check only). */
+const TOKEN_GAS_FALLBACK = 100_000n;
 
 export class EvmDriver implements ChainDriver {
   readonly kind = 'evm';
+  readonly watchesAddresses = true;
   readonly network: NetworkDef;
   readonly chainId: number;
   readonly confirmations: number;
@@ -170,9 +154,9 @@ export class EvmDriver implements ChainDriver {
   private readonly native: Asset;
   private readonly tokens: Asset[];
   private readonly tokenByContract = new Map<string, Asset>();
-  private readonly watched = new Set<string>();
+  /** Watched deposit addresses (lower case) and the HD path of each (the sweep signs with it). */
+  private readonly watched = new Map<string, string>();
   private chainChecked = false;
-  private watchedSince = 0;
   private lastSweep = 0;
   private lockHeld = false;
   private closed = false;
@@ -209,8 +193,8 @@ export class EvmDriver implements ChainDriver {
     for (const t of this.tokens) this.tokenByContract.set(t.contract!.toLowerCase(), t);
   }
 
-  watch(address: string): void {
-    this.watched.add(address.toLowerCase());
+  watch(addresses: readonly WatchedAddress[]): void {
+    for (const a of addresses) this.watched.set(a.address.toLowerCase(), a.path);
   }
 
   /** Number of watched addresses (diagnostics). */
@@ -232,7 +216,6 @@ export class EvmDriver implements ChainDriver {
   private async pollOnce(sink: ChainSink): Promise<void> {
     if (!(await this.holdLock())) return;
     await this.checkChain();
-    await this.loadWatched();
     const head = await this.rpc.blockNumber();
     let cursor = await this.loadCursor(head);
 
@@ -276,22 +259,6 @@ export class EvmDriver implements ChainDriver {
       this.lockHeld = held;
     }
     return held;
-  }
-
-  /** Every address the gateway ever handed out on this network (late payments count too), then on
-   * each poll the ones added since, by any process (an API process allocates, a worker scans),
-   * reading WATCH_LOOKBACK_MS further back for the ones that committed late. */
-  private async loadWatched(): Promise<void> {
-    const rows = await this.storage.db
-      .selectFrom('addresses')
-      .select(['address', 'created_at'])
-      .where('network', '=', this.network.code)
-      .where('created_at', '>=', this.watchedSince === 0 ? 0 : this.watchedSince - WATCH_LOOKBACK_MS)
-      .execute();
-    for (const r of rows) {
-      this.watch(r.address);
-      if (Number(r.created_at) > this.watchedSince) this.watchedSince = Number(r.created_at);
-    }
   }
 
   private async checkChain(): Promise<void> {
@@ -647,7 +614,7 @@ export class EvmDriver implements ChainDriver {
     try {
       await this.broadcast(row);
     } catch (err) {
-      if (!(err instanceof RpcError)) throw err;
+      if (!(err instanceof NodeError)) throw err;
       if (NONCE_LOW.test(err.message)) {
         // Either ours was just mined, or another transaction took the nonce (the hot key used elsewhere).
         if (await this.rpc.receipt(row.txid as Hex)) return;
@@ -671,12 +638,12 @@ export class EvmDriver implements ChainDriver {
     }
   }
 
-  /** Sends the stored signed bytes; "already known" counts as sent. Throws RpcError otherwise. */
+  /** Sends the stored signed bytes; "already known" counts as sent. Throws NodeError otherwise. */
   protected async broadcast(row: OutgoingRow): Promise<void> {
     try {
       await this.rpc.sendRaw(row.raw as Hex);
     } catch (err) {
-      if (!(err instanceof RpcError) || !KNOWN_TX.test(err.message)) throw err;
+      if (!(err instanceof NodeError) || !KNOWN_TX.test(err.message)) throw err;
     }
     const patch: Partial<OutgoingRow> = { broadcast_at: this.now() };
     if (row.status === 'signed') patch.status = 'sent';
@@ -688,21 +655,55 @@ export class EvmDriver implements ChainDriver {
     await this.db.updateTable('evm_outgoing').set({ ...patch, updated_at: this.now() }).where('id', '=', id).execute();
   }
 
+  /**
+   * Whether the hot wallet holds the amount (coin or token) and the native coin for the fee, at
+   * the pending block. A call the chain would revert is not this method's concern (send refuses
+   * it): when the estimate fails, a generous gas limit stands in for the fee.
+   */
+  async canCover(req: PaymentRequest): Promise<Coverage> {
+    const asset = this.asset(req.currency);
+    if (!asset) return { covered: false, currency: req.currency, message: `${req.currency} is not a currency of ${this.network.code}` };
+    const to = isAddress(req.to, { strict: false }) ? getAddress(req.to) : this.hotWallet;
+    let units: bigint;
+    try {
+      units = toUnits(req.amount, asset.decimals);
+    } catch {
+      return { covered: true }; // malformed amounts are the send's to refuse
+    }
+    const hot = this.hotWallet;
+    const short = (code: string): Coverage => ({ covered: false, currency: code, message: `The hot wallet cannot cover this payment: not enough ${code}` });
+    if (asset.contract && (await this.tokenBalance(asset.contract, hot, 'pending')) < units) return short(asset.code);
+    const call: Call = asset.contract
+      ? { to: asset.contract, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, units] }) }
+      : { to, value: units, data: '0x' };
+    const fees = await this.fees(req.priority);
+    let gas: bigint;
+    try {
+      gas = await this.estimate(hot, call);
+    } catch (err) {
+      if (err instanceof NodeUnreachableError || !(err instanceof ChainError)) throw err;
+      gas = asset.contract ? TOKEN_GAS_FALLBACK : 21_000n;
+    }
+    const balance = await this.rpc.balance(hot, 'pending');
+    if (balance < call.value + gas * fees.maxFeePerGas) return short(this.native.code);
+    return { covered: true };
+  }
+
   async send(req: SendRequest): Promise<{ txid: string }> {
     if (this.closed) throw new Error(`${this.network.code}: driver closed`);
     if (req.network.toUpperCase() !== this.network.code.toUpperCase()) {
-      throw new EvmSendError('invalid', `Network ${req.network} is not ${this.network.code}`);
+      throw new SendRejectedError('invalid', `Network ${req.network} is not ${this.network.code}`);
     }
     const asset = this.asset(req.currency);
-    if (!asset) throw new EvmSendError('invalid', `${req.currency} is not a currency of ${this.network.code}`);
-    if (!isAddress(req.to, { strict: false })) throw new EvmSendError('invalid', `Not an EVM address: ${req.to}`);
+    if (!asset) throw new SendRejectedError('invalid', `${req.currency} is not a currency of ${this.network.code}`);
+    if (!isAddress(req.to, { strict: false })) throw new SendRejectedError('invalid', `Not an EVM address: ${req.to}`);
     const to = getAddress(req.to);
     const units = toUnits(req.amount, asset.decimals);
     const existing = await this.outgoingByRequest(req.id);
     if (existing) {
       if (existing.kind !== 'payout' || existing.currency !== asset.code || existing.to_address.toLowerCase() !== to.toLowerCase() ||
           !Decimal.parse(existing.amount).eq(Decimal.fromBaseUnits(units, asset.decimals))) {
-        throw new EvmSendError('invalid', `Send id ${req.id} was already used for a different transaction`);
+        throw new SendRejectedError('invalid', `Send id ${req.id} was already used for a different transaction`);
       }
       await this.resume(existing);
       return { txid: existing.txid };
@@ -718,10 +719,10 @@ export class EvmDriver implements ChainDriver {
     // would hold up every later nonce.
     const balance = await this.rpc.balance(hot.address, 'pending');
     if (balance < call.value + gas * fees.maxFeePerGas) {
-      throw new EvmSendError('insufficient_funds', `The hot wallet ${hot.address} lacks ${this.native.code} for this payout and its gas`);
+      throw new HotWalletShortError(this.native.code, `The hot wallet ${hot.address} lacks ${this.native.code} for this payout and its gas`);
     }
     if (asset.contract && (await this.tokenBalance(asset.contract, hot.address, 'pending')) < units) {
-      throw new EvmSendError('insufficient_funds', `The hot wallet ${hot.address} lacks ${asset.code} for this payout`);
+      throw new HotWalletShortError(asset.code, `The hot wallet ${hot.address} lacks ${asset.code} for this payout`);
     }
     const row = await this.signAndStore({
       requestId: req.id,
@@ -736,7 +737,10 @@ export class EvmDriver implements ChainDriver {
       gas,
     });
     const refused = await this.firstBroadcast(row);
-    if (refused) throw new EvmSendError(/insufficient funds/i.test(refused.message) ? 'insufficient_funds' : 'rejected', refused.message);
+    if (refused) {
+      if (/insufficient funds/i.test(refused.message)) throw new HotWalletShortError(this.native.code, refused.message);
+      throw new SendRejectedError('rejected', refused.message);
+    }
     return { txid: row.txid };
   }
 
@@ -745,12 +749,12 @@ export class EvmDriver implements ChainDriver {
    * node ever accepted, forgets it and frees its nonce (when no later one was signed), so nothing
    * waits behind it, and returns the refusal. Any other node error is left to poll() to retry.
    */
-  private async firstBroadcast(row: OutgoingRow): Promise<RpcError | null> {
+  private async firstBroadcast(row: OutgoingRow): Promise<NodeError | null> {
     if (row.status !== 'signed') return null;
     try {
       await this.broadcast(row);
     } catch (err) {
-      if (!(err instanceof RpcError)) throw err;
+      if (!(err instanceof NodeError)) throw err;
       if (REFUSED.test(err.message) && (await this.voidUnsent(row))) {
         this.log('warn', 'evm transaction refused by the node; discarded', { network: this.network.code, txid: row.txid, error: err.message });
         return err;
@@ -799,7 +803,7 @@ export class EvmDriver implements ChainDriver {
     try {
       await this.broadcast(row);
     } catch (err) {
-      if (!(err instanceof RpcError)) throw err;
+      if (!(err instanceof NodeError)) throw err;
       this.log('warn', 'evm broadcast failed; it will be retried', { network: this.network.code, txid: row.txid, error: err.message });
     }
   }
@@ -811,6 +815,10 @@ export class EvmDriver implements ChainDriver {
       .where('network', '=', this.network.code)
       .where('request_id', '=', requestId)
       .executeTakeFirst();
+  }
+
+  private tokenOf(contract: string): string {
+    return this.tokenByContract.get(contract.toLowerCase())?.code ?? this.native.code;
   }
 
   private asset(code: string): Asset | undefined {
@@ -838,11 +846,11 @@ export class EvmDriver implements ChainDriver {
       const gas = await this.rpc.estimateGas({ from, to: call.to, value: hex(call.value), data: call.data });
       return call.data === '0x' ? gas : (gas * 12n) / 10n; // contract calls get a 20% margin
     } catch (err) {
-      if (err instanceof RpcError) {
+      if (err instanceof NodeError && !(err instanceof NodeUnreachableError)) {
         if (/insufficient funds|exceeds balance|insufficient balance/i.test(err.message)) {
-          throw new EvmSendError('insufficient_funds', err.message);
+          throw new HotWalletShortError(call.data === '0x' ? this.native.code : this.tokenOf(call.to), err.message);
         }
-        if (err.code === 3 || /revert|gas required exceeds/i.test(err.message)) throw new EvmSendError('reverted', err.message);
+        if (err.code === 3 || /revert|gas required exceeds/i.test(err.message)) throw new SendRejectedError('reverted', err.message);
       }
       throw err;
     }
@@ -980,7 +988,7 @@ export class EvmDriver implements ChainDriver {
       try {
         await this.sweepAddress(c.to_address as `0x${string}`, safe);
       } catch (err) {
-        if (!(err instanceof RpcError || err instanceof EvmSendError)) throw err;
+        if (!(err instanceof ChainError)) throw err;
         this.log('warn', 'evm sweep failed; retried next time', { network: this.network.code, address: c.to_address, error: err.message });
       }
     }
@@ -1006,7 +1014,7 @@ export class EvmDriver implements ChainDriver {
       try {
         await this.advanceWaiting(m, status, safe);
       } catch (err) {
-        if (!(err instanceof RpcError || err instanceof EvmSendError)) throw err;
+        if (!(err instanceof ChainError)) throw err;
         this.log('warn', 'evm sweep failed; retried next time', { network: this.network.code, address: m.from_address, error: err.message });
       }
     }
@@ -1022,7 +1030,7 @@ export class EvmDriver implements ChainDriver {
       await this.setMovement(m.id, { status: 'failed' });
       return;
     }
-    const account = await this.depositAccount(m.from_address);
+    const account = this.depositAccount(m.from_address);
     if (!account) return;
     const units = await this.sweepable(token, account.address, safe);
     if (units === 0n) {
@@ -1068,7 +1076,7 @@ export class EvmDriver implements ChainDriver {
       .where('status', 'in', ['waiting', 'sent'])
       .executeTakeFirst();
     if (busy) return;
-    const account = await this.depositAccount(address);
+    const account = this.depositAccount(address);
     if (!account) return;
 
     for (const token of this.tokens) {
@@ -1159,7 +1167,7 @@ export class EvmDriver implements ChainDriver {
     try {
       gas = await this.estimate(from, call);
     } catch (err) {
-      if (!(err instanceof EvmSendError) || err.code !== 'insufficient_funds') throw err;
+      if (!(err instanceof HotWalletShortError)) throw err;
       gas = 100_000n;
     }
     const balance = await this.rpc.balance(from);
@@ -1210,16 +1218,11 @@ export class EvmDriver implements ChainDriver {
     return out === '0x' ? 0n : BigInt(out);
   }
 
-  /** The spending key of a deposit address, from the derivation path the gateway recorded. */
-  private async depositAccount(address: string): Promise<PrivateKeyAccount | null> {
+  /** The spending key of a deposit address, from the derivation path the gateway gave with it. */
+  private depositAccount(address: string): PrivateKeyAccount | null {
     const checksummed = getAddress(address);
-    const row = await this.storage.db
-      .selectFrom('addresses')
-      .select('path')
-      .where('network', '=', this.network.code)
-      .where('address', 'in', [checksummed, checksummed.toLowerCase()])
-      .executeTakeFirst();
-    const index = row ? parseDepositIndex(row.path, this.network.coin_type) : null;
+    const path = this.watched.get(checksummed.toLowerCase());
+    const index = path === undefined ? null : parseDepositIndex(path, this.network.coin_type);
     if (index === null) {
       this.log('error', 'evm sweep: no derivation path recorded for a deposit address', { network: this.network.code, address: checksummed });
       return null;
@@ -1278,14 +1281,14 @@ export class EvmDriver implements ChainDriver {
 
 function toUnits(amount: string, decimals: number): bigint {
   const d = Decimal.tryParse(amount);
-  if (!d || d.isNegative()) throw new EvmSendError('invalid', `Not a positive amount: ${amount}`);
+  if (!d || d.isNegative()) throw new SendRejectedError('invalid', `Not a positive amount: ${amount}`);
   let units: bigint;
   try {
     units = d.toBaseUnits(decimals);
   } catch {
-    throw new EvmSendError('invalid', `More than ${decimals} decimal places: ${amount}`);
+    throw new SendRejectedError('invalid', `More than ${decimals} decimal places: ${amount}`);
   }
-  if (units <= 0n) throw new EvmSendError('invalid', `Not a positive amount: ${amount}`);
+  if (units <= 0n) throw new SendRejectedError('invalid', `Not a positive amount: ${amount}`);
   return units;
 }
 

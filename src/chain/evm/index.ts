@@ -5,22 +5,24 @@
 //     "sweep": { "enabled": true, "min_native": "0.01", "min_token": { "USDT": "10" }, "every_seconds": 60 },
 //     "start_block": 19000000, "poll_batch": 100 }
 import type { NetworkConfig } from '../../config.ts';
-import type { Ctx } from '../../context.ts';
 import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { isAddress } from 'viem';
+import type { DriverDeps } from '../contract.ts';
 import { EvmDriver, type EvmLog, type EvmSweepPolicy, type EvmToken } from './driver.ts';
 
-export { EvmDriver, EvmSendError, PRIORITY_PERCENT, TRANSFER_TOPIC } from './driver.ts';
-export type { EvmDriverOptions, EvmLog, EvmSendErrorCode, EvmSweepPolicy, EvmToken } from './driver.ts';
+export { EvmDriver, PRIORITY_PERCENT, TRANSFER_TOPIC } from './driver.ts';
+export type { EvmDriverOptions, EvmLog, EvmSweepPolicy, EvmToken } from './driver.ts';
 export { hotWalletPath, depositPath } from './keys.ts';
 
-/** For the driver registry (src/chain/drivers.ts): `driverFactories.evm = evmDriverFactory`. */
-export function evmDriverFactory(ctx: Ctx, networkCode: string): EvmDriver {
-  const code = networkCode.toUpperCase();
-  const network = ctx.registry.network(code);
-  if (!network) throw new Error(`Unknown network ${code}`);
-  return createEvmDriver(network, ctx.config.networks[code] ?? {}, { seed: ctx.seed(), storage: ctx.storage, now: ctx.now });
+/** The `evm` family's factory, for the composition root's table of drivers. */
+export function evmDriverFactory(deps: DriverDeps): EvmDriver {
+  return createEvmDriver(deps.network, { ...deps.settings, confirmations: deps.confirmations }, {
+    seed: deps.seed(),
+    storage: deps.storage,
+    now: deps.now,
+    log: deps.log,
+  });
 }
 
 export function createEvmDriver(

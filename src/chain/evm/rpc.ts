@@ -1,18 +1,9 @@
 // A small JSON-RPC client over fetch: the driver needs a handful of methods, exact control over
 // block tags and errors, and a count of calls per method (metrics, and the scaling test).
+// Errors are the chain layer's: NodeUnreachableError when no JSON-RPC answer came, NodeError
+// when the node answered with one.
 import type { Hex } from 'viem';
-
-export class RpcError extends Error {
-  constructor(
-    readonly method: string,
-    readonly code: number | null,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(`${method}: ${message}`);
-    this.name = 'RpcError';
-  }
-}
+import { NodeError, NodeUnreachableError } from '../errors.ts';
 
 export interface RpcBlock<T = RpcTransaction | Hex> {
   number: Hex;
@@ -84,17 +75,17 @@ export class RpcClient {
         signal: AbortSignal.timeout(this.opts.timeoutMs ?? 20_000),
       });
     } catch (err) {
-      throw new RpcError(method, null, `request failed: ${(err as Error).message}`);
+      throw new NodeUnreachableError(method, null, `request failed: ${(err as Error).message}`);
     }
     const text = await res.text();
     let body: { result?: T; error?: { code: number; message: string; data?: unknown } };
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
-      throw new RpcError(method, null, `HTTP ${res.status}: not JSON-RPC`);
+      throw new NodeUnreachableError(method, null, `HTTP ${res.status}: not JSON-RPC`);
     }
-    if (body.error) throw new RpcError(method, body.error.code, body.error.message, body.error.data);
-    if (!res.ok) throw new RpcError(method, null, `HTTP ${res.status}`);
+    if (body.error) throw new NodeError(method, body.error.code, body.error.message, body.error.data);
+    if (!res.ok) throw new NodeUnreachableError(method, null, `HTTP ${res.status}`);
     return body.result as T;
   }
 

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Storage } from '../../db/dialect.ts';
 import type { DB } from '../../db/schema.ts';
 import type { NetworkDef } from '../../registry/index.ts';
-import type { ChainDriver, ChainSink, SendRequest } from '../driver.ts';
+import type { ChainDriver, ChainSink, Coverage, DriverFactory, SendRequest } from '../contract.ts';
 
 export async function nextRev(trx: Kysely<DB> | Transaction<DB>): Promise<number> {
   const row = await trx
@@ -26,6 +26,8 @@ export function simTxid(network: NetworkDef, seed: string): string {
 
 export class SimulatedDriver implements ChainDriver {
   readonly kind = 'simulated';
+  /** Every simulated transfer names its recipient; the sink resolves ownership. */
+  readonly watchesAddresses = false;
 
   constructor(
     readonly network: NetworkDef,
@@ -33,8 +35,11 @@ export class SimulatedDriver implements ChainDriver {
     private readonly now: () => number,
   ) {}
 
-  watch(): void {
-    // Every simulated transfer names its recipient; ownership is resolved by the sink.
+  watch(): void {}
+
+  /** The simulated hot wallet never runs dry. */
+  async canCover(): Promise<Coverage> {
+    return { covered: true };
   }
 
   async poll(sink: ChainSink): Promise<void> {
@@ -120,3 +125,6 @@ export class SimulatedDriver implements ChainDriver {
 
   async close(): Promise<void> {}
 }
+
+/** The `simulated` family's factory (the default driver of every network). */
+export const simulatedDriverFactory: DriverFactory = (deps) => new SimulatedDriver(deps.network, deps.storage, deps.now);

@@ -3,10 +3,9 @@
 // not been sent yet is sent first, as the worker would.
 import type { Ctx } from '../../context.ts';
 import { isUuid } from '../../http/validation.ts';
-import { requiredConfirmations } from '../../invoices/lifecycle.ts';
 import type { PayoutRow } from '../../payouts/model.ts';
 import { sendPayoutNow } from '../../payouts/worker.ts';
-import { processNetwork } from '../drivers.ts';
+import { processNetwork } from '../ingest.ts';
 import { nextRev } from './driver.ts';
 import { SimulatorError } from './simulator.ts';
 
@@ -16,14 +15,10 @@ export interface OutgoingResult {
   status: string;
 }
 
-function simulated(ctx: Ctx, network: string): boolean {
-  return (ctx.config.networks[network.toUpperCase()]?.driver ?? 'simulated') === 'simulated';
-}
-
 async function find(ctx: Ctx, ref: string): Promise<PayoutRow> {
   const q = ctx.storage.db.selectFrom('payouts').selectAll();
   const row = isUuid(ref) ? await q.where('id', '=', ref.toLowerCase()).executeTakeFirst() : await q.where('txid', '=', ref).executeTakeFirst();
-  if (!row || !simulated(ctx, row.network)) throw new SimulatorError('Payout not found', 404);
+  if (!row || !ctx.chains.isSimulated(row.network)) throw new SimulatorError('Payout not found', 404);
   return row;
 }
 
@@ -65,7 +60,7 @@ async function settle(ctx: Ctx, ref: string, patch: { status: 'mined' | 'failed'
 /** Mines the payout's transaction with the network's required confirmations: the payout is paid. */
 export async function simulateConfirmOutgoing(ctx: Ctx, ref: string): Promise<OutgoingResult> {
   const row = await find(ctx, ref);
-  return settle(ctx, ref, { status: 'mined', confirmations: requiredConfirmations(ctx, row.network) });
+  return settle(ctx, ref, { status: 'mined', confirmations: ctx.chains.confirmations(row.network) });
 }
 
 /** Fails the payout's transaction on chain: the payout fails and its funds return. */

@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../context.ts';
 import { AMOUNT_BOUND, Decimal } from '../../money/decimal.ts';
 import { deriveAddress, isValidAddress } from '../address/index.ts';
-import { requiredConfirmations, reconcileInvoice } from '../../invoices/lifecycle.ts';
+import { reconcileInvoice } from '../../invoices/lifecycle.ts';
 import type { InvoiceRow } from '../../invoices/model.ts';
-import { processNetwork } from '../drivers.ts';
+import { processNetwork } from '../ingest.ts';
 import { nextRev, simTxid } from './driver.ts';
 
 export class SimulatorError extends Error {
@@ -23,16 +23,12 @@ const PAYER_SEED = new Uint8Array(64).fill(7);
 /** Simulated money obeys the same bound as any amount entering the gateway. */
 export const AMOUNT_REFUSED = `amount must be a positive decimal below 10^${AMOUNT_BOUND.integerDigits} with at most ${AMOUNT_BOUND.places} places`;
 
-function simulated(ctx: Ctx, network: string | null): boolean {
-  return !!network && (ctx.config.networks[network.toUpperCase()]?.driver ?? 'simulated') === 'simulated';
-}
-
 async function invoiceFor(ctx: Ctx, id: string): Promise<InvoiceRow> {
   const inv = /^[0-9a-f-]{36}$/i.test(id)
     ? await ctx.storage.db.selectFrom('invoices').selectAll().where('id', '=', id.toLowerCase()).executeTakeFirst()
     : undefined;
   if (!inv) throw new SimulatorError('Invoice not found', 404);
-  if (inv.network && !simulated(ctx, inv.network)) throw new SimulatorError('Invoice not found', 404);
+  if (inv.network && !ctx.chains.isSimulated(inv.network)) throw new SimulatorError('Invoice not found', 404);
   return inv;
 }
 
@@ -98,7 +94,7 @@ export async function simulatePayAddress(
   opts: { address: string; network: string; currency: string; amount: string; unconfirmed?: boolean },
 ): Promise<PayResult> {
   const network = ctx.registry.network(opts.network);
-  if (!network || !simulated(ctx, network.code)) throw new SimulatorError('Network not found or not simulated', 404);
+  if (!network || !ctx.chains.isSimulated(network.code)) throw new SimulatorError('Network not found or not simulated', 404);
   const currency = ctx.registry.currencyOn(network.code, opts.currency);
   if (!currency) throw new SimulatorError('Currency not found on this network', 404);
   if (!isValidAddress(network.address_format, opts.address)) throw new SimulatorError('Invalid address');
@@ -118,7 +114,7 @@ async function sendTo(
   p: { network: string; currency: string; address: string; amount: string; unconfirmed: boolean },
 ): Promise<PayResult> {
   const network = ctx.registry.network(p.network)!;
-  const confirmations = p.unconfirmed ? 0 : requiredConfirmations(ctx, network.code);
+  const confirmations = p.unconfirmed ? 0 : ctx.chains.confirmations(network.code);
   const txid = simTxid(network, randomBytes(16).toString('hex'));
   const from = deriveAddress(network.address_format, PAYER_SEED, network.coin_type, randomBytes(3).readUIntBE(0, 3)).address;
   await ctx.storage.db.transaction().execute(async (trx) => {
@@ -148,7 +144,7 @@ async function sendTo(
 /** Confirms every pending transfer to the invoice's addresses. */
 export async function simulateConfirm(ctx: Ctx, opts: { invoice: string }): Promise<{ confirmed: number }> {
   const inv = await chosenInvoice(ctx, opts.invoice);
-  const confirmations = requiredConfirmations(ctx, inv.network);
+  const confirmations = ctx.chains.confirmations(inv.network);
   return { confirmed: await settlePending(ctx, inv, { status: 'mined', confirmations, block_height: 1 }) };
 }
 

@@ -4,7 +4,8 @@
 // one scanner per network (its caller holds the `scan:<NETWORK>` lock), payouts from the hot wallet
 // (m/44'/195'/1'/0/0), and the check that the hot wallet can cover a payout before it is accepted.
 import type { Kysely } from 'kysely';
-import type { ChainDriver, ChainSink, SendRequest } from '../driver.ts';
+import type { ChainDriver, ChainSink, SendRequest, WatchedAddress } from '../contract.ts';
+import { HotWalletShortError } from '../errors.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { Decimal } from '../../money/decimal.ts';
@@ -47,10 +48,9 @@ interface Asset {
   contract: string | null;
 }
 
-const WATCH_LOOKBACK_MS = 5 * 60_000;
-
 export class TronDriver implements ChainDriver {
   readonly kind = 'tron';
+  readonly watchesAddresses = true;
   readonly network: NetworkDef;
   readonly confirmations: number;
   /** Where payouts come from and sweeps go to. */
@@ -69,7 +69,8 @@ export class TronDriver implements ChainDriver {
   private readonly native: Asset;
   private readonly tokens: Asset[];
   private readonly watched = new Set<string>();
-  private watchedSince = 0;
+  /** HD path of each watched deposit address (the sweep signs with it). */
+  private readonly paths = new Map<string, string>();
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -110,7 +111,7 @@ export class TronDriver implements ChainDriver {
       network: code,
       api: this.api,
       db: this.db,
-      storage: this.storage,
+      pathOf: (address) => this.paths.get(address),
       out: this.out,
       keys: this.keys,
       native: this.native,
@@ -122,8 +123,12 @@ export class TronDriver implements ChainDriver {
     });
   }
 
-  watch(address: string): void {
-    if (isTronAddress(address)) this.watched.add(address);
+  watch(addresses: readonly WatchedAddress[]): void {
+    for (const { address, path } of addresses) {
+      if (!isTronAddress(address)) continue;
+      this.watched.add(address);
+      this.paths.set(address, path);
+    }
   }
 
   get watchedCount(): number {
@@ -131,10 +136,9 @@ export class TronDriver implements ChainDriver {
   }
 
   poll(sink: ChainSink): Promise<void> {
-    // The caller holds the network's scanner lock (src/chain/drivers.ts scanNetwork).
+    // The caller holds the network's scanner lock (src/chain/networks.ts, Chains.poll).
     return this.exclusive(async () => {
       if (this.closed) throw new Error(`${this.network.code}: driver closed`);
-      await this.loadWatched();
       const view = await this.scanner.view();
       await this.scanner.poll(sink, view);
       await this.out.track(sink, view, this.confirmations);
@@ -154,19 +158,6 @@ export class TronDriver implements ChainDriver {
   async close(): Promise<void> {
     this.closed = true;
     await this.queue.catch(() => {});
-  }
-
-  private async loadWatched(): Promise<void> {
-    const rows = await this.storage.db
-      .selectFrom('addresses')
-      .select(['address', 'created_at'])
-      .where('network', '=', this.network.code)
-      .where('created_at', '>=', this.watchedSince === 0 ? 0 : this.watchedSince - WATCH_LOOKBACK_MS)
-      .execute();
-    for (const r of rows) {
-      this.watch(r.address);
-      if (Number(r.created_at) > this.watchedSince) this.watchedSince = Number(r.created_at);
-    }
   }
 
   // ---------------------------------------------------------------- payouts
@@ -230,7 +221,7 @@ export class TronDriver implements ChainDriver {
     const coverage = await chainCosts(this.api).cover(this.hotWallet, asset, units, intent, this.feeLimit, this.native.code);
     if (!coverage.covered) {
       if (coverage.currency === 'reverted') throw new TronSendError('reverted', coverage.message);
-      throw new TronSendError('insufficient_funds', coverage.message);
+      throw new HotWalletShortError(coverage.currency, coverage.message);
     }
     const row = await this.out.signAndStore({
       requestId: req.id,

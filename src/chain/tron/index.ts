@@ -5,11 +5,11 @@
 //     "sweep": { "enabled": true, "resources": "burn", "min_native": "1", "min_token": { "USDT": "10" }, "every_seconds": 60 },
 //     "start_block": 70000000, "poll_batch": 100 }
 import type { NetworkConfig } from '../../config.ts';
-import type { Ctx } from '../../context.ts';
 import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { isTronAddress } from './address.ts';
+import type { DriverDeps } from '../contract.ts';
 import { TronDriver, type TronLog } from './driver.ts';
 import type { TronToken } from './scan.ts';
 import type { TronSweepPolicy } from './sweep.ts';
@@ -21,11 +21,14 @@ export { tronHotWalletPath } from './keys.ts';
 /** Default most TRX a TRC-20 payout or sweep may burn for energy. */
 export const DEFAULT_FEE_LIMIT = '50';
 
-export function tronDriverFactory(ctx: Ctx, networkCode: string): TronDriver {
-  const code = networkCode.toUpperCase();
-  const network = ctx.registry.network(code);
-  if (!network) throw new Error(`Unknown network ${code}`);
-  return createTronDriver(network, ctx.config.networks[code] ?? {}, { seed: ctx.seed(), storage: ctx.storage, now: ctx.now });
+/** The `tron` family's factory, for the composition root's table of drivers. */
+export function tronDriverFactory(deps: DriverDeps): TronDriver {
+  return createTronDriver(deps.network, { ...deps.settings, confirmations: deps.confirmations }, {
+    seed: deps.seed(),
+    storage: deps.storage,
+    now: deps.now,
+    log: deps.log,
+  });
 }
 
 export function createTronDriver(

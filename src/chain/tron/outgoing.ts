@@ -15,29 +15,17 @@ import type { Kysely } from 'kysely';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { Storage } from '../../db/dialect.ts';
-import type { ChainSink } from '../driver.ts';
+import type { ChainSink } from '../contract.ts';
 import { TronApiError, nodeMessage, type TronApi, type TronTransaction } from './api.ts';
 import type { TronSigner } from './keys.ts';
+import { SendRejectedError } from '../errors.ts';
 import { accountIdHex } from './address.ts';
 import { decodeRaw, encodeSignedTransaction, ProtobufError, RESOURCE } from './protobuf.ts';
 import type { ChainView } from './scan.ts';
 import type { TronDB, TronOutgoingTable } from './schema.ts';
 
-export type TronSendErrorCode = 'invalid' | 'reverted' | 'rejected' | 'insufficient_funds';
-
-/** A send that cannot go out as asked; nothing was signed for it. */
-export class TronSendError extends Error {
-  constructor(
-    readonly code: TronSendErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-  /** For the payout sender: a definite refusal fails the payout; a short hot wallet is retried. */
-  get refused(): boolean {
-    return this.code !== 'insufficient_funds';
-  }
-}
+/** A send that cannot go out as asked; nothing was signed for it (the payout fails, funds return). */
+export class TronSendError extends SendRejectedError {}
 
 /** What the driver asks the node to build (addresses in hex, 41...). */
 export type Intent =

@@ -12,7 +12,7 @@
 // orphaned blocks are reported `dropped` unless the new chain has them again. A payment is final
 // once its block is solidified, or `confirmations` deep when the node has no solidity API.
 import type { Kysely, Transaction } from 'kysely';
-import type { ChainSink, IncomingTransfer } from '../driver.ts';
+import type { ChainSink, IncomingTransfer } from '../contract.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { accountIdHex, fromHexAddress } from './address.ts';
 import type { TronApi, TronBlock, TronTxInfo } from './api.ts';

@@ -12,7 +12,6 @@
 // step waits for the one before it to be final. One step per address per round.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Storage } from '../../db/dialect.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { toHexAddress } from './address.ts';
 import { TronApiError } from './api.ts';
@@ -39,7 +38,8 @@ export interface SweeperOptions {
   network: string;
   api: TronApi;
   db: Kysely<TronDB>;
-  storage: Storage;
+  /** The HD path of a watched deposit address, as the gateway gave it to the driver. */
+  pathOf: (address: string) => string | undefined;
   out: TronOutgoing;
   keys: TronKeys;
   native: { code: string; decimals: number };
@@ -253,10 +253,10 @@ export class TronSweeper {
     return rows.reduce((sum, r) => sum + Decimal.parse(r.amount).toBaseUnits(decimals), 0n);
   }
 
-  /** The deposit key, from the derivation path the gateway recorded for the address. */
+  /** The deposit key, from the derivation path the gateway gave with the address. */
   private async depositSigner(address: string): Promise<TronSigner | null> {
-    const row = await this.o.storage.db.selectFrom('addresses').select('path').where('network', '=', this.o.network).where('address', '=', address).executeTakeFirst();
-    const index = row ? parseTronDepositIndex(row.path, this.o.keys.coinType) : null;
+    const path = this.o.pathOf(address);
+    const index = path === undefined ? null : parseTronDepositIndex(path, this.o.keys.coinType);
     const signer = index === null ? null : this.o.keys.deposit(index);
     if (!signer || signer.address !== address) {
       this.o.log('error', 'tron sweep: no usable derivation path for a deposit address (another seed?)', { network: this.o.network, address });

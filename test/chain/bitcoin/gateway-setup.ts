@@ -2,7 +2,6 @@
 // in-process gateway whose network LTC runs the `bitcoin-core` driver against the node, set up by
 // configuration alone (SATCHEL_NETWORKS), exactly as the issue's contract writes it.
 import type { NetworkConfig } from '../../../src/config.ts';
-import { driverFor } from '../../../src/chain/drivers.ts';
 import { createWorkers } from '../../../src/worker/index.ts';
 import type { BitcoinCoreDriver } from '../../../src/chain/bitcoin/driver.ts';
 import type { Backend } from '../../helpers/backends.ts';
@@ -71,7 +70,7 @@ export async function startLtcGateway(backend: Backend, opts: LtcGatewayOptions 
     node,
     payer,
     network,
-    driver: () => driverFor(gw.ctx, 'LTC') as BitcoinCoreDriver,
+    driver: () => gw.ctx.chains.driver('LTC') as BitcoinCoreDriver,
     tick,
     async mineAndTick(blocks = 1) {
       for (let i = 0; i < blocks; i++) {

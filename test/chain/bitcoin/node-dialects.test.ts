@@ -10,7 +10,7 @@ import { Transaction, OutScript } from '@scure/btc-signer';
 import { openStorage, type Storage } from '../../../src/db/dialect.ts';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
 import { Registry } from '../../../src/registry/index.ts';
-import type { ChainSink, IncomingTransfer } from '../../../src/chain/driver.ts';
+import type { ChainSink, IncomingTransfer } from '../../../src/chain/contract.ts';
 import { createBitcoinDriver, configuredNetwork } from '../../../src/chain/bitcoin/index.ts';
 import { WrongChainError } from '../../../src/chain/bitcoin/driver.ts';
 import { decodePayee } from '../../../src/chain/bitcoin/address.ts';

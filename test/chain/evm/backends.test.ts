@@ -7,7 +7,7 @@ import type { Storage } from '../../../src/db/dialect.ts';
 import { EvmDriver } from '../../../src/chain/evm/driver.ts';
 import * as m004 from '../../../src/db/migrations/004_evm.ts';
 import { evmDb } from '../../../src/chain/evm/schema.ts';
-import { CONFIRMATIONS, RecordingSink, depositAddress, driverOptions, makeDriver, newStorage, startFixture, type Fixture } from './setup.ts';
+import { CONFIRMATIONS, RecordingSink, depositAddress, driverOptions, makeDriver, newStorage, startFixture, type Fixture, watched } from './setup.ts';
 
 const list = await backends();
 let f: Fixture;
@@ -47,8 +47,8 @@ describe.each(list)('EvmDriver on $name', (backend) => {
     await f.anvil.wallet(0).sendTransaction({ to: driver.hotWallet, value: parseEther('2') });
     const a = await depositAddress(storage, 7);
     const b = await depositAddress(storage, 8);
-    driver.watch(a);
-    driver.watch(b);
+    driver.watch(watched(a));
+    driver.watch(watched(b));
     const native = await f.anvil.wallet(1).sendTransaction({ to: a as `0x${string}`, value: parseEther('0.4') });
     const token = await f.usdt.transfer(1, a, 9_990_000n);
     await f.anvil.mine();
@@ -113,8 +113,8 @@ describe.each(list)('EvmDriver on $name', (backend) => {
     const d2 = makeDriver(f, second, { startBlock: start });
     const s1 = new RecordingSink();
     const s2 = new RecordingSink();
-    d1.watch(to);
-    d2.watch(to);
+    d1.watch(watched(to));
+    d2.watch(watched(to));
     const txid = await f.anvil.wallet(1).sendTransaction({ to: to as `0x${string}`, value: parseEther('0.05') });
     await f.anvil.mine();
     await d1.poll(s1);

@@ -3,8 +3,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mnemonicToAccount } from 'viem/accounts';
 import { Registry } from '../../../src/registry/index.ts';
 import { openStorage } from '../../../src/db/dialect.ts';
-import { createEvmDriver, evmDriverFactory, hotWalletPath } from '../../../src/chain/evm/index.ts';
-import type { Ctx } from '../../../src/context.ts';
+import { createEvmDriver, hotWalletPath, type EvmDriver } from '../../../src/chain/evm/index.ts';
+import { Chains } from '../../../src/chain/networks.ts';
+import { driverFactories } from '../../../src/compose.ts';
+import type { Config } from '../../../src/config.ts';
 import { MNEMONIC, SEED } from './setup.ts';
 
 const registry = Registry.load();
@@ -58,14 +60,9 @@ describe('createEvmDriver', () => {
   });
 
   it('plugs into the driver registry from the gateway context', () => {
-    const ctx = {
-      registry,
-      storage,
-      seed: () => SEED,
-      now: Date.now,
-      config: { networks: { ARBITRUM: { driver: 'evm', rpc_url: 'http://arb:8547', confirmations: 5 } } },
-    } as unknown as Ctx;
-    const d = evmDriverFactory(ctx, 'arbitrum');
+    const config = { networks: { ARBITRUM: { driver: 'evm', rpc_url: 'http://arb:8547', confirmations: 5 } } } as unknown as Config;
+    const chains = new Chains({ config, registry, storage, seed: () => SEED, now: Date.now, factories: driverFactories });
+    const d = chains.driver('arbitrum') as EvmDriver;
     expect([d.kind, d.network.code, d.chainId, d.network.confirmations]).toEqual(['evm', 'ARBITRUM', 42161, 5]);
   });
 

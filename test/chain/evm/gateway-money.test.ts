@@ -9,7 +9,6 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf, entriesSum, post } from '../../../src/ledger/index.ts';
-import { driverFor } from '../../../src/chain/drivers.ts';
 import { evmDb } from '../../../src/chain/evm/schema.ts';
 import type { EvmDriver } from '../../../src/chain/evm/driver.ts';
 import { LEASE_MS } from '../../../src/payouts/worker.ts';
@@ -215,7 +214,7 @@ describe.each(await backends())('EVM money in and out through the gateway on $na
     // Worker A claims the payout, signs and stores its transaction, and its process dies right
     // there: nothing it would write afterwards is written.
     const a = await secondInstance(g);
-    const da = driverFor(a.ctx, 'ETH') as EvmDriver;
+    const da = a.ctx.chains.driver('ETH') as EvmDriver;
     Object.assign(da, {
       broadcast: async () => {
         await a.ctx.storage.close();
@@ -259,7 +258,7 @@ describe.each(await backends())('EVM money in and out through the gateway on $na
 
     // Worker A broadcasts, then its process dies before it can write anything more.
     const a = await secondInstance(g);
-    const da = driverFor(a.ctx, 'ETH') as EvmDriver;
+    const da = a.ctx.chains.driver('ETH') as EvmDriver;
     const realSend = da.send.bind(da);
     let broadcastTxid = '';
     da.send = async (req) => {

@@ -9,11 +9,11 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { parseEther, parseUnits, type Hex } from 'viem';
 import { loadConfig, type Config, type NetworkConfig } from '../../../src/config.ts';
-import { createContext, type Ctx } from '../../../src/context.ts';
+import type { Ctx } from '../../../src/context.ts';
+import { createContext } from '../../../src/compose.ts';
 import { buildApp } from '../../../src/http/app.ts';
 import { createMerchant, type Merchant } from '../../../src/merchants/store.ts';
 import { signBody } from '../../../src/http/signature.ts';
-import { driverFor } from '../../../src/chain/drivers.ts';
 import { createWorkers } from '../../../src/worker/index.ts';
 import { phpJsonEncode } from '../../../src/webhooks/php-json.ts';
 import type { EvmDriver } from '../../../src/chain/evm/driver.ts';
@@ -193,7 +193,7 @@ export async function startEvmGateway(backend: Backend, opts: EvmGatewayOptions 
     usdt,
     usdc,
     network,
-    driver: () => driverFor(gw.ctx, 'ETH') as EvmDriver,
+    driver: () => gw.ctx.chains.driver('ETH') as EvmDriver,
     tick,
     payNative: (to, ether) => anvil.wallet(PAYER).sendTransaction({ to: to as `0x${string}`, value: parseEther(ether) }),
     payToken: (to, amount, token = 'USDT') => (token === 'USDT' ? usdt : usdc).transfer(PAYER, to, parseUnits(amount, 6)),

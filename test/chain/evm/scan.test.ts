@@ -5,8 +5,12 @@ import { parseEther, parseUnits, type Hex } from 'viem';
 import type { Storage } from '../../../src/db/dialect.ts';
 import { evmDb } from '../../../src/chain/evm/schema.ts';
 import { deriveAddress } from '../../../src/chain/address/index.ts';
+import { Chains } from '../../../src/chain/networks.ts';
+import { Registry } from '../../../src/registry/index.ts';
+import { simulatedDriverFactory } from '../../../src/chain/simulated/driver.ts';
+import type { Config } from '../../../src/config.ts';
 import { compileTestToken } from './anvil.ts';
-import { CONFIRMATIONS, RecordingSink, SEED, depositAddress, makeDriver, newStorage, startFixture, type Fixture } from './setup.ts';
+import { CONFIRMATIONS, RecordingSink, SEED, depositAddress, makeDriver, newStorage, startFixture, type Fixture, watched } from './setup.ts';
 
 let f: Fixture;
 const storages: Storage[] = [];
@@ -45,7 +49,7 @@ describe('EvmDriver detection', () => {
   it('reports a native payment with confirmations rising to the target, then stops', async () => {
     const { driver, sink } = await fresh();
     const to = addr();
-    driver.watch(to);
+    driver.watch(watched(to));
     await driver.poll(sink);
     expect(sink.events).toEqual([]);
 
@@ -84,8 +88,8 @@ describe('EvmDriver detection', () => {
     const { driver, sink } = await fresh({ onRpcRequest: (m) => methods.push(m) });
     const a = addr();
     const b = addr();
-    driver.watch(a);
-    driver.watch(b.toLowerCase());
+    driver.watch(watched(a));
+    driver.watch(watched(b.toLowerCase()));
     await driver.poll(sink);
     const t1 = await f.usdt.transfer(1, a, parseUnits('12.345678', 6));
     const t2 = await f.dai.transfer(1, b, 1_000_000_000_000_000_001n);
@@ -109,8 +113,8 @@ describe('EvmDriver detection', () => {
     const { driver, sink } = await fresh();
     const a = addr();
     const b = addr();
-    driver.watch(a);
-    driver.watch(b);
+    driver.watch(watched(a));
+    driver.watch(watched(b));
     await driver.poll(sink);
     const { abi } = compileTestToken();
     const tx = await f.anvil.wallet(1).writeContract({
@@ -135,8 +139,8 @@ describe('EvmDriver detection', () => {
     const { driver, sink } = await fresh();
     const partial = addr();
     const over = addr();
-    driver.watch(partial);
-    driver.watch(over);
+    driver.watch(watched(partial));
+    driver.watch(watched(over));
     await driver.poll(sink);
     const p1 = await f.usdt.transfer(1, partial, parseUnits('40', 6));
     await f.anvil.mine();
@@ -155,7 +159,7 @@ describe('EvmDriver detection', () => {
   it('withdraws a payment that a reorganisation removes, and counts it again only if it reappears', async () => {
     const { driver, sink } = await fresh();
     const to = addr();
-    driver.watch(to);
+    driver.watch(watched(to));
     await driver.poll(sink);
     const snap = await f.anvil.rpc<string>('evm_snapshot');
     // Sign it ourselves so the very same transaction can come back later.
@@ -191,7 +195,7 @@ describe('EvmDriver detection', () => {
   it('does not withdraw a payment that the new chain includes again; it follows its new block', async () => {
     const { driver, sink } = await fresh();
     const to = addr();
-    driver.watch(to);
+    driver.watch(watched(to));
     await driver.poll(sink);
     const snap = await f.anvil.rpc<string>('evm_snapshot');
     const txid = await f.usdt.transfer(1, to, 3_000_000n);
@@ -215,7 +219,7 @@ describe('EvmDriver detection', () => {
   it('sees a late payment hundreds of blocks later, and every top-up of a static wallet', async () => {
     const { driver, sink } = await fresh({ pollBatch: 64 });
     const wallet = addr();
-    driver.watch(wallet);
+    driver.watch(watched(wallet));
     await driver.poll(sink);
     const first = await payNative(wallet, '0.1');
     await f.anvil.mine();
@@ -238,7 +242,7 @@ describe('EvmDriver detection', () => {
   it('catches up after downtime from the last processed block', async () => {
     const { storage, driver, sink } = await fresh();
     const to = addr();
-    driver.watch(to);
+    driver.watch(watched(to));
     const early = await payNative(to, '0.01');
     await f.anvil.mine();
     await driver.poll(sink);
@@ -250,7 +254,7 @@ describe('EvmDriver detection', () => {
     await f.anvil.mine();
 
     const restarted = makeDriver(f, storage, { startBlock: 0 }); // the stored cursor wins
-    restarted.watch(to);
+    restarted.watch(watched(to));
     const sink2 = new RecordingSink();
     await restarted.poll(sink2);
     // Reported once at 1 confirmation before the downtime; now at its depth (it is confirmed).
@@ -265,7 +269,7 @@ describe('EvmDriver detection', () => {
   it('keeps the cursor when the sink fails, and replays on the next poll', async () => {
     const { storage, driver, sink } = await fresh();
     const to = addr();
-    driver.watch(to);
+    driver.watch(watched(to));
     await driver.poll(sink);
     const before = await evmDb(storage.db).selectFrom('evm_cursors').selectAll().executeTakeFirstOrThrow();
     const txid = await payNative(to, '0.3');
@@ -289,10 +293,10 @@ describe('EvmDriver detection', () => {
     const largeDriver = makeDriver(f, large.storage, { startBlock: (await f.anvil.head()) + 1, onRpcRequest: count(largeCalls) });
     const targets = Array.from({ length: 10 }, () => addr());
     for (const t of targets) {
-      smallDriver.watch(t);
-      largeDriver.watch(t);
+      smallDriver.watch(watched(t));
+      largeDriver.watch(watched(t));
     }
-    for (let i = 0; i < 100_000; i++) largeDriver.watch(`0x${(i + 1).toString(16).padStart(40, '0')}`);
+    for (let i = 0; i < 100_000; i++) largeDriver.watch(watched(`0x${(i + 1).toString(16).padStart(40, '0')}`));
     expect(largeDriver.watchedCount).toBe(100_010);
     await smallDriver.poll(small.sink);
     await largeDriver.poll(large.sink);
@@ -323,10 +327,12 @@ describe('EvmDriver detection', () => {
 
   it('follows every address the gateway handed out on the network, without being told', async () => {
     const { storage, driver, sink } = await fresh();
+    const config = { networks: { ETH: { driver: 'evm' } } } as unknown as Config;
+    const chains = new Chains({ config, registry: Registry.load(), storage, now: Date.now, seed: () => SEED, factories: { simulated: simulatedDriverFactory, evm: () => driver } });
     const to = await depositAddress(storage, 4242);
     const txid = await payNative(to, '0.07');
     await f.anvil.mine();
-    await driver.poll(sink);
+    await chains.poll('ETH', sink, { wait: true });
     expect(sink.transfers({ txid })).toEqual([expect.objectContaining({ to, amount: '0.07' })]);
     await driver.close();
   });

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEther, parseUnits, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import type { Storage } from '../../../src/db/dialect.ts';
-import { EvmDriver, EvmSendError } from '../../../src/chain/evm/driver.ts';
-import { RpcError } from '../../../src/chain/evm/rpc.ts';
+import { EvmDriver } from '../../../src/chain/evm/driver.ts';
+import { HotWalletShortError, NodeError, SendRejectedError } from '../../../src/chain/errors.ts';
 import { evmDb, type EvmOutgoingTable } from '../../../src/chain/evm/schema.ts';
 import { compileTestToken } from './anvil.ts';
 import { CONFIRMATIONS, MNEMONIC, RecordingSink, driverOptions, makeDriver, newStorage, startFixture, type Fixture } from './setup.ts';
@@ -116,10 +116,10 @@ describe('EvmDriver payouts', () => {
     const n = Number(await count());
     const bad = (over: Partial<Parameters<EvmDriver['send']>[0]>) =>
       driver.send({ id: `bad-${Math.random()}`, network: 'ETH', currency: 'USDT', to: recipient(3), amount: '1', priority: 'recommended', ...over });
-    await expect(bad({ amount: '5000' })).rejects.toMatchObject({ name: 'EvmSendError', code: 'reverted' });
-    await expect(bad({ currency: 'ETH', amount: '1000000' })).rejects.toMatchObject({ code: 'insufficient_funds' });
+    await expect(bad({ amount: '5000' })).rejects.toMatchObject({ name: 'SendRejectedError', code: 'reverted' });
+    await expect(bad({ currency: 'ETH', amount: '1000000' })).rejects.toBeInstanceOf(HotWalletShortError);
     await expect(bad({ amount: '0.0000001' })).rejects.toMatchObject({ code: 'invalid' });
-    await expect(bad({ amount: '-1' })).rejects.toBeInstanceOf(EvmSendError);
+    await expect(bad({ amount: '-1' })).rejects.toBeInstanceOf(SendRejectedError);
     await expect(bad({ to: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb' })).rejects.toMatchObject({ code: 'invalid' });
     await expect(bad({ currency: 'BTC' })).rejects.toMatchObject({ code: 'invalid' });
     await expect(bad({ network: 'BSC' })).rejects.toMatchObject({ code: 'invalid' });
@@ -129,14 +129,14 @@ describe('EvmDriver payouts', () => {
   it('forgets a transaction the node refuses outright and frees its nonce', async () => {
     class RefusingDriver extends EvmDriver {
       protected override async broadcast(): Promise<void> {
-        throw new RpcError('eth_sendRawTransaction', -32000, 'insufficient funds for gas * price + value');
+        throw new NodeError('eth_sendRawTransaction', -32000, 'insufficient funds for gas * price + value');
       }
     }
     const refusing = new RefusingDriver(driverOptions(f, storage));
     const nonce = await f.anvil.pub.getTransactionCount({ address: driver.hotWallet, blockTag: 'pending' });
     await expect(
       refusing.send({ id: 'payout-refused', network: 'ETH', currency: 'ETH', to: recipient(3), amount: '0.1', priority: 'recommended' }),
-    ).rejects.toMatchObject({ name: 'EvmSendError', code: 'insufficient_funds' });
+    ).rejects.toMatchObject({ name: 'HotWalletShortError', code: 'insufficient_funds' });
     await refusing.close();
     expect(await evmDb(storage.db).selectFrom('evm_outgoing').select('id').where('request_id', '=', 'payout-refused').execute()).toEqual([]);
     // The same id can be tried again later, and takes the nonce that was freed.

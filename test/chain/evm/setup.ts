@@ -7,7 +7,7 @@ import { migrateToLatest } from '../../../src/db/migrate.ts';
 import * as m004 from '../../../src/db/migrations/004_evm.ts';
 import { Registry, type NetworkDef } from '../../../src/registry/index.ts';
 import { deriveAddress } from '../../../src/chain/address/index.ts';
-import type { ChainSink, IncomingTransfer } from '../../../src/chain/driver.ts';
+import type { ChainSink, IncomingTransfer, WatchedAddress } from '../../../src/chain/contract.ts';
 import { EvmDriver, type EvmDriverOptions } from '../../../src/chain/evm/driver.ts';
 import { CHAIN_ID, deployToken, startAnvil, type Anvil, type TestToken } from './anvil.ts';
 
@@ -75,9 +75,17 @@ export function driverOptions(f: Fixture, storage: Storage, extra: Partial<EvmDr
   };
 }
 
+const pathOf = new Map<string, string>();
+
+/** Addresses as the gateway gives them to watch(): with the path of the ones depositAddress made. */
+export function watched(...addresses: string[]): WatchedAddress[] {
+  return addresses.map((address) => ({ address, path: pathOf.get(address.toLowerCase()) ?? '' }));
+}
+
 /** The deposit address at index i (what the gateway's allocator hands out), recorded like it does. */
 export async function depositAddress(storage: Storage, i: number, owner = `inv-${i}`): Promise<string> {
   const { address, path } = deriveAddress('evm', SEED, 60, i);
+  pathOf.set(address.toLowerCase(), path);
   await storage.db
     .insertInto('addresses')
     .values({ address, network: 'ETH', path, owner_kind: 'invoice', owner_id: owner, created_at: Date.now() })

@@ -5,7 +5,7 @@ import { parseEther, parseUnits } from 'viem';
 import type { Storage } from '../../../src/db/dialect.ts';
 import type { EvmDriver } from '../../../src/chain/evm/driver.ts';
 import { evmDb } from '../../../src/chain/evm/schema.ts';
-import { CONFIRMATIONS, RecordingSink, depositAddress, makeDriver, newStorage, startFixture, type Fixture } from './setup.ts';
+import { CONFIRMATIONS, RecordingSink, depositAddress, makeDriver, newStorage, startFixture, type Fixture, watched } from './setup.ts';
 
 let f: Fixture;
 let storage: Storage;
@@ -44,8 +44,8 @@ describe('EvmDriver sweeping', () => {
   it('moves a token balance (after sending it gas) and a native balance to the hot wallet', async () => {
     const tokenAddr = (await depositAddress(storage, 1)) as `0x${string}`;
     const nativeAddr = (await depositAddress(storage, 2)) as `0x${string}`;
-    driver.watch(tokenAddr);
-    driver.watch(nativeAddr);
+    driver.watch(watched(tokenAddr));
+    driver.watch(watched(nativeAddr));
     await f.usdt.transfer(1, tokenAddr, parseUnits('25.5', 6));
     await f.anvil.wallet(1).sendTransaction({ to: nativeAddr, value: parseEther('0.3') });
     await f.anvil.mine();
@@ -101,7 +101,7 @@ describe('EvmDriver sweeping', () => {
 
   it('leaves balances below the thresholds where they are', async () => {
     const small = (await depositAddress(storage, 3)) as `0x${string}`;
-    driver.watch(small);
+    driver.watch(watched(small));
     await f.dai.transfer(1, small, parseUnits('4.99', 18));
     await f.anvil.wallet(1).sendTransaction({ to: small, value: parseEther('0.005') });
     for (let i = 0; i < CONFIRMATIONS; i++) await tick();
@@ -115,7 +115,7 @@ describe('EvmDriver sweeping', () => {
 
   it('sweeps only what is confirmed', async () => {
     const addr = (await depositAddress(storage, 4)) as `0x${string}`;
-    driver.watch(addr);
+    driver.watch(watched(addr));
     await f.anvil.wallet(1).sendTransaction({ to: addr, value: parseEther('0.02') }); // gas of its own
     await f.dai.transfer(1, addr, parseUnits('10', 18));
     for (let i = 0; i < CONFIRMATIONS; i++) await tick();
@@ -145,6 +145,7 @@ describe('EvmDriver sweeping', () => {
       sweep: { enabled: true, minNative: '0', minToken: {}, everyMs: 60_000 },
     });
     const addr = (await depositAddress(own, 5)) as `0x${string}`;
+    auto.watch(watched(addr));
     await f.anvil.wallet(1).sendTransaction({ to: addr, value: parseEther('0.05') });
     await f.anvil.mine();
     await auto.poll(sink); // sweeps now (first round): nothing confirmed yet

@@ -9,12 +9,12 @@ import { TronWeb } from 'tronweb';
 import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf, entriesSum, post } from '../../../src/ledger/index.ts';
-import { driverFor } from '../../../src/chain/drivers.ts';
 import { tronDb } from '../../../src/chain/tron/schema.ts';
 import type { TronDriver } from '../../../src/chain/tron/driver.ts';
 import { LEASE_MS } from '../../../src/payouts/worker.ts';
 import { merchantVerifies, secondInstance } from '../evm/gateway-setup.ts';
 import { USDT, UNITS, startTronGateway, type TronGateway } from './gateway-setup.ts';
+import { HotWalletShortError } from '../../../src/chain/errors.ts';
 
 describe.each(await backends())('TRON payouts through the gateway on $name', (backend) => {
   let g: TronGateway;
@@ -146,7 +146,10 @@ describe.each(await backends())('TRON payouts through the gateway on $name', (ba
     expect(await d.canCover(req)).toEqual({ covered: false, currency: 'USDT', message: expect.stringContaining(`The hot wallet ${d.hotWallet} lacks USDT`) });
     expect(await d.canCover({ ...req, currency: 'TRX', amount: '5000' })).toMatchObject({ covered: false, currency: 'TRX' });
     expect(await d.canCover({ ...req, amount: '5' })).toEqual({ covered: true });
-    await expect(d.send({ ...req, id: randomUUID() })).rejects.toMatchObject({ code: 'insufficient_funds', refused: false });
+    const short = d.send({ ...req, id: randomUUID() });
+    await expect(short).rejects.toMatchObject({ code: 'insufficient_funds' });
+    // Not a refusal: the payout waits for the hot wallet instead of failing.
+    await expect(short).rejects.toBeInstanceOf(HotWalletShortError);
   });
 
   it('a worker dies between storing the signed payout and broadcasting it: one transaction goes out', async () => {
@@ -154,7 +157,7 @@ describe.each(await backends())('TRON payouts through the gateway on $name', (ba
     const to = payee();
     const p = await createPayout({ amount: '10', address: to });
     const a = await secondInstance(g);
-    const da = driverFor(a.ctx, 'TRON') as TronDriver;
+    const da = a.ctx.chains.driver('TRON') as TronDriver;
     Object.assign(da.out, {
       broadcast: async () => {
         await a.ctx.storage.close();
@@ -183,7 +186,7 @@ describe.each(await backends())('TRON payouts through the gateway on $name', (ba
     const to = payee();
     const p = await createPayout({ amount: '10', address: to });
     const a = await secondInstance(g);
-    Object.assign((driverFor(a.ctx, 'TRON') as TronDriver).out, {
+    Object.assign((a.ctx.chains.driver('TRON') as TronDriver).out, {
       broadcast: async () => {
         await a.ctx.storage.close();
         throw new Error('process killed');

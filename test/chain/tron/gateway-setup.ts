@@ -3,7 +3,6 @@
 // the configuration names, a payer with TRX and USDT, and a funded hot wallet.
 import { TronWeb } from 'tronweb';
 import type { NetworkConfig } from '../../../src/config.ts';
-import { driverFor } from '../../../src/chain/drivers.ts';
 import { createWorkers } from '../../../src/worker/index.ts';
 import type { TronDriver } from '../../../src/chain/tron/driver.ts';
 import type { Backend } from '../../helpers/backends.ts';
@@ -62,7 +61,7 @@ export async function startTronGateway(backend: Backend, opts: TronGatewayOption
     await node.stop();
     throw err;
   }
-  const driver = () => driverFor(gw.ctx, 'TRON') as TronDriver;
+  const driver = () => gw.ctx.chains.driver('TRON') as TronDriver;
   const hot = driver().hotWallet;
   if (opts.hotTrx || opts.hotStake) node.fund(hot, TRX(opts.hotTrx ?? '0'), TRX(opts.hotStake ?? '0'));
   if (opts.hotUsdt) node.token(USDT, hot, UNITS(opts.hotUsdt));

@@ -1,0 +1,105 @@
+// The one interface every chain driver implements (BTCPay-style payment handlers). The invoice,
+// wallet and payout logic talks only to this and never knows which driver it has. A family plugs in
+// with a factory of this shape (src/chain/networks.ts) and throws the classes of ./errors.ts.
+import type { NetworkConfig } from '../config.ts';
+import type { Storage } from '../db/dialect.ts';
+import type { NetworkDef, Priority } from '../registry/index.ts';
+
+/** A transfer into one of our addresses, as the chain currently shows it. */
+export interface IncomingTransfer {
+  network: string;
+  /** Registry currency code (native coin or a known token of the network). */
+  currency: string;
+  txid: string;
+  /** Output index (UTXO chains) or log index (EVM tokens); 0 for native account transfers. */
+  index: number;
+  from: string | null;
+  to: string;
+  /** Decimal string in currency units (never base units, never a JS number). */
+  amount: string;
+  /** Null while only in the mempool. */
+  blockHeight: number | null;
+  blockHash: string | null;
+  confirmations: number;
+}
+
+export interface ChainSink {
+  /** A transfer to a watched address was seen, or its confirmations changed. Idempotent. */
+  transfer(t: IncomingTransfer): Promise<void>;
+  /** A transfer disappeared (dropped from the mempool, reverted, reorganised away). Idempotent. */
+  dropped(network: string, txid: string, index: number): Promise<void>;
+  /** What became of a transaction we sent (payout, refund, sweep). Idempotent. */
+  outgoing(network: string, txid: string, status: 'confirmed' | 'failed', confirmations: number): Promise<void>;
+  /** One of our transactions was replaced by another paying the same (a fee bump): the payment's txid follows it. */
+  outgoingReplaced?(network: string, oldTxid: string, newTxid: string): Promise<void>;
+}
+
+/** A payment out of the hot wallet, before it has an id. */
+export interface PaymentRequest {
+  network: string;
+  currency: string;
+  to: string;
+  amount: string;
+  priority: Priority;
+  memo?: string | null;
+}
+
+export interface SendRequest extends PaymentRequest {
+  /** Idempotency key (payout id): sending the same id twice must never pay twice. */
+  id: string;
+}
+
+/** A deposit address the gateway handed out, and the HD path its key derives from. */
+export interface WatchedAddress {
+  address: string;
+  path: string;
+}
+
+/** Whether the hot wallet can pay a payment now; when not, what it lacks, in words for the merchant. */
+export type Coverage = { covered: true } | { covered: false; currency: string; message: string };
+
+export interface ChainDriver {
+  readonly kind: string;
+  readonly network: NetworkDef;
+  /**
+   * True when the driver reports only transfers to the addresses it was given through `watch`
+   * (a real node); false when it reports every transfer and the sink resolves ownership (the
+   * simulated chain), so the gateway need not read the address set for it.
+   */
+  readonly watchesAddresses: boolean;
+  /** Adds deposit addresses to follow (in memory; the gateway gives the whole set again on start). */
+  watch(addresses: readonly WatchedAddress[]): void;
+  /** Process what is new on the chain since the last call and deliver it to the sink. */
+  poll(sink: ChainSink): Promise<void>;
+  /**
+   * Whether the hot wallet can pay this now (the amount, and the fee in the native coin). Called
+   * before a payout or refund is accepted, so nothing is debited for a payment that cannot go out.
+   * Throws NodeUnreachableError (or NodeError) when it cannot tell.
+   */
+  canCover(req: PaymentRequest): Promise<Coverage>;
+  /** Broadcast a payment from the hot wallet; idempotent on `req.id`. Throws ./errors.ts classes. */
+  send(req: SendRequest): Promise<{ txid: string }>;
+  close(): Promise<void>;
+}
+
+/** What a driver is built from: the network, the operator's settings for it and the gateway's storage. */
+export interface DriverDeps {
+  network: NetworkDef;
+  /** The operator's settings for this network (config file `networks.CODE`). */
+  settings: NetworkConfig;
+  /** Confirmations after which a transfer is final (the settings' override or the registry's). */
+  confirmations: number;
+  storage: Storage;
+  now: () => number;
+  /** The BIP-39 seed, derived on first use. */
+  seed: () => Uint8Array;
+  log: ChainLog;
+}
+
+export type ChainLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
+
+/** Builds the driver of one network; one factory per chain family, by the `driver` setting's name. */
+export type DriverFactory = (deps: DriverDeps) => ChainDriver;
+
+/** The families a gateway knows, by name. `simulated` is the default and always present. */
+export type DriverFactories = { readonly simulated: DriverFactory } & { readonly [kind: string]: DriverFactory };

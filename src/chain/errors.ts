@@ -1,0 +1,65 @@
+// The errors every chain driver throws, whatever its family. Callers decide what to do with a
+// failure by its class (`instanceof`), never by a name string or a node's wording, so a new family
+// plugs in by throwing these and nothing above the chain layer learns its vocabulary.
+
+/** Anything a chain driver reports as a failure of its own. */
+export class ChainError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The node answered, with an error (a JSON-RPC error object, an HTTP error). */
+export class NodeError extends ChainError {
+  constructor(
+    readonly method: string,
+    readonly code: number | null,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(`${method}: ${message}`);
+  }
+}
+
+/** The node could not be reached or did not answer in time: nothing is known, try again later. */
+export class NodeUnreachableError extends NodeError {}
+
+/** Why a send was refused for good. */
+export type RejectionCode = 'invalid' | 'reverted' | 'rejected';
+
+/**
+ * The send can never succeed as asked (a malformed request, a call the chain reverts, a
+ * transaction the node refused): nothing was signed, stored or broadcast, so the payment fails
+ * and its funds return.
+ */
+export class SendRejectedError extends ChainError {
+  constructor(
+    readonly code: RejectionCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The hot wallet cannot cover this payment now (the coin or token itself, or the fee in the
+ * native coin). Nothing was signed; the payment may go out once the wallet is topped up.
+ */
+export class HotWalletShortError extends ChainError {
+  readonly code = 'insufficient_funds';
+  constructor(
+    /** The currency the wallet lacks (the native coin when it is the fee). */
+    readonly currency: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Another process kept the network's scanner lock longer than a caller could wait. */
+export class ScanBusyError extends ChainError {
+  constructor(network: string) {
+    super(`${network}: another process is scanning this network`);
+  }
+}

@@ -1,0 +1,79 @@
+// The composition root: the one place that knows every part of the gateway and connects them.
+// Everything below receives what it needs from here instead of reaching for it.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import type { Config } from './config.ts';
+import type { Ctx, Rates } from './context.ts';
+import { openStorage, type Storage } from './db/dialect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { DatabaseUnavailableError } from './errors.ts';
+import { Registry } from './registry/index.ts';
+import { createRateService } from './rates/service.ts';
+import { MerchantCache } from './merchants/store.ts';
+import type { DriverFactories } from './chain/contract.ts';
+import { Chains } from './chain/networks.ts';
+import { simulatedDriverFactory } from './chain/simulated/driver.ts';
+import { evmDriverFactory } from './chain/evm/index.ts';
+import { BITCOIN_CORE, bitcoinDriverFactory, configuredNetwork } from './chain/bitcoin/index.ts';
+import { tronDriverFactory } from './chain/tron/index.ts';
+import { installMoneyOut } from './payouts/install.ts';
+
+/** The chain families this gateway knows, by the name a network's `driver` setting gives. */
+export const driverFactories: DriverFactories = {
+  simulated: simulatedDriverFactory,
+  evm: evmDriverFactory,
+  [BITCOIN_CORE]: bitcoinDriverFactory,
+  tron: tronDriverFactory,
+};
+
+export const DEFAULT_RATES_FILE = fileURLToPath(new URL('./rates/static-rates.json', import.meta.url));
+
+/** Reports lost database connections, at most one line a second (an outage drops them all at once). */
+function connectionLog(): (msg: string, err: unknown) => void {
+  let last = 0;
+  return (msg, err) => {
+    if (Date.now() - last < 1000) return;
+    last = Date.now();
+    console.warn(`${msg}: ${err instanceof Error ? err.message : String(err)}`);
+  };
+}
+
+/** A process starting while its database restarts (a supervisor restarting everything at once)
+ * waits for it, up to a minute, instead of exiting. */
+async function migrateWhenReachable(storage: Storage): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (let waited = false; ; waited = true) {
+    try {
+      await migrateToLatest(storage);
+      return;
+    } catch (err) {
+      if (!(err instanceof DatabaseUnavailableError) || Date.now() > deadline) throw err;
+      if (!waited) console.warn('database unavailable; waiting for it');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+export async function createContext(
+  config: Config,
+  opts: { now?: () => number; rates?: Rates; drivers?: DriverFactories } = {},
+): Promise<Ctx> {
+  const storage = openStorage({
+    databaseUrl: config.databaseUrl,
+    sqlitePath: join(config.dataDir, 'satchel.sqlite'),
+    log: connectionLog(),
+  });
+  await migrateWhenReachable(storage);
+  // Static wallets and money going out plug into the chain, simulator, page and worker hooks.
+  installMoneyOut();
+  // Networks as configured: a Bitcoin-family network on a test chain has its prefixes and coin type.
+  const registry = Registry.load(config.registryFile).withNetworks((n) => configuredNetwork(n, config.networks[n.code]));
+  const service = createRateService({ ratesFile: config.ratesFile ?? DEFAULT_RATES_FILE, enableHttp: config.enableHttpRates });
+  const rates: Rates = opts.rates ?? { quote: (base, quote, source) => service.quote(base, quote, source ?? undefined) };
+  let seedBytes: Uint8Array | undefined;
+  const seed = () => (seedBytes ??= mnemonicToSeedSync(config.mnemonic()));
+  const now = opts.now ?? Date.now;
+  const chains = new Chains({ config, registry, storage, now, seed, factories: opts.drivers ?? driverFactories });
+  return { config, storage, registry, rates, merchants: new MerchantCache(storage.db), chains, now, seed };
+}
