@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/compose.ts';
 import { createMerchant } from '../../src/merchants/store.ts';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
