@@ -96,7 +96,9 @@ export async function sendTestWebhook(ctx: Ctx, merchant: Merchant, kind: TestWe
   }
   return sendWebhook(String(input.url_callback), signedBody(fields, merchant.payment_key), {
     deliveryId: randomUUID(),
-    allowPrivate: ctx.config.allowPrivateCallbacks,
+    // The rule of real webhooks: private targets in test mode (a merchant developing locally), or
+    // where the operator allows them.
+    allowPrivate: ctx.config.allowPrivateCallbacks || ctx.chains.isTestNetwork(network.code),
     timeoutMs: opts.timeoutMs,
     fetch: opts.fetch,
   });

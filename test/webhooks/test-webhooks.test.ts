@@ -197,8 +197,30 @@ describe.each(await backends())('POST /v1/test-webhook/* on $name', (backend) =>
     expect((await send('payment', {}, { key: 'payout' })).status).toBe(401);
   });
 
-  it('does not send to private addresses when private callbacks are not allowed', async () => {
-    const strict = await startTestGateway(backend, { env: { SATCHEL_ALLOW_PRIVATE_CALLBACKS: '0' } });
+  it('sends to a loopback receiver in test mode, as invoice webhooks do, without the private-callbacks setting', async () => {
+    const local = await startTestGateway(backend, { env: { SATCHEL_ALLOW_PRIVATE_CALLBACKS: '0' } });
+    try {
+      for (const kind of ['payment', 'payout'] as const) {
+        rec.received.length = 0;
+        const r = await local.api(`/v1/test-webhook/${kind}`, { url_callback: rec.url, currency: 'USDT', network: 'TRON' });
+        expect(r.body).toEqual({ state: 0, result: [] });
+        expect(rec.received).toHaveLength(1);
+        expect(merchantVerifies(rec.received[0]!.body, local.merchant.payment_key)).toBe(true);
+      }
+      // A named invoice of that gateway goes to the same receiver.
+      rec.received.length = 0;
+      const inv = (await local.api('/v1/payment', { amount: '10', currency: 'USD', order_id: 'loopback-1', url_callback: rec.url })).body.result;
+      await local.api('/v1/test-webhook/payment', { url_callback: rec.url, currency: 'USDT', network: 'TRON', uuid: inv.uuid });
+      expect(rec.received.map((d) => (JSON.parse(d.body) as { uuid: string }).uuid)).toEqual([inv.uuid]);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('does not send to private addresses outside test mode when private callbacks are not allowed', async () => {
+    const strict = await startTestGateway(backend, {
+      env: { SATCHEL_ALLOW_PRIVATE_CALLBACKS: '0', SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }) },
+    });
     try {
       rec.received.length = 0;
       const r = await strict.api('/v1/test-webhook/payment', { url_callback: rec.url, currency: 'USDT', network: 'TRON' });
