@@ -8,9 +8,14 @@ import { applyTheme, chooseMerchant, flash, loadMe, me, signedOut, theme, type M
 import { SetPassword, SignIn } from './auth.tsx';
 import { Link } from './ui.tsx';
 
+const Overview = lazyView(() => import('./overview.tsx').then((m) => m.Overview));
+const Invoices = lazyView(() => import('./invoices.tsx').then((m) => m.Invoices));
+const InvoiceDetail = lazyView(() => import('./invoice.tsx').then((m) => m.InvoiceDetail));
 const Settings = lazyView(() => import('./settings.tsx').then((m) => m.Settings));
 
 const NAV: Array<{ to: string; label: string }> = [
+  { to: '/', label: 'Overview' },
+  { to: '/invoices', label: 'Invoices' },
   { to: '/settings', label: 'Settings' },
 ];
 
@@ -18,9 +23,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function View({ path }: { path: string }) {
   const parts = path.split('/').filter(Boolean);
-  if (path === '/' || path === '/settings') return <Settings />;
-  void parts;
-  void UUID;
+  if (path === '/') return <Overview />;
+  if (path === '/invoices') return <Invoices />;
+  if (parts[0] === 'invoices' && parts[1] && UUID.test(parts[1])) return <InvoiceDetail id={parts[1]} />;
+  if (path === '/settings') return <Settings />;
   return (
     <section class="view">
       <h1>Not found</h1>
@@ -47,6 +53,9 @@ export function App() {
 function Shell({ me: m, path }: { me: Me; path: string }) {
   const section = '/' + (path.split('/')[1] ?? '');
   const note = flash.value;
+  useEffect(() => {
+    flash.value = null; // a note belongs to the view it was made on
+  }, [path]);
   return (
     <div class="shell">
       <a class="skip" href="#main">

@@ -14,8 +14,11 @@ function read(): Location {
 }
 
 export const current = signal<Location>(read());
+/** In-app navigations so far (0 on a fresh load). */
+export const navigations = signal(0);
 
 addEventListener('popstate', () => {
+  navigations.value++;
   current.value = read();
 });
 
@@ -23,6 +26,7 @@ export function navigate(to: string, opts: { replace?: boolean } = {}): void {
   const url = to.startsWith(BASE) ? to : BASE + (to === '/' ? '' : to);
   if (opts.replace) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
+  navigations.value++;
   current.value = read();
   if (!opts.replace) scrollTo(0, 0);
 }

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { get, post } from './api.ts';
 import { me, notify, signedOut } from './store.ts';
 import { time } from './format.ts';
-import { Badge, Card, Copy, Field, Loading, Page, Problem, useLoad } from './ui.tsx';
+import { Badge, Card, Copy, Field, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
 
 interface User {
   id: string;
@@ -68,7 +68,7 @@ function Users({ manage }: { manage: boolean }) {
   return (
     <Card title="Users">
       {users.error ? <Problem error={users.error} /> : !users.data ? <Loading /> : (
-        <div class="table-wrap">
+        <TableScroll label="Users">
           <table>
             <thead>
               <tr>
@@ -102,7 +102,7 @@ function Users({ manage }: { manage: boolean }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {link && (
         <div class="notice tone-ok" role="status">
@@ -160,7 +160,7 @@ function Audit() {
   return (
     <Card title="Audit log">
       {log.error ? <Problem error={log.error} /> : !log.data ? <Loading /> : log.data.length === 0 ? <p class="muted">Nothing yet.</p> : (
-        <div class="table-wrap">
+        <TableScroll label="Audit log">
           <table>
             <thead>
               <tr>
@@ -183,7 +183,7 @@ function Audit() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </Card>
   );

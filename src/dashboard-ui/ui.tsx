@@ -2,7 +2,7 @@
 // ever rendered as text (JSX children), never as HTML.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { follow, href } from './route.ts';
+import { follow, href, navigations } from './route.ts';
 import { ApiError } from './api.ts';
 
 export function Link(props: { to: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' | undefined }) {
@@ -44,7 +44,8 @@ export function Page(props: { title: string; actions?: ComponentChildren; childr
   const h1 = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${props.title} · Satchel`;
-    h1.current?.focus();
+    // After an in-app navigation focus moves to the new view; a fresh load starts at the top.
+    if (navigations.value > 0) h1.current?.focus();
   }, [props.title]);
   return (
     <section class="view" aria-labelledby="view-title">
@@ -61,7 +62,7 @@ export function Page(props: { title: string; actions?: ComponentChildren; childr
 
 export function Card(props: { title?: string; children: ComponentChildren; class?: string }) {
   return (
-    <section class={`card ${props.class ?? ''}`}>
+    <section class={`card ${props.class ?? ''}`} aria-label={props.title}>
       {props.title && <h2>{props.title}</h2>}
       {props.children}
     </section>
@@ -134,6 +135,15 @@ export function Field(props: { label: string; error?: string | null; hint?: stri
           {props.error}
         </p>
       )}
+    </div>
+  );
+}
+
+/** A table that may scroll sideways on a phone: focusable, so the keyboard can scroll it too. */
+export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      {children}
     </div>
   );
 }

@@ -190,6 +190,8 @@ export interface WebhookAttemptsTable {
   http_status: number | null;
   latency_ms: number;
   error: string | null;
+  /** The start of the receiver's answer (migration 010; absent on rows written before it). */
+  answer?: string | null;
 }
 
 /** Outgoing payments (migration 003): merchant payouts, invoice refunds, blocked-wallet refunds and

@@ -203,7 +203,7 @@ export class WebhookDeliverer {
     await ctx.storage.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('webhook_attempts')
-        .values({ id: randomUUID(), webhook_id: row.id, at, http_status: r.httpStatus, latency_ms: r.latencyMs, error: r.error })
+        .values({ id: randomUUID(), webhook_id: row.id, at, http_status: r.httpStatus, latency_ms: r.latencyMs, error: r.error, answer: r.answer ?? null })
         .execute();
       await trx
         .updateTable('webhooks')

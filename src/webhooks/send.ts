@@ -35,6 +35,8 @@ export interface SendResult {
   latencyMs: number;
   /** Null on success; otherwise what went wrong, for the attempt log. */
   error: string | null;
+  /** The start of the receiver's answer, whatever its status (shown in the dashboard). */
+  answer?: string | null;
 }
 
 const SNIPPET = 200;
@@ -76,7 +78,8 @@ export async function sendWebhook(url: string, body: string, o: SendOptions): Pr
       ? await viaFetch(o.fetch, target, body, headers, timeoutMs)
       : await viaHttp(target, body, headers, addresses, timeoutMs);
     const ok = res.status >= 200 && res.status < 300;
-    return done({ ok, blocked: false, httpStatus: res.status, error: ok ? null : httpError(res.status, res.text) });
+    const answer = res.text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, SNIPPET) || null;
+    return done({ ok, blocked: false, httpStatus: res.status, error: ok ? null : httpError(res.status, res.text), answer });
   } catch (e) {
     return done({ ok: false, blocked: false, httpStatus: null, error: e instanceof Timeout ? `timeout after ${timeoutMs} ms` : describe(e) });
   }

@@ -60,6 +60,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('dashboard_audit_merchant').on('dashboard_audit').columns(['merchant_id', 'created_at', 'id']).execute();
 
+  // What a webhook receiver answered, for the delivery log.
+  await db.schema.alterTable('webhook_attempts').addColumn('answer', 'text').execute();
+
   // Invoice search: a status filter keeps its keyset order; lookups by txid and address.
   await db.schema.createIndex('invoices_merchant_status_created').on('invoices').columns(['merchant_id', 'status', 'created_at', 'id']).execute();
   await db.schema.createIndex('invoices_merchant_address').on('invoices').columns(['merchant_id', 'address']).execute();
@@ -68,6 +71,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('webhook_attempts').dropColumn('answer').execute();
   for (const i of ['invoices_merchant_status_created', 'invoices_merchant_address', 'invoices_merchant_txid', 'chain_transfers_txid']) {
     await db.schema.dropIndex(i).execute();
   }

@@ -6,6 +6,7 @@ import type { Ctx } from '../../context.ts';
 import { DIST_DIR, load, send } from '../routes/page.ts';
 import { dashboardApi } from './api.ts';
 import { authRoutes } from './auth-routes.ts';
+import { invoiceRoutes } from './invoice-routes.ts';
 
 export const DASHBOARD_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
@@ -33,5 +34,5 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: Ctx, distDir = 
     if (path.startsWith('/assets/')) return reply.code(404).send({ state: 1, message: 'Not found' });
     return servePage(req, reply); // client-side routes
   });
-  await dashboardApi(app, ctx, [authRoutes]);
+  await dashboardApi(app, ctx, [authRoutes, invoiceRoutes]);
 }

@@ -1,0 +1,96 @@
+// The dashboard as a merchant uses it, in Chromium against a real gateway: overview, finding a
+// paid invoice by order_id, its webhook attempts, resend; every view in both themes, axe-clean,
+// and usable at 360 px.
+import { startReceiver, type Receiver } from '../test/helpers/receiver.ts';
+import { acceptLink, expect, heading, shoot, test } from './support/dashboard.ts';
+
+let rx: Receiver;
+test.beforeAll(async () => {
+  rx = await startReceiver();
+});
+test.afterAll(async () => {
+  await rx?.close();
+});
+
+test.use({ viewport: { width: 1280, height: 900 } });
+
+test('an owner finds a paid invoice by order_id, reads its webhook attempts and resends', async ({ page, gw }) => {
+  for (let i = 1; i <= 3; i++) {
+    const r = await gw.api('/v1/payment', { amount: `${10 * i}`, currency: 'USDT', network: 'TRON', order_id: `shop-order-${i}`, url_callback: rx.url, additional_data: '<img src=x onerror=alert(1)>' });
+    expect(r.state, JSON.stringify(r)).toBe(0);
+  }
+  await acceptLink(page, await gw.user('merchant@e2e.example', 'owner'), 'merchant password 1');
+  await expect(heading(page)).toHaveText('Overview');
+  await expect(page.getByRole('link', { name: 'shop-order-3' })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Invoices', exact: true }).click();
+  await expect(heading(page)).toHaveText('Invoices');
+  await page.getByRole('searchbox', { name: 'Search' }).fill('shop-order-2');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/invoices\?q=shop-order-2$/);
+  await expect(page.getByRole('row')).toHaveCount(2);
+  await page.getByRole('link', { name: 'shop-order-2' }).click();
+  await expect(heading(page)).toHaveText('Invoice shop-order-2');
+  // What the merchant's shop typed is text, never markup.
+  await expect(page.getByText('<img src=x onerror=alert(1)>')).toBeVisible();
+
+  // Test mode: pay it from the dashboard; the worker delivers the webhook.
+  await page.getByRole('button', { name: 'Pay in full' }).click();
+  await expect(page.getByText('Simulated a full payment.')).toBeVisible();
+  await expect(page.getByText('paid', { exact: true }).first()).toBeVisible();
+  await expect.poll(() => rx.deliveries.filter((d) => d.json.order_id === 'shop-order-2').length, { timeout: 15_000 }).toBe(1);
+  await page.reload();
+  const hooks = page.getByRole('region', { name: 'Webhooks' });
+  await expect(hooks.getByText('delivered')).toBeVisible();
+  await hooks.getByText(/1 attempt/).click();
+  await expect(hooks.getByRole('cell', { name: '200' })).toBeVisible();
+  await expect(hooks.getByRole('cell', { name: 'ok', exact: true })).toBeVisible();
+  await expect(hooks.locator('pre')).toContainText('"order_id": "shop-order-2"');
+  const transfers = page.getByRole('region', { name: 'Transfers' });
+  await expect(transfers.getByRole('link', { name: /opens the explorer/ })).toHaveAttribute('href', /^https:\/\/tronscan\.org\/#\/transaction\//);
+  await shoot(page, 'invoice');
+
+  await page.getByRole('button', { name: 'Resend webhook' }).click();
+  await expect(page.getByText('The webhook was queued again.')).toBeVisible();
+  await expect.poll(() => rx.deliveries.filter((d) => d.json.order_id === 'shop-order-2').length, { timeout: 15_000 }).toBe(2);
+
+  await page.getByRole('link', { name: 'Overview' }).click();
+  await expect(page.getByText('USDT in total')).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Balance' })).toContainText('19.60 USDT');
+  await expect(page.locator('.chart canvas')).toBeVisible(); // uPlot loaded on demand
+  await shoot(page, 'overview');
+  await page.getByRole('link', { name: 'Invoices', exact: true }).click();
+  await expect(page.getByRole('link', { name: 'shop-order-1' })).toBeVisible();
+  await shoot(page, 'invoices');
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: /webhook resend/ })).toBeVisible();
+  await shoot(page, 'settings-owner');
+});
+
+test.describe('at 360 px', () => {
+  test.use({ viewport: { width: 360, height: 780 } });
+  test('every view fits and works with the keyboard', async ({ page, gw }) => {
+    await acceptLink(page, await gw.user('phone@e2e.example', 'owner'), 'phone password 1');
+    for (const [path, title] of [
+      ['/dashboard', 'Overview'],
+      ['/dashboard/invoices', 'Invoices'],
+      ['/dashboard/settings', 'Settings'],
+    ] as const) {
+      await page.goto(gw.url + path);
+      await expect(heading(page)).toHaveText(title);
+      await shoot(page, `${title.toLowerCase()}-360`);
+    }
+    // Keyboard: skip link, then the navigation.
+    await page.goto(gw.url + '/dashboard/invoices');
+    await expect(heading(page)).toHaveText('Invoices');
+    await expect(heading(page)).not.toBeFocused(); // a fresh load does not move focus
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus')).toHaveText('Skip to content');
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus')).toHaveText('Overview');
+    await page.keyboard.press('Enter');
+    await expect(heading(page)).toHaveText('Overview');
+    await expect(heading(page)).toBeFocused();
+  });
+});

@@ -1,0 +1,68 @@
+// The 30-day chart (uPlot, loaded lazily with this module): paid volume in USD as bars and the
+// number of paid invoices as a line. Screen readers get the same numbers as a table.
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { theme } from './store.ts';
+
+export interface DayPoint {
+  day: string;
+  paid_usd: string;
+  paid: number;
+  created: number;
+}
+
+function css(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+}
+
+export function VolumeChart({ days }: { days: DayPoint[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  const dark = theme.value === 'dark';
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const xs = days.map((d) => Date.parse(d.day + 'T00:00:00Z') / 1000);
+    // Display only: the exact amounts are in the table below and in the invoices.
+    const volume = days.map((d) => Number(d.paid_usd));
+    const counts = days.map((d) => d.paid);
+    const text = css('--text');
+    const grid = css('--border');
+    const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+    const plot = new uPlot(
+      {
+        width: Math.max(280, el.clientWidth),
+        height: 240,
+        series: [
+          {},
+          { label: 'Paid (USD)', stroke: css('--chart-1'), fill: css('--chart-1') + '55', paths: uPlot.paths.bars!({ size: [0.7, 40] }), points: { show: false }, scale: 'usd' },
+          { label: 'Paid invoices', stroke: css('--chart-2'), width: 2, scale: 'n' },
+        ],
+        scales: { x: { time: true }, usd: { range: (_u, _min, max) => [0, Math.max(1, max)] }, n: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+        axes: [
+          { ...axis, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) },
+          { ...axis, scale: 'usd', size: 60 },
+          { ...axis, scale: 'n', side: 1, grid: { show: false } },
+        ],
+        legend: { show: false },
+        cursor: { drag: { x: false, y: false } },
+      },
+      [xs, volume, counts],
+      el,
+    );
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height: 240 }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [days, dark]);
+  return (
+    <div>
+      <div ref={box} class="chart" aria-hidden="true" />
+      <p class="legend small" aria-hidden="true">
+        <span class="key key-1" /> Paid (USD, left) <span class="key key-2" /> Paid invoices (right)
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,249 @@
+// One invoice: amounts, timeline, chain transfers, webhook deliveries with their attempts and
+// bodies, and the actions (resend, refund, payer page, simulate in test mode).
+import { useState } from 'preact/hooks';
+import { ApiError, get, post } from './api.ts';
+import { amount, safeHref, short, time } from './format.ts';
+import { me, notify } from './store.ts';
+import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
+
+interface Detail {
+  invoice: Record<string, string | number | null> & { uuid: string; order_id: string; status: string; payer_page: string; currency: string; amount: string };
+  timeline: Array<{ at: number; text: string }>;
+  transfers: Array<{ network: string; txid: string; idx: number; currency: string; amount: string; from_address: string | null; confirmations: number; confirmations_needed: number | null; status: string; seen_at: number; explorer: string | null }>;
+  webhooks: Array<{ id: string; kind: string; url: string; status: string; body: string; created_at: number; delivered_at: number | null; next_attempt_at: number | null; attempts: Array<{ at: number; http_status: number | null; latency_ms: number; error: string | null; answer: string | null }> }>;
+  refunds: Array<{ id: string; amount: string; currency: string; network: string; address: string; status: string; txid: string | null; created_at: number }>;
+  can: { resend: boolean; refund: boolean; simulate: boolean };
+}
+
+function pretty(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+export function InvoiceDetail({ id }: { id: string }) {
+  const { data, error, reload } = useLoad(() => get<Detail>(`/invoices/${id}`), [id]);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const [refunding, setRefunding] = useState(false);
+  const manage = me.value?.can_manage ?? false;
+
+  const act = async (path: string, body: unknown, done: string) => {
+    setActionError(null);
+    try {
+      await post(`/invoices/${id}/${path}`, body);
+      notify('ok', done);
+      reload();
+      return true;
+    } catch (err) {
+      setActionError(err);
+      return false;
+    }
+  };
+
+  if (error && !data) {
+    return (
+      <Page title="Invoice">
+        <Problem error={error} />
+        {error instanceof ApiError && error.status === 404 && <Link to="/invoices">Back to invoices</Link>}
+      </Page>
+    );
+  }
+  if (!data) return <Loading />;
+  const inv = data.invoice;
+  const payerPage = safeHref(inv.payer_page);
+  return (
+    <Page
+      title={`Invoice ${inv.order_id}`}
+      actions={
+        <>
+          {payerPage && (
+            <a class="btn" href={payerPage} target="_blank" rel="noopener noreferrer">
+              Open payer page
+            </a>
+          )}
+          {manage && data.can.resend && (
+            <button type="button" class="btn" onClick={() => void act('resend', {}, 'The webhook was queued again.')}>
+              Resend webhook
+            </button>
+          )}
+          {manage && data.can.refund && (
+            <button type="button" class="btn danger" aria-expanded={refunding} onClick={() => setRefunding(!refunding)}>
+              Refund…
+            </button>
+          )}
+        </>
+      }
+    >
+      <Problem error={actionError} />
+      {refunding && <RefundForm currency={String(inv.payer_currency ?? '')} onSubmit={async (body) => (await act('refund', body, 'The refund was requested.')) && setRefunding(false)} />}
+      {manage && data.can.simulate && (
+        <Card title="Test mode">
+          <p class="muted">Simulate the payer sending money to this invoice.</p>
+          <div class="view-actions">
+            <button type="button" class="btn" onClick={() => void act('simulate', { mode: 'full' }, 'Simulated a full payment.')}>
+              Pay in full
+            </button>
+            <button type="button" class="btn" onClick={() => void act('simulate', { mode: 'partial' }, 'Simulated a partial payment.')}>
+              Pay half
+            </button>
+            <button type="button" class="btn" onClick={() => void act('simulate', { mode: 'over' }, 'Simulated an overpayment.')}>
+              Overpay
+            </button>
+          </div>
+        </Card>
+      )}
+      <Card title="Payment">
+        <Facts
+          rows={[
+            ['Status', <Badge value={inv.status} />],
+            ['Order ID', <span class="mono">{inv.order_id}</span>],
+            ['UUID', <span class="mono">{inv.uuid}</span>],
+            ['Asked', amount(inv.amount, inv.currency)],
+            ['Payer asked to pay', inv.payer_amount ? amount(String(inv.payer_amount), String(inv.payer_currency)) : '—'],
+            ['Paid', inv.payment_amount ? amount(String(inv.payment_amount), String(inv.payer_currency)) : '—'],
+            ['Credited to you', inv.merchant_amount ? amount(String(inv.merchant_amount), String(inv.payer_currency)) : '—'],
+            ['Network', inv.network ?? '—'],
+            ['Address', inv.address ? <span class="mono">{inv.address}</span> : '—'],
+            ['Created', time(Number(inv.created_ms))],
+            ['Callback URL', inv.url_callback ? <span class="mono">{inv.url_callback}</span> : '—'],
+            ['Comments', inv.comments ?? '—'],
+            ['Additional data', inv.additional_data ? <span class="mono">{inv.additional_data}</span> : '—'],
+          ]}
+        />
+      </Card>
+      <div class="grid">
+        <Card title="Timeline">
+          <ol class="timeline">
+            {data.timeline.map((e, i) => (
+              <li key={i}>
+                <span class="muted small">{time(e.at)}</span>
+                <br />
+                {e.text}
+              </li>
+            ))}
+          </ol>
+        </Card>
+        <Card title="Transfers">
+          {data.transfers.length === 0 ? (
+            <p class="muted">No transfer seen yet.</p>
+          ) : (
+            <ul class="stack plain">
+              {data.transfers.map((t) => {
+                const link = safeHref(t.explorer);
+                return (
+                  <li key={`${t.txid}:${t.idx}`}>
+                    <strong class="num">{amount(t.amount, t.currency)}</strong> <Badge value={t.status} />{' '}
+                    <span class="muted small">
+                      {t.confirmations}
+                      {t.confirmations_needed !== null ? ` / ${t.confirmations_needed}` : ''} confirmations
+                    </span>
+                    <br />
+                    {link ? (
+                      <a href={link} target="_blank" rel="noopener noreferrer" class="mono">
+                        {short(t.txid, 10)}
+                        <span class="sr-only"> (opens the explorer)</span>
+                      </a>
+                    ) : (
+                      <span class="mono">{short(t.txid, 10)}</span>
+                    )}
+                    <span class="muted small"> · {time(t.seen_at)}</span>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          {data.refunds.length > 0 && (
+            <>
+              <h3 class="small muted">Refunds</h3>
+              <ul class="stack plain">
+                {data.refunds.map((r) => (
+                  <li key={r.id}>
+                    {amount(r.amount, r.currency)} <Badge value={r.status} /> <span class="mono small">{short(r.address, 8)}</span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </Card>
+      </div>
+      <Card title="Webhooks">
+        {data.webhooks.length === 0 ? (
+          <p class="muted">No webhook was sent for this invoice (it has no callback URL, or nothing happened yet).</p>
+        ) : (
+          <ul class="stack plain">
+            {data.webhooks.map((h) => (
+              <li key={h.id}>
+                <details>
+                  <summary>
+                    <Badge value={h.status} /> {time(h.created_at)} · {h.attempts.length} attempt{h.attempts.length === 1 ? '' : 's'} · <span class="mono small">{h.url}</span>
+                  </summary>
+                  {h.attempts.length > 0 && (
+                    <TableScroll label="Attempts">
+                      <table>
+                        <caption class="sr-only">Attempts</caption>
+                        <thead>
+                          <tr>
+                            <th scope="col">Time</th>
+                            <th scope="col">HTTP</th>
+                            <th scope="col" class="num">Latency</th>
+                            <th scope="col">Answer</th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {h.attempts.map((a, i) => (
+                            <tr key={i}>
+                              <td class="nowrap">{time(a.at)}</td>
+                              <td>{a.http_status ?? '—'}</td>
+                              <td class="num">{a.latency_ms} ms</td>
+                              <td class="mono small break">{a.error ?? a.answer ?? '(empty)'}</td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </TableScroll>
+                  )}
+                  {h.next_attempt_at && <p class="muted small">Next attempt {time(h.next_attempt_at)}</p>}
+                  <p class="small muted">Body sent</p>
+                  <pre class="body" tabIndex={0} aria-label="Body sent">{pretty(h.body)}</pre>
+                </details>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </Page>
+  );
+}
+
+function RefundForm({ currency, onSubmit }: { currency: string; onSubmit: (body: Record<string, unknown>) => Promise<unknown> }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Card title="Refund">
+      <form
+        class="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = new FormData(e.currentTarget as HTMLFormElement);
+          if (!confirm(`Send the refund in ${currency} to ${String(f.get('address'))}? This cannot be undone.`)) return;
+          setBusy(true);
+          void onSubmit({ address: f.get('address'), amount: String(f.get('amount') ?? '').trim(), is_subtract: f.get('is_subtract') === 'on' }).finally(() => setBusy(false));
+        }}
+      >
+        <Field id="refund-address" label={`Address (${currency})`}>
+          {(id) => <input id={id} name="address" required size={40} autoComplete="off" />}
+        </Field>
+        <Field id="refund-amount" label="Amount" hint="empty: everything not yet refunded">
+          {(id, by) => <input id={id} name="amount" inputMode="decimal" aria-describedby={by} autoComplete="off" />}
+        </Field>
+        <label class="check">
+          <input type="checkbox" name="is_subtract" /> Fee from my balance
+        </label>
+        <button class="btn danger" type="submit" disabled={busy}>
+          Send refund
+        </button>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,100 @@
+// Overview: balances with a USD total, the last 30 days as a chart, the latest invoices.
+import { get } from './api.ts';
+import { amount } from './format.ts';
+import { lazyView } from '../page/lazy.tsx';
+import { Card, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
+import { InvoiceTable, type ListedInvoice } from './invoice-table.tsx';
+import type { DayPoint } from './chart.tsx';
+
+const VolumeChart = lazyView(() => import('./chart.tsx').then((m) => m.VolumeChart));
+
+interface Held {
+  currency: string;
+  amount: string;
+  usd: string | null;
+}
+
+interface OverviewData {
+  balances: { business: Held[]; personal: Held[]; total_usd: string };
+  days: DayPoint[];
+  latest: ListedInvoice[];
+}
+
+function Balances({ title, list }: { title: string; list: Held[] }) {
+  return (
+    <div>
+      <h3 class="small muted">{title}</h3>
+      {list.length === 0 ? (
+        <p class="muted">Nothing held.</p>
+      ) : (
+        <ul class="balances">
+          {list.map((b) => (
+            <li key={b.currency}>
+              <strong class="num">{amount(b.amount, b.currency)}</strong>
+              <br />
+              <span class="muted small">{b.usd === null ? 'no USD rate' : `≈ ${amount(b.usd)} USD`}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function Overview() {
+  const { data, error } = useLoad(() => get<OverviewData>('/overview'), []);
+  return (
+    <Page title="Overview">
+      <Problem error={error} />
+      {!data ? (
+        !error && <Loading />
+      ) : (
+        <>
+          <div class="grid">
+            <Card title="Balance">
+              <p>
+                <span class="big num">{amount(data.balances.total_usd)}</span> <span class="muted">USD in total</span>
+              </p>
+              <div class="stack">
+                <Balances title="Business" list={data.balances.business} />
+                <Balances title="Personal" list={data.balances.personal} />
+              </div>
+            </Card>
+            <Card title="Last 30 days">
+              <VolumeChart days={data.days} />
+              <details>
+                <summary>The numbers</summary>
+                <TableScroll label="Paid volume per day">
+                  <table>
+                    <caption class="sr-only">Paid volume and invoices per day</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Day</th>
+                        <th scope="col" class="num">Paid (USD)</th>
+                        <th scope="col" class="num">Paid invoices</th>
+                        <th scope="col" class="num">Created</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.days.filter((d) => d.created > 0).map((d) => (
+                        <tr key={d.day}>
+                          <td>{d.day}</td>
+                          <td class="num">{amount(d.paid_usd)}</td>
+                          <td class="num">{d.paid}</td>
+                          <td class="num">{d.created}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </TableScroll>
+              </details>
+            </Card>
+          </div>
+          <Card title="Latest invoices">
+            {data.latest.length === 0 ? <p class="muted">No invoices yet.</p> : <InvoiceTable items={data.latest} />}
+          </Card>
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,118 @@
+// One invoice as the dashboard shows it: what the payer was asked and paid, a timeline of what
+// happened, the chain transfers with explorer links, every webhook with its attempts and exact
+// body, and the refunds made of it.
+import type { Ctx } from '../context.ts';
+import type { Merchant } from '../merchants/store.ts';
+import { NotFoundError } from '../errors.ts';
+import { presentInvoice, PRESENTED_COLUMNS } from '../invoices/model.ts';
+import { MAX_RESENDS, RESENDABLE_STATUSES } from '../webhooks/resend.ts';
+
+export interface TimelineEvent {
+  at: number;
+  text: string;
+}
+
+/** The explorer page of a transaction, from the registry's template; only http(s). */
+export function explorerUrl(ctx: Ctx, network: string | null, txid: string | null): string | null {
+  const template = network ? ctx.registry.network(network)?.explorer_tx : undefined;
+  if (!template || !txid || !/^https?:\/\//.test(template)) return null;
+  return template.replace('{txid}', encodeURIComponent(txid));
+}
+
+function bodyStatus(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { status?: unknown };
+    return typeof parsed.status === 'string' ? parsed.status : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function invoiceDetail(ctx: Ctx, merchant: Merchant, id: string) {
+  const db = ctx.storage.db;
+  const row = await db
+    .selectFrom('invoices')
+    .select([...PRESENTED_COLUMNS, 'url_callback', 'url_return', 'url_success', 'resend_count', 'lifetime', 'payer_email', 'exchange_rate', 'rate_source'])
+    .where('merchant_id', '=', merchant.id)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError('Invoice not found');
+  const needed = row.network ? (ctx.registry.network(row.network)?.confirmations ?? null) : null;
+  const transfers = (
+    await db.selectFrom('chain_transfers').selectAll().where('owner_kind', '=', 'invoice').where('owner_id', '=', id).orderBy('seen_at').execute()
+  ).map((t) => ({
+    network: t.network,
+    txid: t.txid,
+    idx: t.idx,
+    currency: t.currency,
+    amount: t.amount,
+    from_address: t.from_address,
+    confirmations: t.confirmations,
+    confirmations_needed: needed,
+    status: t.status,
+    seen_at: t.seen_at,
+    confirmed_at: t.confirmed_at,
+    explorer: explorerUrl(ctx, t.network, t.txid),
+  }));
+  const hooks = await db.selectFrom('webhooks').selectAll().where('ref_id', '=', id).where('merchant_id', '=', merchant.id).orderBy('created_at').orderBy('id').execute();
+  const attempts = hooks.length
+    ? await db.selectFrom('webhook_attempts').selectAll().where('webhook_id', 'in', hooks.map((h) => h.id)).orderBy('at').execute()
+    : [];
+  const webhooks = hooks.map((h) => ({
+    id: h.id,
+    kind: h.kind,
+    url: h.url,
+    status: h.status,
+    body: h.body,
+    created_at: h.created_at,
+    delivered_at: h.delivered_at,
+    next_attempt_at: h.status === 'pending' ? h.next_attempt_at : null,
+    attempts: attempts.filter((a) => a.webhook_id === h.id).map((a) => ({ at: a.at, http_status: a.http_status, latency_ms: a.latency_ms, error: a.error, answer: a.answer ?? null })),
+  }));
+  const refunds = await db
+    .selectFrom('payouts')
+    .select(['id', 'amount', 'currency', 'network', 'address', 'status', 'txid', 'created_at'])
+    .where('merchant_id', '=', merchant.id)
+    .where('kind', '=', 'refund')
+    .where('ref_id', '=', id)
+    .orderBy('created_at')
+    .execute();
+
+  const timeline: TimelineEvent[] = [{ at: row.created_at, text: `Invoice created for ${row.amount} ${row.currency}` }];
+  for (const t of transfers) {
+    timeline.push({ at: t.seen_at, text: `Transfer of ${t.amount} ${t.currency} seen on ${t.network}` });
+    if (t.confirmed_at) timeline.push({ at: t.confirmed_at, text: `Transfer of ${t.amount} ${t.currency} confirmed` });
+    if (t.status === 'dropped') timeline.push({ at: t.seen_at, text: `Transfer of ${t.amount} ${t.currency} dropped from the chain` });
+  }
+  for (const h of webhooks) {
+    const status = bodyStatus(h.body);
+    timeline.push({ at: h.created_at, text: status ? `Status ${status}: webhook queued` : 'Webhook queued' });
+  }
+  for (const r of refunds) timeline.push({ at: r.created_at, text: `Refund of ${r.amount} ${r.currency} requested (${r.status})` });
+  if (!row.is_final) timeline.push({ at: Number(row.expired_at) * 1000, text: 'Expires unless paid' });
+  timeline.sort((a, b) => a.at - b.at);
+
+  return {
+    invoice: {
+      ...presentInvoice(row, { publicUrl: ctx.config.publicUrl }),
+      url_callback: row.url_callback,
+      url_return: row.url_return,
+      url_success: row.url_success,
+      payer_email: row.payer_email,
+      exchange_rate: row.exchange_rate,
+      rate_source: row.rate_source,
+      resend_count: row.resend_count,
+      created_ms: row.created_at,
+      payer_page: `${ctx.config.publicUrl}/pay/${row.id}`,
+    },
+    timeline,
+    transfers,
+    webhooks,
+    refunds,
+    can: {
+      resend: Boolean(row.url_callback) && RESENDABLE_STATUSES.has(row.status) && row.resend_count < MAX_RESENDS,
+      refund: row.is_final === 1 && ['paid', 'paid_over', 'refund_fail', 'refund_paid'].includes(row.status),
+      simulate: ctx.config.simulator && row.is_final !== 1,
+    },
+  };
+}

@@ -1,0 +1,92 @@
+// The dashboard's overview and invoices: list, search, CSV export, detail and the actions on one
+// invoice (resend the webhook, refund, simulate a payment in test mode).
+import { Readable } from 'node:stream';
+import type { Ctx } from '../../context.ts';
+import { NotFoundError } from '../../errors.ts';
+import { overview } from '../../dashboard/overview.ts';
+import { invoicesCsv, parseCursor, parseFilter, searchInvoices } from '../../dashboard/invoice-search.ts';
+import { invoiceDetail } from '../../dashboard/invoice-detail.ts';
+import { audit } from '../../dashboard/audit.ts';
+import { UserInputError } from '../../dashboard/errors.ts';
+import { resendPaymentWebhook } from '../../webhooks/resend.ts';
+import { refundInvoice } from '../../refunds/refund.ts';
+import { simulatePay, SimulatorError } from '../../chain/simulated/simulator.ts';
+import { isUuid } from '../validation.ts';
+import type { DashboardApi } from './api.ts';
+
+function invoiceId(params: unknown): string {
+  const id = (params as { id?: unknown }).id;
+  if (!isUuid(id)) throw new NotFoundError('Invoice not found');
+  return id.toLowerCase();
+}
+
+/** Networks and currencies the filters offer (from the registry). */
+function choices(ctx: Ctx) {
+  return {
+    networks: ctx.registry.networks.map((n) => ({ code: n.code, name: n.name })),
+    currencies: [...new Set(ctx.registry.networks.flatMap((n) => n.currencies.map((c) => c.code.toUpperCase())))].sort(),
+  };
+}
+
+export function invoiceRoutes(d: DashboardApi): void {
+  const { ctx } = d;
+
+  d.get('/overview', async ({ merchant }) => overview(ctx, merchant.id));
+  d.get('/choices', async () => choices(ctx));
+
+  d.get('/invoices', async ({ merchant, query }) => searchInvoices(ctx.storage.db, merchant.id, parseFilter(query), parseCursor(query.after)));
+
+  d.get('/invoices.csv', async ({ merchant, query, reply }) => {
+    const filter = parseFilter(query);
+    const stamp = new Date(ctx.now()).toISOString().slice(0, 10);
+    reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="invoices-${stamp}.csv"`)
+      .send(Readable.from(invoicesCsv(ctx.storage.db, merchant.id, filter)));
+    return undefined;
+  });
+
+  d.get('/invoices/:id', async ({ merchant, req }) => invoiceDetail(ctx, merchant, invoiceId(req.params)));
+
+  d.post(
+    '/invoices/:id/resend',
+    async ({ merchant, req, actor }) => {
+      const id = invoiceId(req.params);
+      await resendPaymentWebhook(ctx, merchant, { uuid: id });
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'webhook_resend', target: id }, ctx.now());
+      return { queued: true };
+    },
+    { manage: true },
+  );
+
+  d.post(
+    '/invoices/:id/refund',
+    async ({ merchant, req, body, actor }) => {
+      const id = invoiceId(req.params);
+      const input = { uuid: id, address: body.address, amount: body.amount === '' ? undefined : body.amount, is_subtract: body.is_subtract === true };
+      await refundInvoice(ctx, merchant, input);
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'refund', target: id, detail: { address: String(body.address), amount: body.amount ?? null } }, ctx.now());
+      return { requested: true };
+    },
+    { manage: true },
+  );
+
+  d.post(
+    '/invoices/:id/simulate',
+    async ({ merchant, req, body, actor }) => {
+      if (!ctx.config.simulator) throw new UserInputError('The simulator is off (a network uses a real driver).');
+      const id = invoiceId(req.params);
+      await invoiceDetail(ctx, merchant, id); // 404 for another merchant's invoice
+      const mode = body.mode === 'partial' || body.mode === 'over' ? body.mode : 'full';
+      try {
+        const r = await simulatePay(ctx, { invoice: id, mode });
+        await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'simulate_payment', target: id, detail: { mode, amount: r.amount } }, ctx.now());
+        return r;
+      } catch (e) {
+        if (e instanceof SimulatorError) throw new UserInputError(e.message);
+        throw e;
+      }
+    },
+    { manage: true },
+  );
+}
