@@ -5,6 +5,7 @@ import * as m002 from './migrations/002_lifecycle.ts';
 import * as m003 from './migrations/003_money_out.ts';
 import * as m004 from './migrations/004_evm.ts';
 import * as m005 from './migrations/005_hardening.ts';
+import * as m006 from './migrations/006_order_ids.ts';
 import * as m007 from './migrations/007_bitcoin.ts';
 import * as m008 from './migrations/008_tron.ts';
 import * as m009 from './migrations/009_merchant_profiles.ts';
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '003_money_out': m003,
   '004_evm': m004,
   '005_hardening': m005,
+  '006_order_ids': m006,
   '007_bitcoin': m007,
   '008_tron': m008,
   '009_merchant_profiles': m009,

@@ -115,6 +115,13 @@ export interface ChainCursorsTable {
   updated_at: number;
 }
 
+/** Which kind of record holds a merchant's order_id (one of an invoice or a static wallet). */
+export interface OrderIdsTable {
+  merchant_id: string;
+  order_id: string;
+  owner_kind: string;
+}
+
 export interface ChainScansTable {
   network: string;
   scanned_at: number;
@@ -387,6 +394,7 @@ export interface DB {
   chain_transfers: ChainTransfersTable;
   chain_cursors: ChainCursorsTable;
   chain_scans: ChainScansTable;
+  order_ids: OrderIdsTable;
   sim_transactions: SimTransactionsTable;
   balances: BalancesTable;
   ledger_entries: LedgerEntriesTable;

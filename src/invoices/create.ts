@@ -13,6 +13,7 @@ import { allowedPairs, type CurrencyFilter } from './options.ts';
 import { price } from './pricing.ts';
 import { qrDataUrl } from './qr.ts';
 import { commissionPercent, normalizeCourseSource, quoteRate } from './rates.ts';
+import { claimOrderId } from '../merchants/order-ids.ts';
 
 const RULES = {
   amount: 'required|string|numeric',
@@ -195,8 +196,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
 
   const inserted = await ctx.storage.write(async (trx) => {
     // order_id is unique across the merchant's invoices and static wallets (the spec).
-    const wallet = await trx.selectFrom('static_wallets').select('id').where('merchant_id', '=', merchant.id).where('order_id', '=', orderId).executeTakeFirst();
-    if (wallet) throw new ValidationError({ order_id: ['validation.unique'] });
+    if ((await claimOrderId(trx, merchant.id, orderId, 'invoice')) !== 'invoice') throw new ValidationError({ order_id: ['validation.unique'] });
     if (fixed) {
       const a = await allocateAddress(trx, ctx.seed(), fixed.network, { kind: 'invoice', id }, now);
       row.address = a.address;

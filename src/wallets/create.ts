@@ -8,6 +8,7 @@ import { allocateAddress } from '../chain/allocate.ts';
 import { qrDataUrl } from '../invoices/qr.ts';
 import { isWalletActive } from './merchant-wallets.ts';
 import { presentWallet, type StaticWalletRow } from './model.ts';
+import { claimOrderId } from '../merchants/order-ids.ts';
 
 const CREATE_RULES = {
   currency: 'required|string',
@@ -74,6 +75,7 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, input: In
   };
   const inserted = await ctx.storage
     .write(async (trx) => {
+      if ((await claimOrderId(trx, merchant.id, orderId, 'wallet')) !== 'wallet') throw new ValidationError({ order_id: ['validation.unique'] });
       const a = await allocateAddress(trx, ctx.seed(), network, { kind: 'wallet', id: row.id }, now);
       row.address = a.address;
       row.address_path = a.path;
