@@ -42,6 +42,7 @@ export interface Figures {
   readyzDuringOutage: number[];
   webhookRows: number;
   webhookReceipts: number;
+  /** From the last confirmation to every payout sent and every webhook delivered. */
   settleMs: number;
 }
 
@@ -281,9 +282,9 @@ export async function runScenario(opts: { seconds: number; log?: (line: string) 
     log(`load done after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
     // Settle: confirm what is unconfirmed, confirm the payouts, then wait for every job to finish.
-    const settleStart = Date.now();
     const db = ctx.storage.db;
     for (const uuid of invoices) await call('/simulator/confirm', { invoice: uuid }, null);
+    const settleStart = Date.now();
     const deadline = Date.now() + 60_000;
     for (;;) {
       const unsent = await db.selectFrom('payouts').select('id').where('status', '=', 'process').execute();

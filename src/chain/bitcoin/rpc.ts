@@ -2,16 +2,12 @@
 // Core): basic auth from the URL's user:password or from the node's cookie file (read again when
 // the node restarts and writes a new one), batches, and amounts kept as exact decimal strings.
 import { readFile } from 'node:fs/promises';
+import { NodeError } from '../errors.ts';
 
 /** The node answered with an error, or could not be reached (`code` null). */
-export class BitcoinRpcError extends Error {
-  constructor(
-    readonly method: string,
-    readonly code: number | null,
-    message: string,
-  ) {
-    super(`${method}: ${message}`);
-    this.name = 'BitcoinRpcError';
+export class BitcoinRpcError extends NodeError {
+  constructor(method: string, code: number | null, message: string) {
+    super(method, code, message);
   }
 
   /** No answer at all (connection refused, timeout, warming up): worth trying again later. */

@@ -118,8 +118,8 @@ describe('Dogecoin Core 1.14 (no getblock verbosity 2)', () => {
       }
     });
     storage = await newStorage();
-    await storage.db.insertInto('addresses').values({ address: deposit, network: 'DOGE', path: "m/44'/3'/0'/0/0", owner_kind: 'invoice', owner_id: 'i1', created_at: 1 }).execute();
     const driver = createBitcoinDriver(doge, { driver: 'bitcoin-core', rpc_url: node.url, confirmations: 1, start_height: 1 }, { seed: SEED, storage });
+    driver.watch([{ address: deposit, path: "m/44'/3'/0'/0/0" }]);
     const { seen, sink } = recorder();
     await driver.poll(sink);
     expect(driver.node.perTransaction).toBe(true);
@@ -158,10 +158,8 @@ describe('Bitcoin Core (getblock verbosity 2)', () => {
       }
     });
     storage = await newStorage();
-    for (const [i, address] of [a, b].entries()) {
-      await storage.db.insertInto('addresses').values({ address, network: 'BTC', path: `m/84'/0'/0'/0/${i}`, owner_kind: 'invoice', owner_id: `i${i}`, created_at: 1 }).execute();
-    }
     const driver = createBitcoinDriver(btc, { driver: 'bitcoin-core', rpc_url: node.url, confirmations: 2, start_height: 1 }, { seed: SEED, storage });
+    driver.watch([a, b].map((address, i) => ({ address, path: `m/84'/0'/0'/0/${i}` })));
     const { seen, sink } = recorder();
     await driver.poll(sink);
     await driver.poll(sink);
