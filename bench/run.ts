@@ -14,8 +14,8 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['Payment page (issue 4)', async () => (await import('./page.ts')).pageBench(durationMs)],
   ['EVM driver on anvil (issue 7)', async () => (await import('./evm.ts')).evmBench()],
   ['TRON driver on the node double (issue 16)', async () => (await import('./tron.ts')).tronBench()],
-  ['Bitcoin-family driver on litecoind (issue 12)', async () => (await import('./bitcoin.ts')).bitcoinBench()],
   ['Scale-out under faults (issue 15)', async () => (await import('./scale.ts')).scaleBench()],
+  ['Bitcoin-family driver on litecoind (issue 12)', async () => (await import('./bitcoin.ts')).bitcoinBench()],
 ];
 
 // `npm run bench -- evm bitcoin` runs only the sections whose title contains one of the words

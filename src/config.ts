@@ -168,7 +168,7 @@ function readMnemonic(fromEnv: string | undefined, file: string | undefined, dat
   if (file) return check(readFileSync(file, 'utf8').trim(), file);
   const generated = join(dataDir, 'hd-seed.secret');
   if (existsSync(generated)) return check(readFileSync(generated, 'utf8').trim(), generated);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const m = generateMnemonic(wordlist, 256);
   writeFileSync(generated, m + '\n', { mode: 0o600, flag: 'wx' });
   chmodSync(generated, 0o600);

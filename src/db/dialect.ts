@@ -11,7 +11,7 @@ import {
   type Transaction,
 } from 'kysely';
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DB } from './schema.ts';
 import { openPostgres } from './postgres.ts';
@@ -219,8 +219,22 @@ export function openStorage(opts: StorageOptions): Storage {
   return openSqlite(opts.sqlitePath ?? ':memory:');
 }
 
+/**
+ * The database holds API keys as the signing scheme needs them (D2), so it is a secret: its folder
+ * is created 0700 and its files 0600. SQLite gives the -wal and -shm files the mode of the database
+ * file, so creating that file 0600 before SQLite does covers them; files left wider by an older
+ * version are narrowed.
+ */
+function secureSqliteFiles(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  }
+}
+
 function openSqlite(path: string): Storage {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') secureSqliteFiles(path);
   const raw = new Database(path);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = FULL');

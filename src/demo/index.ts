@@ -32,6 +32,7 @@ export async function demoRoutes(app: FastifyInstance, ctx: Ctx, env: Env = proc
   await shopRoutes(app, {
     base: DEMO_PATH,
     gatewayUrl: ctx.config.publicUrl,
+    shopUrl: () => `${ctx.config.publicUrl}${DEMO_PATH}`,
     async client() {
       if (!ctx.chains.isTestNetwork(PAY_WITH.network)) {
         return { unavailable: `The demo pays on ${PAY_WITH.network}, which is not simulated on this gateway, so it is off.` };

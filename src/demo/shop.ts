@@ -29,6 +29,9 @@ export interface ShopOptions {
   base: string;
   /** The gateway's public URL: widget.js and the invoice pages come from there. */
   gatewayUrl: string;
+  /** The shop's own public URL (return links on the payment page). Configured, never taken from a
+   * request's Host header, which any client can set. */
+  shopUrl(): string;
   /** The merchant API client, or why there is none (the page then explains how to set it up). */
   client(): Promise<MerchantClient | { unavailable: string }>;
 }
@@ -109,7 +112,7 @@ export async function shopRoutes(app: FastifyInstance, options: ShopOptions): Pr
     if (!product) return fail(reply, 422, 'Unknown product');
     const client = await options.client();
     if ('unavailable' in client) return fail(reply, 503, client.unavailable);
-    const shopUrl = `${req.protocol}://${req.host}${base}`;
+    const shopUrl = options.shopUrl();
     const created = await client.call('/v1/payment', {
       amount: product.price,
       ...PAY_WITH,

@@ -23,8 +23,11 @@ const port = Number(process.env.PORT ?? 8090);
 
 const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'warn' } });
 app.get('/', async (_req, reply) => reply.redirect('/demo'));
-await shopRoutes(app, { base: '/demo', gatewayUrl, client: async () => client });
-const address = await app.listen({ host, port });
+let address = '';
+// SATCHEL_SHOP_URL: the shop's public URL when it runs behind a proxy; else the address it listens on.
+const shopUrl = () => `${(process.env.SATCHEL_SHOP_URL?.trim() || address).replace(/\/+$/, '')}/demo`;
+await shopRoutes(app, { base: '/demo', gatewayUrl, shopUrl, client: async () => client });
+address = await app.listen({ host, port });
 console.log(`Satchel demo shop listening on ${address}/demo (gateway ${gatewayUrl})`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

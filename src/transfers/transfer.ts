@@ -1,11 +1,11 @@
 // POST /v1/transfer/to-business and /v1/transfer/to-personal: moves money between the merchant's
 // personal and business wallets in one currency, both ledger entries in one transaction.
-import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { createHash, randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { check, type Input } from '../http/validation.ts';
+import { check, isMissing, type Input } from '../http/validation.ts';
 import { InsufficientFunds, post, type Wallet } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
@@ -35,7 +35,8 @@ export function transferLimits(ctx: Ctx, currency: string): { min: string; max: 
 
 function validateInput(input: Input): Decimal {
   const errors: Record<string, string[]> = {};
-  for (const [field, rules] of [['amount', 'required|string'], ['currency', 'required|string']] as const) {
+  const fields = [['amount', 'required|string'], ['currency', 'required|string'], ['order_id', 'string|min:1|max:100|alpha_dash']] as const;
+  for (const [field, rules] of fields) {
     let code = check(input, field, rules.split('|'));
     if (!code && field === 'amount') {
       const text = String(input.amount);
@@ -65,6 +66,30 @@ async function lockBoth(ctx: Ctx, trx: Transaction<DB>, merchantId: string, curr
   }
 }
 
+/** A stable transfer id per merchant and order_id (its ledger keys make the transfer unique). */
+function transferIdFor(merchantId: string, orderId: string): string {
+  const h = createHash('sha256').update(`transfer\u0000${merchantId}\u0000${orderId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The result of a transfer already booked under `id`, as it was answered then; null if none. */
+async function earlierTransfer(db: Kysely<DB> | Transaction<DB>, id: string): Promise<TransferResult | null> {
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .select(['id', 'kind', 'balance_after'])
+    .where('key', 'in', [`transfer:${id}:out`, `transfer:${id}:in`])
+    .execute();
+  const personal = rows.find((r) => r.kind === 'personal');
+  const business = rows.find((r) => r.kind === 'business');
+  if (!personal || !business) return null;
+  return {
+    user_wallet_transaction_uuid: personal.id,
+    user_wallet_balance: Decimal.parse(personal.balance_after).toAmount(2),
+    merchant_transaction_uuid: business.id,
+    merchant_balance: Decimal.parse(business.balance_after).toAmount(2),
+  };
+}
+
 async function entryId(trx: Transaction<DB>, key: string): Promise<string> {
   return (await trx.selectFrom('ledger_entries').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
 }
@@ -78,6 +103,11 @@ export async function transfer(ctx: Ctx, merchant: Merchant, direction: Transfer
   const amount = validateInput(input);
   const currency = String(input.currency).toUpperCase();
   const db = ctx.storage.db;
+  // With an order_id (optional, so that clients that never send one keep working) the transfer is
+  // idempotent, as invoices and payouts are: a replay or a retry returns what the first one did.
+  const id = isMissing(input.order_id) ? randomUUID() : transferIdFor(merchant.id, String(input.order_id));
+  const done = await earlierTransfer(db, id);
+  if (done) return done;
   const order: Array<[Wallet, string]> =
     direction === 'to-business'
       ? [['personal', Msg.noUserWallet], ['business', Msg.merchantWalletNotFound]]
@@ -91,10 +121,12 @@ export async function transfer(ctx: Ctx, merchant: Merchant, direction: Transfer
   if (amount.places() > limits.decimals) throw new ValidationError({ amount: ['validation.numeric'] });
 
   const [from, to] = direction === 'to-business' ? (['personal', 'business'] as const) : (['business', 'personal'] as const);
-  const id = randomUUID();
   const now = ctx.now();
   return ctx.storage.write(async (trx) => {
     await lockBoth(ctx, trx, merchant.id, currency, now);
+    // The same order_id racing in on another connection finished while we waited for the locks.
+    const raced = await earlierTransfer(trx, id);
+    if (raced) return raced;
     let fromBalance: string;
     try {
       fromBalance = (await post(ctx.storage, trx, {

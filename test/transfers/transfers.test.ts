@@ -23,6 +23,29 @@ describe.each(await backends())('POST /v1/transfer/* on $name', (backend) => {
   const move = (dir: 'to-business' | 'to-personal', body: Record<string, unknown>, merchant = m) =>
     gw.api(`/v1/transfer/${dir}`, body, { key: 'payout', merchant });
 
+  it('with an order_id a replayed or retried transfer moves nothing again and answers as the first did', async () => {
+    await simulateDeposit(gw.ctx, { merchant: m.id, currency: 'USDT', amount: '100' });
+    const body = { amount: '30', currency: 'USDT', order_id: 'tr-1' };
+    const first = await move('to-business', body);
+    expect(first.status).toBe(200);
+    const [again, concurrent] = await Promise.all([move('to-business', body), move('to-business', body)]);
+    expect(again.body).toEqual(first.body);
+    expect(concurrent.body).toEqual(first.body);
+    expect(await balance(gw, 'USDT', 'personal', m)).toBe('70');
+    expect(await balance(gw, 'USDT', 'business', m)).toBe('30');
+    // Another order_id is another transfer; without one, every request is new (old clients).
+    expect((await move('to-business', { ...body, order_id: 'tr-2' })).body.result.user_wallet_balance).toBe('40.00');
+    expect((await move('to-business', { amount: '10', currency: 'USDT' })).body.result.user_wallet_balance).toBe('30.00');
+    expect((await move('to-business', { amount: '10', currency: 'USDT' })).body.result.user_wallet_balance).toBe('20.00');
+    // The same order_id at another merchant is that merchant's own.
+    const other = await createMerchant(gw.ctx.storage.db, `transfers other ${n}`);
+    await simulateDeposit(gw.ctx, { merchant: other.id, currency: 'USDT', amount: '5' });
+    expect((await move('to-business', { amount: '1', currency: 'USDT', order_id: 'tr-1' }, other)).body.result.user_wallet_balance).toBe('4.00');
+    expect((await move('to-business', { ...body, order_id: 'bad id!' })).body).toEqual({ state: 1, errors: { order_id: ['validation.alpha_dash'] } });
+    expect(await ledgerAgrees(gw, 'USDT', 'personal', m)).toBe(true);
+    expect(await ledgerAgrees(gw, 'USDT', 'business', m)).toBe(true);
+  });
+
   it('moves money between the personal and the business wallet, both entries in the ledger', async () => {
     const dep = await simulateDeposit(gw.ctx, { merchant: m.id, currency: 'usdt', amount: '100' });
     expect(dep).toEqual({ transaction_uuid: expect.stringMatching(UUID_RE), merchant: m.id, currency: 'USDT', amount: '100', balance: '100' });

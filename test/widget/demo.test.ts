@@ -31,7 +31,7 @@ describe.each(await backends())('/demo on $name', (backend) => {
   afterAll(async () => gw?.close());
 
   const checkout = (product: unknown) =>
-    gw.app.inject({ method: 'POST', url: '/demo/api/checkout', headers: { 'content-type': 'application/json', host: 'shop.test' }, payload: JSON.stringify({ product }) });
+    gw.app.inject({ method: 'POST', url: '/demo/api/checkout', headers: { 'content-type': 'application/json', host: 'evil.example' }, payload: JSON.stringify({ product }) });
 
   test('without a "Demo shop" merchant the page says how to set one up, and checkout is refused', async () => {
     const page = await gw.app.inject({ url: '/demo' });
@@ -66,7 +66,8 @@ describe.each(await backends())('/demo on $name', (backend) => {
     expect(order.order_id).toMatch(/^demo-/);
 
     const payer = (await gw.app.inject({ url: `/api/pay/${order.uuid}` })).json().result;
-    expect(payer).toMatchObject({ test_mode: true, payer_currency: 'USDT', network: 'TRON', url_return: 'http://shop.test/demo' });
+    // Return links come from the configured public URL, never from the request's Host header.
+    expect(payer).toMatchObject({ test_mode: true, payer_currency: 'USDT', network: 'TRON', url_return: 'https://pay.example.test/demo' });
     expect(payer.address).toBeTruthy();
 
     const status = await gw.app.inject({ url: `/demo/api/orders/${order.order_id}` });

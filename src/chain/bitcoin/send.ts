@@ -163,9 +163,16 @@ export class BtcSender {
       const minedAs = coin?.spent_height != null ? coin.spent_txid : null;
       if (minedAs && minedAs !== row.txid) {
         // Another transaction spending the same coins was mined: a sibling attempt, or someone else.
-        const sibling = await this.db.selectFrom('btc_outgoing').select('id').where('network', '=', this.code).where('txid', '=', minedAs).executeTakeFirst();
+        const sibling = await this.db.selectFrom('btc_outgoing').selectAll().where('network', '=', this.code).where('txid', '=', minedAs).executeTakeFirst();
         await this.update(row.id, { status: sibling ? 'replaced' : 'failed', error: sibling ? null : 'its coins were spent by another transaction' });
         if (!sibling && head - Number(coin!.spent_height) + 1 >= this.o.confirmations) await sink.outgoing(this.code, row.txid, 'failed', 0);
+        if (sibling && !ACTIVE.includes(sibling.status)) {
+          // An earlier attempt, already replaced by a fee bump, was mined after all: it is the payment.
+          const conf = head - Number(coin!.spent_height) + 1;
+          await this.followReplacement(sink, sibling);
+          await sink.outgoing(this.code, sibling.txid, 'confirmed', conf);
+          await this.update(sibling.id, { status: conf >= this.o.confirmations ? 'confirmed' : 'mined', confirmations: conf, block_height: Number(coin!.spent_height) });
+        }
         continue;
       }
       if (minedAs === row.txid) {

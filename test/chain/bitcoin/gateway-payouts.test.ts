@@ -124,6 +124,26 @@ describe.each(await backends())('Litecoin payouts through the gateway on $name',
     expect((await outgoing(p.uuid)).map((r) => r.status)).toEqual(['replaced', 'confirmed']);
   });
 
+  it('a bumped payout whose first transaction is mined after all: that one is the payment, its txid kept', async () => {
+    await coins('3');
+    await fund('5');
+    const p = await createPayout({ amount: '0.4', address: payee() });
+    await g.tick();
+    await g.node.mineWith([]);
+    await g.tick();
+    await g.node.mineWith([]);
+    await g.tick();
+    const [first, second] = await outgoing(p.uuid);
+    expect([first!.status, second!.status]).toEqual(['replaced', 'sent']);
+    // A miner that still had the first one includes it.
+    await g.node.mineWith([first!.raw]);
+    await g.tick();
+    expect((await outgoing(p.uuid)).map((r) => r.status)).toEqual(['mined', 'replaced']);
+    await g.mineAndTick();
+    expect(await payoutInfo(p.uuid)).toMatchObject({ status: 'paid', is_final: true, txid: first!.txid });
+    expect(hooks(p.uuid).map((d) => [d.json.status, d.json.txid])).toEqual([['check', first!.txid], ['paid', first!.txid]]);
+  });
+
   it('a crash between signing and broadcast: the stored transaction is broadcast, the payout sent once', async () => {
     await coins('2');
     await fund('5');
