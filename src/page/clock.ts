@@ -23,13 +23,3 @@ export function createServerClock(monotonic: () => number = () => performance.no
 export function secondsLeft(expiredAtSeconds: number, serverNowMs: number): number {
   return Math.max(0, Math.ceil(expiredAtSeconds - serverNowMs / 1000));
 }
-
-/** 14:05 or 1:02:03. */
-export function formatDuration(totalSeconds: number): string {
-  const h = Math.floor(totalSeconds / 3600);
-  const m = Math.floor((totalSeconds % 3600) / 60);
-  const s = totalSeconds % 60;
-  const mm = String(m).padStart(2, '0');
-  const ss = String(s).padStart(2, '0');
-  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
-}

@@ -19,6 +19,20 @@ export const KNOWN_STYLES: Record<string, DecimalStyle> = {
   'ru-RU': { group: '\u00a0', decimal: ',', minGrouping: 1 },
   'tr-TR': { group: '.', decimal: ',', minGrouping: 1 },
   'zh-CN': { group: ',', decimal: '.', minGrouping: 1 },
+  ar: { group: ',', decimal: '.', minGrouping: 1 },
+  'fa-IR': { group: ',', decimal: '.', minGrouping: 1 },
+  'de-DE': { group: '.', decimal: ',', minGrouping: 1 },
+  'fr-FR': { group: '\u202f', decimal: ',', minGrouping: 1 },
+  'it-IT': { group: '.', decimal: ',', minGrouping: 2 },
+  'nl-NL': { group: '.', decimal: ',', minGrouping: 1 },
+  'pl-PL': { group: '\u00a0', decimal: ',', minGrouping: 2 },
+  'uk-UA': { group: '\u00a0', decimal: ',', minGrouping: 1 },
+  'ja-JP': { group: ',', decimal: '.', minGrouping: 1 },
+  'ko-KR': { group: ',', decimal: '.', minGrouping: 1 },
+  'id-ID': { group: '.', decimal: ',', minGrouping: 1 },
+  'vi-VN': { group: '.', decimal: ',', minGrouping: 1 },
+  'hi-IN': { group: ',', decimal: '.', minGrouping: 1 },
+  'th-TH': { group: ',', decimal: '.', minGrouping: 1 },
 };
 
 const styles = new Map<string, DecimalStyle>(Object.entries(KNOWN_STYLES));
@@ -26,7 +40,8 @@ const styles = new Map<string, DecimalStyle>(Object.entries(KNOWN_STYLES));
 export function decimalStyle(locale: string): DecimalStyle {
   const cached = styles.get(locale);
   if (cached) return cached;
-  const format = new Intl.NumberFormat(locale);
+  // Amounts keep their ASCII digits in every language, so the separators are those that go with them.
+  const format = new Intl.NumberFormat(locale, { numberingSystem: 'latn' });
   const parts = format.formatToParts(12345.5);
   const style: DecimalStyle = {
     group: parts.find((p) => p.type === 'group')?.value ?? ',',
@@ -57,6 +72,23 @@ export function trimZeros(value: string): string {
 /** A localised amount with its currency code. `exact` keeps trailing zeros (order totals: "15.00 USD"). */
 export function formatAmount(value: string, currency: string, locale: string, exact = true): string {
   return `${formatDecimal(exact ? value : trimZeros(value), decimalStyle(locale))} ${currency}`;
+}
+
+const integers = new Map<string, Intl.NumberFormat>();
+
+function integer(value: number, locale: string, minDigits: 1 | 2): string {
+  const key = `${locale}|${minDigits}`;
+  let format = integers.get(key);
+  if (!format) integers.set(key, (format = new Intl.NumberFormat(locale, { minimumIntegerDigits: minDigits, useGrouping: false })));
+  return format.format(value);
+}
+
+/** The countdown, 14:05 or 1:02:03, with the language's digits (Persian shows ۱۴:۰۵). */
+export function formatDuration(totalSeconds: number, locale: string): string {
+  const h = Math.floor(totalSeconds / 3600);
+  const m = integer(Math.floor((totalSeconds % 3600) / 60), locale, 2);
+  const s = integer(totalSeconds % 60, locale, 2);
+  return h > 0 ? `${integer(h, locale, 1)}:${m}:${s}` : `${m}:${s}`;
 }
 
 export function formatTime(unixMs: number, locale: string): string {

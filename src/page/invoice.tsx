@@ -2,8 +2,7 @@
 import { useEffect } from 'preact/hooks';
 import { useT, useI18n } from './i18n/index.ts';
 import type { PayerInvoice } from './payer-api.ts';
-import { formatDuration } from './clock.ts';
-import { formatTime } from './format.ts';
+import { formatDuration, formatTime } from './format.ts';
 import { useStore, type Screen } from './store.ts';
 import { lazyView } from './lazy.tsx';
 import { CoinIcon, Field, Notice, OpenWallet, Qr, StoreLink, useAmount } from './ui.tsx';
@@ -47,7 +46,7 @@ function Countdown({ invoice }: { invoice: PayerInvoice }) {
         {t('time_left')}
       </span>
       <span role="timer" aria-labelledby="timer-label" class="timer-value">
-        {formatDuration(seconds)}
+        {formatDuration(seconds, locale)}
       </span>
       <span class="timer-until">{t('pay_before', { time: formatTime(invoice.expired_at * 1000, locale) })}</span>
     </div>

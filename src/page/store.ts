@@ -253,6 +253,17 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
       }),
     );
 
+    // A message in the old language must not stay in the live region after a switch (a screen
+    // reader would read it again, in the wrong language): the region empties on every switch.
+    let lastLang = i18n.lang.peek();
+    stops.push(
+      effect(() => {
+        const lang = i18n.lang.value;
+        if (lang !== lastLang) announcement.value = '';
+        lastLang = lang;
+      }),
+    );
+
     let wasReconnecting = false;
     stops.push(
       effect(() => {

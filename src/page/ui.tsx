@@ -1,7 +1,7 @@
 // Building blocks shared by the screens.
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { useI18n, useT } from './i18n/index.ts';
+import { isRtlLocale, useI18n, useT } from './i18n/index.ts';
 import { formatAmount } from './format.ts';
 import { qrDataUrl } from './qr.ts';
 import { useStore } from './store.ts';
@@ -26,7 +26,9 @@ export function CoinIcon({ currency, size = 40 }: { currency: string; size?: num
  */
 export function useAmount(): (value: string, currency: string, exact?: boolean) => string {
   const locale = useI18n().locale.value;
-  return (value, currency, exact = false) => formatAmount(value, currency, locale, exact);
+  // "20 USDT" stays in that order inside right-to-left text (left-to-right isolate).
+  const [open, close] = isRtlLocale(locale) ? ['\u2066', '\u2069'] : ['', ''];
+  return (value, currency, exact = false) => `${open}${formatAmount(value, currency, locale, exact)}${close}`;
 }
 
 async function copyText(text: string): Promise<boolean> {

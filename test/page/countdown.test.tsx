@@ -2,7 +2,8 @@
 // The countdown runs on the server's clock (server_time + monotonic time since), never the device's.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { screen } from '@testing-library/preact';
-import { createServerClock, formatDuration, secondsLeft } from '../../src/page/clock.ts';
+import { createServerClock, secondsLeft } from '../../src/page/clock.ts';
+import { formatDuration } from '../../src/page/format.ts';
 import { T0, invoiceFixture, liveRegion, renderPage, resetPage, serve } from './helpers.tsx';
 
 describe('server clock', () => {
@@ -22,9 +23,11 @@ describe('server clock', () => {
     expect(secondsLeft(T0 / 1000 + 600, T0 + 400)).toBe(600);
     expect(secondsLeft(T0 / 1000 + 600, T0 + 1000)).toBe(599);
     expect(secondsLeft(T0 / 1000, T0 + 5000)).toBe(0);
-    expect(formatDuration(600)).toBe('10:00');
-    expect(formatDuration(59)).toBe('00:59');
-    expect(formatDuration(3723)).toBe('1:02:03');
+    expect(formatDuration(600, 'en-US')).toBe('10:00');
+    expect(formatDuration(59, 'en-US')).toBe('00:59');
+    expect(formatDuration(3723, 'en-US')).toBe('1:02:03');
+    // Intl digits of the language: Persian counts down in Persian digits.
+    expect(formatDuration(3723, 'fa-IR')).toBe('۱:۰۲:۰۳');
   });
 });
 

@@ -138,6 +138,7 @@ export function resetPage() {
   vi.restoreAllMocks();
   document.documentElement.removeAttribute('data-theme');
   document.documentElement.removeAttribute('style');
+  document.documentElement.removeAttribute('dir');
   document.documentElement.className = '';
   document.documentElement.lang = '';
 }

@@ -5,7 +5,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/preact';
 import { pickLanguage, LANGUAGES } from '../../src/page/i18n/index.ts';
 import { en } from '../../src/page/i18n/en.ts';
 import { decimalStyle, formatAmount, formatDecimal, KNOWN_STYLES } from '../../src/page/format.ts';
-import { invoiceFixture, renderPage, resetPage, serve } from './helpers.tsx';
+import { invoiceFixture, liveRegion, renderPage, resetPage, serve } from './helpers.tsx';
 
 const loaded = vi.hoisted(() => [] as string[]);
 vi.mock('../../src/page/i18n/tr.ts', async (importOriginal) => {
@@ -39,15 +39,17 @@ describe('choosing the language', () => {
   });
   test('?lang= first, then navigator.languages, then English', () => {
     expect(pickLanguage('ru', ['es-ES'])).toEqual({ lang: 'ru', locale: 'ru-RU' });
-    expect(pickLanguage(null, ['de-DE', 'pt-BR', 'en'])).toEqual({ lang: 'pt', locale: 'pt-BR' });
+    expect(pickLanguage(null, ['sw-KE', 'pt-BR', 'en'])).toEqual({ lang: 'pt', locale: 'pt-BR' });
     expect(pickLanguage('xx', ['es-MX'])).toEqual({ lang: 'es', locale: 'es-MX' });
-    expect(pickLanguage(null, ['de', 'fr'])).toEqual({ lang: 'en', locale: 'en-US' });
+    expect(pickLanguage(null, ['sw', 'cs'])).toEqual({ lang: 'en', locale: 'en-US' });
+    expect(pickLanguage(null, ['de-AT'])).toEqual({ lang: 'de', locale: 'de-AT' });
     expect(pickLanguage('zh-Hans-CN', [])).toEqual({ lang: 'zh', locale: 'zh-Hans-CN' });
   });
 
-  test('at least English, Russian, Spanish, Portuguese and Turkish, each with every string', async () => {
+  test('at least 20 languages, Arabic and Persian among them, each with every string', async () => {
     const codes = LANGUAGES.map((l) => l.code);
-    expect(codes).toEqual(expect.arrayContaining(['en', 'ru', 'es', 'pt', 'tr']));
+    expect(codes.length).toBeGreaterThanOrEqual(20);
+    expect(codes).toEqual(expect.arrayContaining(['en', 'ru', 'es', 'pt', 'tr', 'ar', 'fa']));
     for (const code of codes.filter((c) => c !== 'en')) {
       const messages = (await import(`../../src/page/i18n/${code}.ts`)).default as Record<string, string>;
       expect(Object.keys(messages).sort()).toEqual(Object.keys(en).sort());
@@ -60,6 +62,31 @@ describe('choosing the language', () => {
     }
   });
 
+  test('Arabic and Persian mirror the page; a switch back restores left to right', async () => {
+    serve(invoiceFixture());
+    renderPage('/pay/inv-1?lang=fa');
+    expect(await screen.findByRole('heading', { level: 1, name: 'پرداخت را ارسال کنید' })).toBeTruthy();
+    expect(document.documentElement.dir).toBe('rtl');
+    expect(screen.getByRole('timer').textContent).toMatch(/^[۰-۹]{2}:[۰-۹]{2}$/); // Intl digits
+    fireEvent.change(screen.getByRole('combobox', { name: 'زبان' }), { target: { value: 'ar' } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'أرسل الدفعة' })).toBeTruthy();
+    expect(document.documentElement.dir).toBe('rtl');
+    fireEvent.change(screen.getByRole('combobox', { name: 'اللغة' }), { target: { value: 'en' } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Send the payment' })).toBeTruthy();
+    expect(document.documentElement.dir).toBe('ltr');
+  });
+
+  test('the live region never keeps a message in the old language after a switch', async () => {
+    serve(invoiceFixture());
+    renderPage('/pay/inv-1');
+    await screen.findByRole('heading', { level: 1, name: 'Send the payment' });
+    fireEvent.click(screen.getByRole('button', { name: 'Copy address' }));
+    await waitFor(() => expect(liveRegion().textContent).toMatch(/Copied|Could not copy/));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: 'es' } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Envía el pago' })).toBeTruthy();
+    expect(liveRegion().textContent).toBe('');
+  });
+
   test('the page follows ?lang=', async () => {
     serve(invoiceFixture());
     renderPage('/pay/inv-1?lang=es');
@@ -69,7 +96,7 @@ describe('choosing the language', () => {
   });
 
   test('the page follows navigator.languages', async () => {
-    preferLanguages(['de-DE', 'pt-BR']);
+    preferLanguages(['sw-KE', 'pt-BR']);
     serve(invoiceFixture());
     renderPage('/pay/inv-1');
     expect(await screen.findByRole('heading', { level: 1, name: 'Envie o pagamento' })).toBeTruthy();
@@ -90,7 +117,7 @@ describe('amounts are formatted from the decimal string, never a JS number', () 
 
   test("the precomputed separators of the page's locales are what Intl says", () => {
     for (const [locale, style] of Object.entries(KNOWN_STYLES)) {
-      const format = new Intl.NumberFormat(locale);
+      const format = new Intl.NumberFormat(locale, { numberingSystem: 'latn' });
       const parts = format.formatToParts(12345.5);
       expect(style, locale).toEqual({
         group: parts.find((p) => p.type === 'group')?.value,

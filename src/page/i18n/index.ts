@@ -12,9 +12,28 @@ export const LANGUAGES = [
   { code: 'ru', name: 'Русский', locale: 'ru-RU' },
   { code: 'tr', name: 'Türkçe', locale: 'tr-TR' },
   { code: 'zh', name: '中文', locale: 'zh-CN' },
+  { code: 'ar', name: 'العربية', locale: 'ar' },
+  { code: 'fa', name: 'فارسی', locale: 'fa-IR' },
+  { code: 'de', name: 'Deutsch', locale: 'de-DE' },
+  { code: 'fr', name: 'Français', locale: 'fr-FR' },
+  { code: 'it', name: 'Italiano', locale: 'it-IT' },
+  { code: 'nl', name: 'Nederlands', locale: 'nl-NL' },
+  { code: 'pl', name: 'Polski', locale: 'pl-PL' },
+  { code: 'uk', name: 'Українська', locale: 'uk-UA' },
+  { code: 'ja', name: '日本語', locale: 'ja-JP' },
+  { code: 'ko', name: '한국어', locale: 'ko-KR' },
+  { code: 'id', name: 'Bahasa Indonesia', locale: 'id-ID' },
+  { code: 'vi', name: 'Tiếng Việt', locale: 'vi-VN' },
+  { code: 'hi', name: 'हिन्दी', locale: 'hi-IN' },
+  { code: 'th', name: 'ไทย', locale: 'th-TH' },
 ] as const;
 
 export type Lang = (typeof LANGUAGES)[number]['code'];
+
+/** Right-to-left languages: the page mirrors its layout (`dir="rtl"` on the root). */
+export function isRtl(lang: Lang): boolean {
+  return lang === 'ar' || lang === 'fa';
+}
 
 const loaders: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Messages }>> = {
   es: () => import('./es.ts'),
@@ -22,6 +41,20 @@ const loaders: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Messages }>>
   ru: () => import('./ru.ts'),
   tr: () => import('./tr.ts'),
   zh: () => import('./zh.ts'),
+  ar: () => import('./ar.ts'),
+  fa: () => import('./fa.ts'),
+  de: () => import('./de.ts'),
+  fr: () => import('./fr.ts'),
+  it: () => import('./it.ts'),
+  nl: () => import('./nl.ts'),
+  pl: () => import('./pl.ts'),
+  uk: () => import('./uk.ts'),
+  ja: () => import('./ja.ts'),
+  ko: () => import('./ko.ts'),
+  id: () => import('./id.ts'),
+  vi: () => import('./vi.ts'),
+  hi: () => import('./hi.ts'),
+  th: () => import('./th.ts'),
 };
 
 export interface LangChoice {
@@ -89,7 +122,10 @@ export function createI18n(initial: LangChoice): I18n {
       locale.value = choice.locale;
       ready.value = true;
     });
-    if (typeof document !== 'undefined') document.documentElement.lang = choice.locale;
+    if (typeof document !== 'undefined') {
+      document.documentElement.lang = choice.locale;
+      document.documentElement.dir = isRtl(choice.lang) ? 'rtl' : 'ltr';
+    }
   }
 
   void setLanguage(initial);
@@ -118,7 +154,14 @@ export function format(text: string, params: Record<string, string | number>, lo
     const branches = new Map([...body.matchAll(/\s*(=?\w+)\s*\{([^{}]*)\}/g)].map((m) => [m[1]!, m[2]!]));
     return branches.get(`=${value}`) ?? branches.get(pluralRules(locale).select(value)) ?? branches.get('other') ?? all;
   });
-  return withPlurals.replace(/\{(\w+)\}/g, (all, name: string) => String(params[name] ?? all));
+  // In a right-to-left text, a Latin value ("TRON (TRC-20)", an order id) is isolated so its
+  // parentheses and digits keep their order (first-strong isolate ... pop directional isolate).
+  const [open, close] = isRtlLocale(locale) ? ['\u2068', '\u2069'] : ['', ''];
+  return withPlurals.replace(/\{(\w+)\}/g, (all, name: string) => (name in params ? `${open}${String(params[name])}${close}` : all));
+}
+
+export function isRtlLocale(locale: string): boolean {
+  return /^(ar|fa)\b/i.test(locale);
 }
 
 export function translate(messages: Messages, locale = 'en-US'): Translate {
