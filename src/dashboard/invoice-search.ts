@@ -93,7 +93,9 @@ function filtered(db: Kysely<DB>, merchantId: string, f: InvoiceFilter): SelectQ
 }
 
 function after(q: SelectQueryBuilder<DB, 'invoices', object>, c: Cursor | null) {
-  return c ? q.where((eb) => eb.or([eb('created_at', '<', c.t), eb.and([eb('created_at', '=', c.t), eb('id', '<', c.id)])])) : q;
+  // A row-value comparison: both databases walk the (merchant_id, [status,] created_at, id) index
+  // from the cursor, where the equivalent OR made PostgreSQL filter a deep page row by row.
+  return c ? q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(c.t, c.id))) : q;
 }
 
 export type ListedInvoice = Pick<DB['invoices'], (typeof LIST_COLUMNS)[number]>;
