@@ -43,6 +43,8 @@ export interface Config {
   workerIntervalMs: number;
   /** Longest a graceful shutdown (SIGTERM) may take before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** How long a payout the hot wallet cannot cover stays `process` before it fails and its funds return. */
+  payoutStuckTimeoutMs: number;
   /** One webhook attempt's time limit; a claimed batch's lease is derived from it. */
   webhookTimeoutMs: number;
   /** How long a claimed payout is left to its worker before another may send it. */
@@ -74,6 +76,7 @@ type FileConfig = Partial<{
   trust_proxy: boolean | number | string;
   worker_interval_ms: number;
   shutdown_timeout_ms: number;
+  payout_stuck_timeout_seconds: number;
   webhook_timeout_ms: number;
   payout_lease_ms: number;
   simulator: boolean;
@@ -154,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: 64 * 1024,
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
     shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
+    payoutStuckTimeoutMs: 1000 * Number(env.SATCHEL_PAYOUT_STUCK_TIMEOUT_SECONDS ?? fc.payout_stuck_timeout_seconds ?? 3600),
     webhookTimeoutMs: Number(env.SATCHEL_WEBHOOK_TIMEOUT_MS ?? fc.webhook_timeout_ms ?? 10_000),
     payoutLeaseMs: Number(env.SATCHEL_PAYOUT_LEASE_MS ?? fc.payout_lease_ms ?? 60_000),
     simulator: testMode(bool(env.SATCHEL_SIMULATOR) ?? fc.simulator, networks),

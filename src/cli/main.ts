@@ -19,6 +19,7 @@ import {
   simulatePayAddress,
 } from '../chain/simulated/simulator.ts';
 import { webhooksList } from '../webhooks/cli.ts';
+import { listStuckPayouts } from '../payouts/stuck.ts';
 import { simulateDeposit } from '../transfers/deposit.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../chain/simulated/outgoing.ts';
 import { USER_USAGE, userCli } from './users.ts';
@@ -40,6 +41,7 @@ const USAGE = `Usage: satchel <command>
   simulate payout-confirm --payout <uuid>   confirm a payout's (or refund's) transaction
   simulate payout-fail --payout <uuid>      make a payout's transaction fail on chain
   webhooks list [--invoice <uuid>] [--json]   deliveries and their attempts
+  payouts list --stuck [--json]          payouts not sent whose last attempt failed (hot wallet short, node down)
 ${USER_USAGE}
 Reads the same environment as the gateway (DATABASE_URL, SATCHEL_DATA_DIR, ...).`;
 
@@ -54,6 +56,20 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
     return s;
   };
   if (group === 'user') return userCli(action, rest, out);
+  if (group === 'payouts' && action === 'list') {
+    const { values } = parseArgs({ args: rest, options: { stuck: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
+    if (!values.stuck) return fail(out, 'Only `payouts list --stuck` is available: payouts are listed through the API (/v1/payout/list).');
+    const storage = await open();
+    try {
+      const rows = await listStuckPayouts(storage.db);
+      if (values.json) out.log(JSON.stringify(rows));
+      else if (rows.length === 0) out.log('No stuck payouts.');
+      else for (const r of rows) out.log(`${r.uuid}  ${r.kind}  ${r.amount} ${r.currency} on ${r.network}  since ${r.created_at}  attempts ${r.attempts}  ${r.last_error}`);
+      return 0;
+    } finally {
+      await storage.close();
+    }
+  }
   if (group === 'migrate') {
     const s = openStorage({ databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, 'satchel.sqlite') });
     try {

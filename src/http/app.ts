@@ -18,6 +18,7 @@ import { demoRoutes } from '../demo/index.ts';
 import { moneyOutSimulatorRoutes } from './routes/payouts.ts';
 import { exchangeRateRoutes } from './routes/extras.ts';
 import { dashboardRoutes } from './dashboard/index.ts';
+import { countStuckPayouts } from '../payouts/stuck.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -87,6 +88,9 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     const row = await ctx.storage.db.selectFrom('set_aside_transfers').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
     return Number(row?.n ?? 0);
   });
+  metrics.gauge('satchel_payouts_stuck', 'Payouts not sent whose last attempt failed (hot wallet short, node down): satchel payouts list --stuck', () =>
+    countStuckPayouts(ctx.storage.db),
+  );
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });

@@ -12,6 +12,7 @@ import { isValidAddress } from '../chain/address/index.ts';
 import type { Priority } from '../registry/index.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
 import { presentPayout, type PayoutRow } from './model.ts';
+import { ChainError } from '../chain/errors.ts';
 import { CONVERT_FROM, PRIORITIES, quotePayout, type PayoutQuote, type PayoutService } from './pricing.ts';
 
 const COMMON_RULES: Record<string, string> = {
@@ -151,6 +152,37 @@ async function presentExisting(ctx: Ctx, row: PayoutRow): Promise<Record<string,
   return presentPayout(row, { balance, creation: true });
 }
 
+/** The answer to a payout the gateway's hot wallet cannot send now (nothing is recorded or debited). */
+export function hotWalletShort(currency: string): BusinessError {
+  return new BusinessError(`The gateway cannot send this payout now: not enough ${currency} in its hot wallet`);
+}
+
+/**
+ * Refuses a payout the network's hot wallet cannot cover (the amount, or the fee in the native
+ * coin), before anything is debited. A node that cannot be asked does not refuse it: the payout
+ * is accepted and waits (see payouts/worker.ts for a wallet that stays short).
+ */
+async function checkHotWallet(ctx: Ctx, merchantId: string, plan: PayoutPlan): Promise<void> {
+  const { quote } = plan;
+  // The merchant's own shortfall answers first, with the spec's message, inside the transaction.
+  if (Decimal.parse(await balanceOf(ctx.storage.db, merchantId, 'business', quote.debitCurrency)).lt(quote.debit)) return;
+  let coverage;
+  try {
+    coverage = await ctx.chains.driver(plan.network.code).canCover({
+      network: plan.network.code,
+      currency: plan.payer.code,
+      to: plan.address,
+      amount: quote.payerAmount.toString(),
+      priority: quote.priority,
+      memo: plan.memo,
+    });
+  } catch (err) {
+    if (err instanceof ChainError) return; // the node cannot tell now
+    throw err;
+  }
+  if (!coverage.covered) throw hotWalletShort(coverage.currency);
+}
+
 /**
  * POST /v1/payout. An existing order_id returns that payout (as created) and creates nothing, also
  * when concurrent requests race: the unique (merchant, order_id) constraint lets one insert win.
@@ -164,6 +196,7 @@ export async function createPayout(ctx: Ctx, merchant: Merchant, input: Input): 
   if (existing) return presentExisting(ctx, existing);
 
   const plan = await planPayout(ctx, merchant.id, input);
+  await checkHotWallet(ctx, merchant.id, plan);
   const { quote } = plan;
   const now = ctx.now();
   const row: PayoutRow = {

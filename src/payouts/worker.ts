@@ -6,7 +6,7 @@
 // is idempotent on the payout's uuid: the retry returns the same transaction, never a second one.
 import { sql } from 'kysely';
 import type { Ctx } from '../context.ts';
-import { SendRejectedError } from '../chain/errors.ts';
+import { HotWalletShortError, SendRejectedError } from '../chain/errors.ts';
 import type { Priority } from '../registry/index.ts';
 import type { PayoutRow } from './model.ts';
 import { failUnsent, recordBroadcast } from './outgoing.ts';
@@ -105,6 +105,18 @@ async function sendOne(ctx: Ctx, row: PayoutRow): Promise<void> {
     if (isRefusal(err)) {
       await ctx.storage.write((trx) => failUnsent(ctx, trx, row.id, errorText(err)));
       return;
+    }
+    if (err instanceof HotWalletShortError) {
+      // Accepted while the wallet could pay, short now (other payouts went first, a token left it):
+      // nothing was signed, so after the configured wait it fails and its funds return.
+      const waited = ctx.now() - Number(row.created_at);
+      if (waited >= ctx.config.payoutStuckTimeoutMs) {
+        const minutes = Math.round(ctx.config.payoutStuckTimeoutMs / 60_000);
+        await ctx.storage.write((trx) => failUnsent(ctx, trx, row.id, `The hot wallet could not cover this payout for ${minutes} min: ${errorText(err)}`.slice(0, 500)));
+        console.warn(`payout ${row.id} failed, funds returned: the ${row.network} hot wallet lacked ${err.currency} for ${minutes} min`);
+        return;
+      }
+      console.warn(`payout ${row.id} is stuck: the ${row.network} hot wallet lacks ${err.currency} (fails with funds returned after ${Math.round(ctx.config.payoutStuckTimeoutMs / 60_000)} min)`);
     }
     await ctx.storage.db
       .updateTable('payouts')

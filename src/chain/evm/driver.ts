@@ -713,6 +713,10 @@ export class EvmDriver implements ChainDriver {
       : { to, value: units, data: '0x' };
     await this.checkChain();
     const hot = this.keys.hot;
+    // Short of the token is the hot wallet's shortfall whatever the token's revert would say.
+    if (asset.contract && (await this.tokenBalance(asset.contract, hot.address, 'pending')) < units) {
+      throw new HotWalletShortError(asset.code, `The hot wallet ${hot.address} lacks ${asset.code} for this payout`);
+    }
     const fees = await this.fees(req.priority);
     const gas = await this.estimate(hot.address, call);
     // Never sign what the hot wallet cannot pay for now: a stored transaction the node refuses
@@ -720,9 +724,6 @@ export class EvmDriver implements ChainDriver {
     const balance = await this.rpc.balance(hot.address, 'pending');
     if (balance < call.value + gas * fees.maxFeePerGas) {
       throw new HotWalletShortError(this.native.code, `The hot wallet ${hot.address} lacks ${this.native.code} for this payout and its gas`);
-    }
-    if (asset.contract && (await this.tokenBalance(asset.contract, hot.address, 'pending')) < units) {
-      throw new HotWalletShortError(asset.code, `The hot wallet ${hot.address} lacks ${asset.code} for this payout`);
     }
     const row = await this.signAndStore({
       requestId: req.id,
