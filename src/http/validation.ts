@@ -1,6 +1,10 @@
 // Laravel-style validation: the rule names and error codes a Cryptomus client already parses.
 import { ValidationError } from '../errors.ts';
 import { compareNumeric, scanNumeric } from '../money/numeric.ts';
+import { Decimal } from '../money/decimal.ts';
+
+/** Longest amount text any operation takes. */
+export const MAX_AMOUNT_LENGTH = 40;
 
 export type Input = Record<string, unknown>;
 export type RuleSet = Record<string, string>;
@@ -110,6 +114,15 @@ export function check(input: Input, field: string, rules: string[]): string | nu
       case 'numeric':
         if (!isNumeric(value)) return 'validation.numeric';
         break;
+      case 'amount': {
+        // The one amount rule: a string of at most 40 characters (the spec's refund limit, which
+        // Laravel would read as a value next to `numeric`) holding a plain decimal. Exponent
+        // notation is refused rather than expanded.
+        const text = String(value);
+        if ([...text].length > MAX_AMOUNT_LENGTH) return 'validation.max.string';
+        if (!Decimal.tryParse(text.trim())) return 'validation.numeric';
+        break;
+      }
       case 'boolean':
         if (!isBoolean(value)) return 'validation.boolean';
         break;

@@ -16,7 +16,7 @@ import { commissionPercent, normalizeCourseSource, quoteRate } from './rates.ts'
 import { claimOrderId } from '../merchants/order-ids.ts';
 
 const RULES = {
-  amount: 'required|string|numeric',
+  amount: 'required|string|numeric|amount',
   currency: 'required|string',
   order_id: 'required|string|min:1|max:128|alpha_dash',
   network: 'string',
@@ -43,10 +43,8 @@ function validateInput(input: Input): void {
   const errors: Record<string, string[]> = {};
   for (const [field, rules] of Object.entries(RULES)) {
     let code = check(input, field, rules.split('|'));
-    // max:40 is a length here, but Laravel would read it as a value next to `numeric`.
-    if (!code && field === 'amount' && [...String(input.amount)].length > 40) code = 'validation.max.string';
-    // Money is a plain decimal: exponent notation ("1e3") is refused rather than guessed at.
-    if (!code && (field === 'amount' || field === 'accuracy_payment_percent') && !isMissing(input[field]) && !Decimal.tryParse(String(input[field]).trim())) {
+    // A percentage is a plain decimal too: exponent notation ("1e-3") is refused, not expanded.
+    if (!code && field === 'accuracy_payment_percent' && !isMissing(input[field]) && !Decimal.tryParse(String(input[field]).trim())) {
       code = 'validation.numeric';
     }
     if (!code && field === 'course_source' && !isMissing(input.course_source) && !normalizeCourseSource(String(input.course_source))) {

@@ -16,7 +16,7 @@ import { ChainError } from '../chain/errors.ts';
 import { CONVERT_FROM, PRIORITIES, quotePayout, type PayoutQuote, type PayoutService } from './pricing.ts';
 
 const COMMON_RULES: Record<string, string> = {
-  amount: 'required|string|numeric',
+  amount: 'required|string|numeric|amount',
   currency: 'required|string',
   address: 'required|string',
   is_subtract: 'required|boolean',
@@ -38,12 +38,6 @@ function validateInput(ctx: Ctx, input: Input, rules: Record<string, string>): v
   const errors: Record<string, string[]> = {};
   for (const [field, r] of Object.entries(rules)) {
     let code = check(input, field, r.split('|'));
-    if (!code && field === 'amount') {
-      // Amounts are strings of at most 40 characters holding a plain decimal (no exponent).
-      const text = String(input.amount);
-      if ([...text].length > 40) code = 'validation.max.string';
-      else if (!Decimal.tryParse(text.trim())) code = 'validation.numeric';
-    }
     if (!code && field === 'course_source' && !isMissing(input.course_source) && !normalizeCourseSource(String(input.course_source))) {
       code = 'validation.in';
     }

@@ -18,7 +18,7 @@ const RULES: Record<string, string> = {
   is_subtract: 'required|boolean',
   uuid: 'required_without:order_id|uuid',
   order_id: 'required_without:uuid|string|min:1|max:128|alpha_dash',
-  amount: 'string',
+  amount: 'string|amount',
 };
 
 /** Invoices that may be refunded: finalized and paid (a partial refund leaves them refundable). */
@@ -31,12 +31,8 @@ function validateInput(input: Input): void {
   const errors: Record<string, string[]> = {};
   for (const [field, r] of Object.entries(RULES)) {
     let code = check(input, field, r.split('|'));
-    if (!code && field === 'amount' && !isMissing(input.amount)) {
-      // max:40 is a length (next to `numeric` Laravel would read it as a value).
-      const d = Decimal.tryParse(String(input.amount).trim());
-      if ([...String(input.amount)].length > 40) code = 'validation.max.string';
-      else if (!d) code = 'validation.numeric';
-      else if (!d.gt('0')) code = 'validation.min.numeric';
+    if (!code && field === 'amount' && !isMissing(input.amount) && !Decimal.parse(String(input.amount).trim()).gt('0')) {
+      code = 'validation.min.numeric';
     }
     if (code) errors[field] = [code];
   }

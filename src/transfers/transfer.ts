@@ -35,14 +35,9 @@ export function transferLimits(ctx: Ctx, currency: string): { min: string; max: 
 
 function validateInput(input: Input): Decimal {
   const errors: Record<string, string[]> = {};
-  const fields = [['amount', 'required|string'], ['currency', 'required|string'], ['order_id', 'string|min:1|max:100|alpha_dash']] as const;
+  const fields = [['amount', 'required|string|amount'], ['currency', 'required|string'], ['order_id', 'string|min:1|max:100|alpha_dash']] as const;
   for (const [field, rules] of fields) {
-    let code = check(input, field, rules.split('|'));
-    if (!code && field === 'amount') {
-      const text = String(input.amount);
-      if ([...text].length > 40) code = 'validation.max.string';
-      else if (!Decimal.tryParse(text.trim())) code = 'validation.numeric';
-    }
+    const code = check(input, field, rules.split('|'));
     if (code) errors[field] = [code];
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);

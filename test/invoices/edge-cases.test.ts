@@ -81,7 +81,9 @@ describe.each(await backends())('edge cases on $name', (backend) => {
       expect(r.body).toEqual({ state: 1, errors: { [field]: ['validation.string'] } });
     }
     const list = await gw.api('/v1/payment/list?cursor=eyJkIjoibiIsInQiOjEsImkiOiJcdTAwMDAifQ', {});
-    expect(list.body).toEqual({ state: 1, errors: { cursor: ['validation.regex'] } });
+    // A cursor carrying a NUL does not decode: it is read as no cursor (the first page).
+    expect(list.status).toBe(200);
+    expect(list.body.result).toEqual((await gw.api('/v1/payment/list', {})).body.result);
     const sim = await gw.app.inject({ method: 'POST', url: '/simulator/payout/confirm', payload: '{"payout":"\\u0000"}' });
     expect(sim.statusCode).toBe(400);
   });
