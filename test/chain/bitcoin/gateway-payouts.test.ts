@@ -176,6 +176,16 @@ describe.each(await backends())('Litecoin payouts through the gateway on $name',
     expect(await outgoing(p.uuid)).toHaveLength(1);
   });
 
+  it('a payout the gateway\'s confirmed coins cannot cover (with its fee) is refused at creation; nothing is debited', async () => {
+    await fund('100000');
+    const before = await balance();
+    const r = await g.api('/v1/payout', { amount: '4000', currency: 'LTC', network: 'LTC', is_subtract: true, order_id: `ltc-out-${++n}`, address: payee() }, { key: 'payout' });
+    expect(r.status, r.raw).toBe(422);
+    expect(r.body).toMatchObject({ state: 1, message: expect.stringMatching(/not enough LTC/) });
+    expect(await balance()).toBe(before);
+    expect(await g.ctx.storage.db.selectFrom('payouts').select('id').where('order_id', '=', `ltc-out-${n}`).execute()).toEqual([]);
+  });
+
   it('coverage: the driver says whether the gateway\'s confirmed coins cover a payout and its fee', async () => {
     const d = g.driver();
     expect(await d.canCover({ to: payee(), amount: '0.01', priority: 'recommended' })).toEqual({ covered: true });
