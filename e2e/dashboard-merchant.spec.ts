@@ -62,10 +62,71 @@ test('an owner finds a paid invoice by order_id, reads its webhook attempts and 
   await page.getByRole('link', { name: 'Invoices', exact: true }).click();
   await expect(page.getByRole('link', { name: 'shop-order-1' })).toBeVisible();
   await shoot(page, 'invoices');
+
+  // A payout: the calculation first, then the confirmation.
+  await page.getByRole('link', { name: 'Payouts' }).click();
+  await expect(heading(page)).toHaveText('Payouts');
+  await shoot(page, 'payouts-empty');
+  await page.getByRole('link', { name: 'New payout' }).click();
+  await expect(heading(page)).toHaveText('New payout');
+  await page.getByLabel('Order ID').fill('withdraw-1');
+  await page.getByLabel('Amount').fill('5');
+  await page.getByLabel('Address').fill('TJRabPrwbZy45sbavfcjinPJC18kjpRTv8');
+  await page.getByRole('button', { name: 'Calculate' }).click();
+  const check = page.getByRole('region', { name: 'Check before sending' });
+  await expect(check).toContainText('The address receives');
+  await expect(check).toContainText('Taken from your balance5.00 USDT');
+  await shoot(page, 'payout-calc');
+  await check.getByRole('button', { name: 'Confirm payout' }).click();
+  await expect(heading(page)).toHaveText('Payout withdraw-1');
+  await expect(page.getByText('The payout was created.')).toBeVisible();
+  await shoot(page, 'payout');
+  await page.getByRole('link', { name: 'Back to payouts' }).click();
+  await expect(page.getByRole('link', { name: 'withdraw-1' })).toBeVisible();
+  await shoot(page, 'payouts');
+
+  // Rotating a key: confirmed in a dialog, the new key shown once, the old one refused.
   await page.getByRole('link', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
   await expect(page.getByRole('cell', { name: /webhook resend/ })).toBeVisible();
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Rotate the payment key' }).click();
+  const key = (await page.getByTestId('new-key').textContent())!.trim();
+  expect(key).toMatch(/^[\w-]{64}$/);
+  await expect(page.getByText(`${key.slice(0, 6)}…`)).toBeVisible();
+  expect((await gw.api('/v1/payment/list', {})).state).toBe(1); // the old key no longer signs
   await shoot(page, 'settings-owner');
+
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(heading(page)).toHaveText('Sign in');
+  expect((await page.request.get(gw.url + '/api/dashboard/me')).status()).toBe(401);
+});
+
+test('a viewer reads everything but finds none of the owner actions, and the endpoints refuse them', async ({ page, gw }) => {
+  await acceptLink(page, await gw.user('reader@e2e.example', 'viewer'), 'reader password 1');
+  await page.getByRole('link', { name: 'Invoices', exact: true }).click();
+  await page.getByRole('link', { name: 'shop-order-2' }).click();
+  await expect(heading(page)).toHaveText('Invoice shop-order-2');
+  await expect(page.getByRole('region', { name: 'Webhooks' }).getByText('delivered').first()).toBeVisible();
+  for (const name of ['Resend webhook', 'Refund…', 'Pay in full']) await expect(page.getByRole('button', { name })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Payouts' }).click();
+  await expect(page.getByRole('link', { name: 'withdraw-1' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'New payout' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'API keys' })).toHaveCount(0);
+  const statuses = await page.evaluate(async () => {
+    const me = await (await fetch('/api/dashboard/me')).json();
+    const id = location.pathname; // any invoice id will do for the refusal
+    void id;
+    const post = (path: string, body: unknown) =>
+      fetch('/api/dashboard' + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': me.result.csrf }, body: JSON.stringify(body) }).then((r) => r.status);
+    return [
+      await post('/payouts/calc', { amount: '1', currency: 'USDT', network: 'TRON', address: 'x', is_subtract: false }),
+      await post('/keys/rotate', { kind: 'payment', confirm: true }),
+      await post('/profile', { theme: 'dark' }),
+    ];
+  });
+  expect(statuses).toEqual([403, 403, 403]);
 });
 
 test.describe('at 360 px', () => {

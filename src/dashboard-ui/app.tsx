@@ -11,11 +11,15 @@ import { Link } from './ui.tsx';
 const Overview = lazyView(() => import('./overview.tsx').then((m) => m.Overview));
 const Invoices = lazyView(() => import('./invoices.tsx').then((m) => m.Invoices));
 const InvoiceDetail = lazyView(() => import('./invoice.tsx').then((m) => m.InvoiceDetail));
+const Payouts = lazyView(() => import('./payouts.tsx').then((m) => m.Payouts));
+const PayoutDetail = lazyView(() => import('./payouts.tsx').then((m) => m.PayoutDetail));
+const NewPayout = lazyView(() => import('./payouts.tsx').then((m) => m.NewPayout));
 const Settings = lazyView(() => import('./settings.tsx').then((m) => m.Settings));
 
 const NAV: Array<{ to: string; label: string }> = [
   { to: '/', label: 'Overview' },
   { to: '/invoices', label: 'Invoices' },
+  { to: '/payouts', label: 'Payouts' },
   { to: '/settings', label: 'Settings' },
 ];
 
@@ -26,6 +30,9 @@ function View({ path }: { path: string }) {
   if (path === '/') return <Overview />;
   if (path === '/invoices') return <Invoices />;
   if (parts[0] === 'invoices' && parts[1] && UUID.test(parts[1])) return <InvoiceDetail id={parts[1]} />;
+  if (path === '/payouts') return <Payouts />;
+  if (path === '/payouts/new') return <NewPayout />;
+  if (parts[0] === 'payouts' && parts[1] && UUID.test(parts[1])) return <PayoutDetail id={parts[1]} />;
   if (path === '/settings') return <Settings />;
   return (
     <section class="view">
@@ -52,10 +59,7 @@ export function App() {
 
 function Shell({ me: m, path }: { me: Me; path: string }) {
   const section = '/' + (path.split('/')[1] ?? '');
-  const note = flash.value;
-  useEffect(() => {
-    flash.value = null; // a note belongs to the view it was made on
-  }, [path]);
+  const note = flash.value?.path === path ? flash.value : null; // a note belongs to its view
   return (
     <div class="shell">
       <a class="skip" href="#main">

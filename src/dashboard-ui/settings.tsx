@@ -29,6 +29,8 @@ export function Settings() {
   const manage = me.value?.can_manage ?? false;
   return (
     <Page title="Settings">
+      {manage && <Keys />}
+      {manage && <Profile />}
       <Users manage={manage} />
       <Security />
       {manage && <Audit />}
@@ -178,13 +180,112 @@ function Audit() {
                   <td>
                     {e.action.replace(/_/g, ' ')} {e.target && <span class="mono">{e.target}</span>}
                   </td>
-                  <td class="mono small">{e.detail ? JSON.stringify(e.detail) : ''}</td>
+                  <td class="mono small break">{e.detail ? JSON.stringify(e.detail) : ''}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </TableScroll>
       )}
+    </Card>
+  );
+}
+
+function Keys() {
+  const keys = useLoad(() => get<{ payment: string; payout: string }>('/keys'), []);
+  const [fresh, setFresh] = useState<{ kind: string; key: string } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const rotate = async (kind: 'payment' | 'payout') => {
+    if (!confirm(`Rotate the ${kind} key? The current one stops working at once; your shop needs the new one.`)) return;
+    setError(null);
+    try {
+      setFresh(await post<{ kind: string; key: string }>('/keys/rotate', { kind, confirm: true }));
+      keys.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <Card title="API keys">
+      <Problem error={keys.error ?? error} />
+      {keys.data && (
+        <ul class="stack plain">
+          {(['payment', 'payout'] as const).map((kind) => (
+            <li key={kind} class="key-row">
+              <span>
+                {kind === 'payment' ? 'Payment key' : 'Payout key'} <span class="mono">{keys.data![kind]}…</span>
+              </span>
+              <button type="button" class="btn small" onClick={() => void rotate(kind)}>
+                Rotate<span class="sr-only"> the {kind} key</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {fresh && (
+        <div class="notice tone-ok" role="status">
+          <p>New {fresh.kind} key (shown once; store it now):</p>
+          <p class="mono break" data-testid="new-key">
+            {fresh.key}
+          </p>
+          <Copy text={fresh.key} label="Copy key" />
+        </div>
+      )}
+    </Card>
+  );
+}
+
+interface ProfileData {
+  display_name: string | null;
+  accent: string | null;
+  theme: string;
+}
+
+function Profile() {
+  const profile = useLoad(() => get<ProfileData>('/profile'), []);
+  const [error, setError] = useState<unknown>(null);
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    setError(null);
+    try {
+      await post('/profile', { display_name: String(f.get('display_name') ?? '').trim(), accent: String(f.get('accent') ?? '').trim(), theme: f.get('theme') });
+      notify('ok', 'The public profile was saved.');
+      profile.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <Card title="Public profile">
+      <p class="muted small">What payers see on the payment page. The logo is set with satchel merchant update.</p>
+      {!profile.data ? (
+        <Problem error={profile.error} />
+      ) : (
+        <form class="inline-form" onSubmit={save}>
+          <Field id="pr-name" label="Display name">
+            {(id) => <input id={id} name="display_name" maxLength={80} defaultValue={profile.data!.display_name ?? ''} />}
+          </Field>
+          <Field id="pr-accent" label="Accent colour" hint="#rrggbb, empty for the default">
+            {(id, by) => <input id={id} name="accent" size={9} defaultValue={profile.data!.accent ?? ''} aria-describedby={by} />}
+          </Field>
+          <Field id="pr-theme" label="Theme">
+            {(id) => (
+              <select id={id} name="theme">
+                {['auto', 'light', 'dark'].map((t) => (
+                  <option key={t} value={t} selected={profile.data!.theme === t}>
+                    {t}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <button class="btn primary" type="submit">
+            Save profile
+          </button>
+        </form>
+      )}
+      <Problem error={error} />
     </Card>
   );
 }

@@ -1,6 +1,7 @@
 // The signed-in state and the colour theme, as signals the whole dashboard reads.
 import { signal } from '@preact/signals';
 import { configureApi, get } from './api.ts';
+import { current } from './route.ts';
 
 export interface Me {
   user: { id: string; email: string; role: 'owner' | 'viewer' | 'admin' };
@@ -14,7 +15,8 @@ export interface Me {
 
 /** undefined while the first /me is on its way; null when signed out. */
 export const me = signal<Me | null | undefined>(undefined);
-export const flash = signal<{ tone: 'ok' | 'error'; text: string } | null>(null);
+/** A note about what just happened, shown on the view (path) it belongs to. */
+export const flash = signal<{ tone: 'ok' | 'error'; text: string; path: string } | null>(null);
 
 export type Theme = 'light' | 'dark';
 const THEME_KEY = 'satchel-dashboard-theme';
@@ -67,5 +69,5 @@ export function chooseMerchant(id: string): void {
 }
 
 export function notify(tone: 'ok' | 'error', text: string): void {
-  flash.value = { tone, text };
+  flash.value = { tone, text, path: current.value.path };
 }

@@ -57,3 +57,11 @@ export class MerchantCache {
     this.entries.delete(id);
   }
 }
+
+/** Replaces one of the merchant's API keys; the old one stops working at once (caches: call
+ * `MerchantCache.invalidate`). Returns the new key, which is shown once and never again. */
+export async function rotateMerchantKey(db: Kysely<DB>, id: string, kind: 'payment' | 'payout'): Promise<string> {
+  const key = newKey();
+  await db.updateTable('merchants').set(kind === 'payment' ? { payment_key: key } : { payout_key: key }).where('id', '=', id).execute();
+  return key;
+}

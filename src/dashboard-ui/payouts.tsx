@@ -1,0 +1,222 @@
+// Payouts: the list, one payout, and the create form, which shows the calculation (what the
+// address receives, the fees, what leaves the balance) before the owner confirms.
+import { useState } from 'preact/hooks';
+import { get, post } from './api.ts';
+import { amount } from './format.ts';
+import { navigate } from './route.ts';
+import { me, notify } from './store.ts';
+import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
+
+type Payout = Record<string, string | number | boolean | null> & { uuid: string; order_id: string; status: string; amount: string; currency: string; network: string; address: string };
+
+interface Choices {
+  networks: Array<{ code: string; name: string }>;
+  currencies: string[];
+}
+
+export function Payouts() {
+  const [cursor, setCursor] = useState<string | null>(null);
+  const list = useLoad(() => get<{ items: Payout[]; next: string | null; previous: string | null }>('/payouts', { cursor }), [cursor]);
+  return (
+    <Page
+      title="Payouts"
+      actions={
+        me.value?.can_manage && (
+          <Link to="/payouts/new" class="btn primary">
+            New payout
+          </Link>
+        )
+      }
+    >
+      <Card>
+        <Problem error={list.error} />
+        {!list.data ? (
+          !list.error && <Loading />
+        ) : list.data.items.length === 0 ? (
+          <p class="muted">No payouts yet.</p>
+        ) : (
+          <>
+            <TableScroll label="Payouts table">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Created</th>
+                    <th scope="col">Order</th>
+                    <th scope="col">Status</th>
+                    <th scope="col" class="num">Amount</th>
+                    <th scope="col">Network</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.items.map((p) => (
+                    <tr key={p.uuid}>
+                      <td class="nowrap">{String(p.created_at ?? '').slice(0, 16).replace('T', ' ')}</td>
+                      <td class="break">
+                        <Link to={`/payouts/${p.uuid}`}>{p.order_id}</Link>
+                      </td>
+                      <td>
+                        <Badge value={p.status} />
+                      </td>
+                      <td class="num">{amount(p.amount, p.currency)}</td>
+                      <td>{p.network}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+            <nav class="pager" aria-label="Pages">
+              {list.data.previous && (
+                <button type="button" class="btn" onClick={() => setCursor(list.data!.previous)}>
+                  Newer
+                </button>
+              )}
+              {list.data.next && (
+                <button type="button" class="btn" onClick={() => setCursor(list.data!.next)}>
+                  Older
+                </button>
+              )}
+            </nav>
+          </>
+        )}
+      </Card>
+    </Page>
+  );
+}
+
+export function PayoutDetail({ id }: { id: string }) {
+  const { data, error } = useLoad(() => get<Payout>(`/payouts/${id}`), [id]);
+  if (!data) return <Page title="Payout">{error ? <Problem error={error} /> : <Loading />}</Page>;
+  return (
+    <Page title={`Payout ${data.order_id}`}>
+      <Card title="Payout">
+        <Facts
+          rows={Object.entries(data)
+            .filter(([, v]) => v !== null && typeof v !== 'object')
+            .map(([k, v]) => [k.replace(/_/g, ' '), k === 'status' ? <Badge value={String(v)} /> : <span class={/address|txid|uuid/.test(k) ? 'mono' : ''}>{String(v)}</span>])}
+        />
+      </Card>
+      <p>
+        <Link to="/payouts">Back to payouts</Link>
+      </p>
+    </Page>
+  );
+}
+
+interface Calc {
+  commission: string;
+  merchant_amount: string;
+  payout_amount: string;
+}
+
+export function NewPayout() {
+  const choices = useLoad(() => get<Choices>('/choices'), []);
+  const [form, setForm] = useState<Record<string, unknown> | null>(null);
+  const [calc, setCalc] = useState<Calc | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const read = (el: HTMLFormElement) => {
+    const f = new FormData(el);
+    return {
+      order_id: String(f.get('order_id') ?? '').trim(),
+      amount: String(f.get('amount') ?? '').trim(),
+      currency: String(f.get('currency') ?? ''),
+      network: String(f.get('network') ?? ''),
+      address: String(f.get('address') ?? '').trim(),
+      is_subtract: f.get('is_subtract') === 'on',
+    };
+  };
+  const calculate = async (e: Event) => {
+    e.preventDefault();
+    const body = read(e.currentTarget as HTMLFormElement);
+    setBusy(true);
+    setError(null);
+    setCalc(null);
+    try {
+      const { order_id: _o, ...calcBody } = body;
+      setCalc(await post<Calc>('/payouts/calc', calcBody));
+      setForm(body);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const confirmPayout = async () => {
+    if (!form) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await post<{ uuid: string }>('/payouts', form);
+      navigate(`/payouts/${created.uuid}`);
+      notify('ok', 'The payout was created.');
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Page title="New payout">
+      <Card>
+        <form class="inline-form" onSubmit={calculate} onInput={() => setCalc(null)}>
+          <Field id="p-order" label="Order ID" hint="your reference, unique">
+            {(id, by) => <input id={id} name="order_id" required maxLength={100} aria-describedby={by} />}
+          </Field>
+          <Field id="p-amount" label="Amount">
+            {(id) => <input id={id} name="amount" required inputMode="decimal" autoComplete="off" />}
+          </Field>
+          <Field id="p-currency" label="Currency">
+            {(id) => (
+              <select id={id} name="currency" required>
+                {choices.data?.currencies.map((c) => (
+                  <option key={c} value={c} selected={c === 'USDT'}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="p-network" label="Network">
+            {(id) => (
+              <select id={id} name="network" required>
+                {choices.data?.networks.map((n) => (
+                  <option key={n.code} value={n.code} selected={n.code === 'TRON'}>
+                    {n.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="p-address" label="Address">
+            {(id) => <input id={id} name="address" required size={40} autoComplete="off" />}
+          </Field>
+          <label class="check">
+            <input type="checkbox" name="is_subtract" /> Fee from my balance
+          </label>
+          <button class="btn" type="submit" disabled={busy}>
+            Calculate
+          </button>
+        </form>
+        <Problem error={error} />
+      </Card>
+      {calc && form && (
+        <Card title="Check before sending">
+          <Facts
+            rows={[
+              ['The address receives', amount(calc.payout_amount, String(form.currency))],
+              ['Fees', amount(calc.commission, String(form.currency))],
+              ['Taken from your balance', amount(calc.merchant_amount, String(form.currency))],
+              ['To', <span class="mono">{String(form.address)}</span>],
+              ['Network', String(form.network)],
+            ]}
+          />
+          <p class="notice tone-warn">A payout cannot be taken back once sent.</p>
+          <button type="button" class="btn primary" disabled={busy} onClick={() => void confirmPayout()}>
+            Confirm payout
+          </button>
+        </Card>
+      )}
+    </Page>
+  );
+}

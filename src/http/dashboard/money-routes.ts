@@ -1,0 +1,92 @@
+// The dashboard's payouts (list, detail, calculate then create) and settings that touch money:
+// API keys (shown by prefix, rotated once confirmed) and the merchant's public profile.
+import type { DashboardApi } from './api.ts';
+import { calcPayout, createPayout } from '../../payouts/create.ts';
+import { listPayouts, payoutInfo } from '../../payouts/queries.ts';
+import { audit } from '../../dashboard/audit.ts';
+import { UserInputError } from '../../dashboard/errors.ts';
+import { rotateMerchantKey } from '../../merchants/store.ts';
+import { getProfile, updateProfile } from '../../merchants/profile.ts';
+import { isUuid } from '../validation.ts';
+import { withOrderIds } from '../../dashboard/payout-orders.ts';
+import { NotFoundError } from '../../errors.ts';
+
+/** What the create form sends, as the signed API takes it. */
+function payoutInput(body: Record<string, unknown>) {
+  const text = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).trim() : body[k]);
+  return {
+    amount: text('amount'),
+    currency: text('currency'),
+    network: text('network'),
+    address: text('address'),
+    is_subtract: body.is_subtract === true,
+    ...(body.order_id !== undefined ? { order_id: text('order_id') } : {}),
+  };
+}
+
+export function moneyRoutes(d: DashboardApi): void {
+  const { ctx } = d;
+
+  d.get('/payouts', async ({ merchant, query }) => {
+    const page = await listPayouts(ctx, merchant.id, {}, typeof query.cursor === 'string' ? { cursor: query.cursor } : {});
+    return { items: await withOrderIds(ctx.storage.db, merchant.id, page.items), next: page.paginate.nextCursor, previous: page.paginate.previousCursor };
+  });
+
+  d.get('/payouts/:id', async ({ merchant, req }) => {
+    const id = (req.params as { id?: unknown }).id;
+    if (!isUuid(id)) throw new NotFoundError('Payout not found');
+    const [payout] = await withOrderIds(ctx.storage.db, merchant.id, [await payoutInfo(ctx, merchant.id, { uuid: id.toLowerCase() })]);
+    return payout;
+  });
+
+  d.post('/payouts/calc', async ({ merchant, body }) => calcPayout(ctx, merchant, payoutInput(body)), { manage: true });
+
+  d.post(
+    '/payouts',
+    async ({ merchant, body, actor }) => {
+      const input = payoutInput(body);
+      const created = await createPayout(ctx, merchant, input);
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'payout_create', target: String(input.order_id), detail: { amount: input.amount, currency: input.currency, network: input.network, address: input.address } }, ctx.now());
+      return created;
+    },
+    { manage: true },
+  );
+
+  d.get(
+    '/keys',
+    async ({ merchant }) => ({
+      // A prefix is enough to tell keys apart; the full key is never sent again.
+      payment: merchant.payment_key.slice(0, 6),
+      payout: merchant.payout_key.slice(0, 6),
+    }),
+    { manage: true },
+  );
+
+  d.post(
+    '/keys/rotate',
+    async ({ merchant, body, actor }) => {
+      const kind = body.kind === 'payment' || body.kind === 'payout' ? body.kind : null;
+      if (!kind) throw new UserInputError('Choose the payment or the payout key.');
+      if (body.confirm !== true) throw new UserInputError('Confirm the rotation: the current key stops working at once.');
+      const key = await rotateMerchantKey(ctx.storage.db, merchant.id, kind);
+      ctx.merchants.invalidate(merchant.id);
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'key_rotate', target: kind, detail: { prefix: key.slice(0, 6) } }, ctx.now());
+      return { kind, key };
+    },
+    { manage: true },
+  );
+
+  d.get('/profile', async ({ merchant }) => getProfile(ctx.storage.db, merchant.id));
+
+  d.post(
+    '/profile',
+    async ({ merchant, body, actor }) => {
+      const patch: { display_name?: unknown; accent?: unknown; theme?: unknown } = {};
+      for (const k of ['display_name', 'accent', 'theme'] as const) if (k in body) patch[k] = body[k] === '' ? null : body[k];
+      const profile = await updateProfile(ctx.storage.db, merchant.id, patch, ctx.now());
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'profile_update', detail: patch }, ctx.now());
+      return profile;
+    },
+    { manage: true },
+  );
+}
