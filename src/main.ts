@@ -11,7 +11,11 @@ try {
   console.error(`satchel: ${e.message}`);
   process.exit(1);
 }
-const gw = await startGateway(config);
+const gw = await startGateway(config).catch((e: unknown) => {
+  if (!(e instanceof ConfigError)) throw e;
+  console.error(`satchel: ${e.message}`);
+  process.exit(1);
+});
 if (gw.demo) console.log('\n' + demoBanner(config, gw.demo) + '\n' + (await demoDashboardBanner(gw.ctx, gw.demo)) + '\n');
 if (gw.url) console.log(`Satchel is listening on ${gw.url} (public URL ${config.publicUrl})`);
 else console.log('Satchel worker started (role worker: no HTTP server)');

@@ -1,5 +1,6 @@
 // Starts the gateway: storage, HTTP server and (by role) the workers.
 import type { FastifyInstance } from 'fastify';
+import { refuseSimulatedMoneyBesideRealNetworks } from './chain/simulated/leftovers.ts';
 import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
 import { createContext } from './compose.ts';
@@ -18,6 +19,12 @@ export interface Gateway {
 
 export async function startGateway(config: Config, opts: { logger?: boolean; createDemo?: boolean; workerIntervalMs?: number } = {}): Promise<Gateway> {
   const ctx = await createContext(config);
+  try {
+    await refuseSimulatedMoneyBesideRealNetworks(config, ctx.storage);
+  } catch (e) {
+    await ctx.storage.close();
+    throw e;
+  }
   let demo: Merchant | null = null;
   if (opts.createDemo !== false && (await listMerchants(ctx.storage.db)).length === 0) {
     demo = await createMerchant(ctx.storage.db, 'Demo shop');

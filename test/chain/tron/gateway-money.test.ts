@@ -152,6 +152,17 @@ describe.each(await backends())('TRON payouts through the gateway on $name', (ba
     await expect(short).rejects.toBeInstanceOf(HotWalletShortError);
   });
 
+  it('the API refuses at creation a payout the hot wallet cannot cover: a clear message, nothing recorded or debited', async () => {
+    await fund('USDT', '20000');
+    const before = await balance();
+    const order = `tron-out-${++n}`;
+    const r = await g.api('/v1/payout', { amount: '15000', currency: 'USDT', network: 'TRON', address: payee(), is_subtract: true, order_id: order }, { key: 'payout' });
+    expect([r.status, r.body]).toEqual([422, { state: 1, message: 'The gateway cannot send this payout now: not enough USDT in its hot wallet' }]);
+    expect(await balance()).toBe(before);
+    expect(await g.ctx.storage.db.selectFrom('payouts').select('id').where('order_id', '=', order).execute()).toEqual([]);
+    expect(await ledgerAgrees()).toBe(true);
+  });
+
   it('a worker dies between storing the signed payout and broadcasting it: one transaction goes out', async () => {
     await fund('USDT', '20');
     const to = payee();
