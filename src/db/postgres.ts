@@ -25,10 +25,18 @@ function codeOf(err: unknown): string {
 /** Clients whose connection failed (they emitted 'error' or 'end'): any error from them is an outage. */
 const broken = new WeakSet<pg.ClientBase>();
 
-function classify(err: unknown, client: pg.ClientBase | null): unknown {
+/**
+ * What node-postgres itself says when a connection ends under a query, before (or without) the
+ * client's 'error' event: these errors carry no SQLSTATE, only a message.
+ */
+const CONNECTION_LOST = /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect)/;
+
+/** Turns an error that means "the database is unreachable" into DatabaseUnavailableError. */
+export function classify(err: unknown, client: pg.ClientBase | null): unknown {
   if (err instanceof DatabaseUnavailableError) return err;
   const code = codeOf(err);
-  if ((client && broken.has(client)) || code.startsWith('08') || UNAVAILABLE_CODES.has(code) || NETWORK_ERRNOS.has(code)) {
+  const message = err instanceof Error ? err.message : '';
+  if ((client && broken.has(client)) || code.startsWith('08') || UNAVAILABLE_CODES.has(code) || NETWORK_ERRNOS.has(code) || CONNECTION_LOST.test(message)) {
     return new DatabaseUnavailableError(err);
   }
   return err;
