@@ -96,9 +96,78 @@ interface Answer {
   text: string;
 }
 
+/**
+ * Keep-alive connections, reused between deliveries. A connection is made only to the addresses
+ * that passed the SSRF check of the request that opened it, and it is reused only by a request
+ * whose own check (made anew every time) gave the same addresses: the pool is keyed by them. A DNS
+ * answer that changes between the check and the connection, or between two deliveries, can thus
+ * never send a request to an address that was not checked for it.
+ */
+interface PinnedOptions {
+  /** The checked addresses, as the pool key. */
+  pinnedTo?: string;
+}
+
+const AGENT_OPTIONS = {
+  keepAlive: true,
+  keepAliveMsecs: 1000,
+  /** Per receiver and address set: the deliverer's lanes and then some. */
+  maxSockets: 16,
+  maxFreeSockets: 16,
+  maxTotalSockets: 512,
+  /** Idle connections close before a receiver's usual keep-alive limit (often 5 s) ends them. */
+  timeout: 4000,
+  scheduling: 'lifo' as const,
+};
+
+class PinnedHttpAgent extends http.Agent {
+  override getName(options?: http.ClientRequestArgs & PinnedOptions): string {
+    return `${super.getName(options)}|${options?.pinnedTo ?? ''}`;
+  }
+}
+
+class PinnedHttpsAgent extends https.Agent {
+  override getName(options?: https.RequestOptions & PinnedOptions): string {
+    return `${super.getName(options)}|${options?.pinnedTo ?? ''}`;
+  }
+}
+
+let agents: { http: http.Agent; https: https.Agent } | null = null;
+
+function agentFor(protocol: string): http.Agent {
+  agents ??= { http: new PinnedHttpAgent(AGENT_OPTIONS), https: new PinnedHttpsAgent(AGENT_OPTIONS) };
+  return protocol === 'https:' ? agents.https : agents.http;
+}
+
+/** Closes the kept-alive webhook connections (on shutdown; idle ones never keep the process up). */
+export function closeWebhookConnections(): void {
+  agents?.http.destroy();
+  agents?.https.destroy();
+  agents = null;
+}
+
+/** A reused connection the receiver had already closed: the request never reached it. */
+function staleConnection(req: http.ClientRequest, err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return req.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE' || err.message === 'socket hang up');
+}
+
 /** POST over node:http(s), connecting only to the addresses that passed the SSRF check (a DNS
  * answer that changes between the check and the connection cannot redirect the request). */
-function viaHttp(target: URL, body: string, headers: Record<string, string>, addresses: LookupAddress[], timeoutMs: number): Promise<Answer> {
+async function viaHttp(target: URL, body: string, headers: Record<string, string>, addresses: LookupAddress[], timeoutMs: number): Promise<Answer> {
+  const deadline = performance.now() + timeoutMs;
+  try {
+    return await postOnce(target, body, headers, addresses, timeoutMs);
+  } catch (e) {
+    if (!(e instanceof StaleConnection)) throw e;
+    // Once more on a new connection: the first attempt was never received.
+    return postOnce(target, body, headers, addresses, Math.max(1, Math.round(deadline - performance.now())));
+  }
+}
+
+class StaleConnection extends Error {}
+
+function postOnce(target: URL, body: string, headers: Record<string, string>, addresses: LookupAddress[], timeoutMs: number): Promise<Answer> {
   const pinned: LookupFunction = (_host, options, cb) => {
     const fam = typeof options === 'object' && options ? options.family : undefined;
     const usable = fam === 4 || fam === 6 ? addresses.filter((a) => a.family === fam) : addresses;
@@ -107,40 +176,40 @@ function viaHttp(target: URL, body: string, headers: Record<string, string>, add
     else cb(null, list[0]!.address, list[0]!.family);
   };
   const payload = Buffer.from(body, 'utf8');
+  const pinnedTo = addresses.map((a) => a.address).join(',');
   return new Promise<Answer>((resolve, reject) => {
     let status: number | null = null;
     let text = '';
     let settled = false;
-    const finish = (err: Error | null) => {
+    const finish = (err: Error | null, keep = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       if (err && status === null) reject(err);
       else resolve({ status: status!, text });
-      req.destroy();
+      // A connection whose answer was read to the end goes back to the pool; any other is closed.
+      if (!keep) req.destroy();
     };
-    const req = (target.protocol === 'https:' ? https : http).request(
-      target,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(payload.length) },
-        lookup: pinned,
-        agent: false,
-      },
-      (res) => {
-        status = res.statusCode ?? 0;
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          if (text.length < MAX_READ) text += chunk.slice(0, MAX_READ - text.length);
-        });
-        res.on('end', () => finish(null));
-        res.on('error', (e) => finish(e));
-        res.on('aborted', () => finish(null));
-      },
-    );
+    const options: https.RequestOptions & PinnedOptions = {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(payload.length) },
+      lookup: pinned,
+      agent: agentFor(target.protocol),
+      pinnedTo,
+    };
+    const req = (target.protocol === 'https:' ? https : http).request(target, options, (res) => {
+      status = res.statusCode ?? 0;
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        if (text.length < MAX_READ) text += chunk.slice(0, MAX_READ - text.length);
+      });
+      res.on('end', () => finish(null, true));
+      res.on('error', (e) => finish(e));
+      res.on('aborted', () => finish(null));
+    });
     // Once the status line is in, a slow body no longer matters: the answer is known.
     const timer = setTimeout(() => finish(new Timeout()), timeoutMs);
-    req.on('error', (e) => finish(e));
+    req.on('error', (e) => finish(status === null && staleConnection(req, e) ? new StaleConnection(e.message) : e));
     req.end(payload);
   });
 }
