@@ -4,7 +4,7 @@ import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
-import { check, isMissing, toBoolean, type Input } from '../http/validation.ts';
+import { check, isMissing, toBoolean, type Input } from '../contracts/rules.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { isMissing, toBoolean, validate, type Input } from '../http/validation.ts';
+import { isMissing, toBoolean, validate, type Input } from '../contracts/rules.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import { qrDataUrl } from '../invoices/qr.ts';
