@@ -62,7 +62,7 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, input: In
     network: network.code,
     address: '',
     address_path: '',
-    url_callback: str(input.url_callback),
+    url_callback: str(input.url_callback) ?? merchant.default_url_callback ?? null,
     from_referral_code: str(input.from_referral_code),
     status: 'active',
     is_force_refund: 0,
