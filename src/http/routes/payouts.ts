@@ -9,7 +9,7 @@ import { calcPayout, createPayout } from '../../payouts/create.ts';
 import { listPayouts, payoutInfo } from '../../payouts/queries.ts';
 import { payoutServices } from '../../payouts/services.ts';
 import { refundInvoice } from '../../refunds/refund.ts';
-import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../chain/simulated/outgoing.ts';
+import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../simulator/payouts.ts';
 import { simulateDeposit } from '../../transfers/deposit.ts';
 
 export function payoutRoutes(v1: V1): void {

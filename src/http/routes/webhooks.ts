@@ -1,6 +1,6 @@
 import type { V1 } from '../merchant-api.ts';
 import { resendPaymentWebhook } from '../../webhooks/resend.ts';
-import { sendTestWebhook, type TestWebhookKind } from '../../webhooks/test-webhooks.ts';
+import { sendTestWebhook, type TestWebhookKind } from '../../test-webhooks/send.ts';
 
 export function webhookRoutes(v1: V1): void {
   const { ctx } = v1;
