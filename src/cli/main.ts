@@ -8,7 +8,7 @@ import { createMerchant, listMerchants, setMerchantBlocked } from '../merchants/
 import { ProfileError, updateProfile, type MerchantProfile } from '../merchants/profile.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { NotFoundError } from '../errors.ts';
-import { isUuid } from '../http/validation.ts';
+import { isUuid } from '../contracts/rules.ts';
 import { createContext } from '../compose.ts';
 import {
   SimulatorError,

@@ -9,6 +9,11 @@ export interface MerchantsTable {
   payout_key: string;
   is_blocked: number;
   created_at: number;
+  /** Used when an invoice or static wallet is created without its own (migration 012). */
+  default_url_callback?: string | null;
+  /** Used when an invoice is created without url_return / url_success (migration 012). */
+  default_url_return?: string | null;
+  default_url_success?: string | null;
 }
 
 /** The merchant's public profile (migration 009); every column is shown to payers. */

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, Msg, ValidationError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
-import { isUuid, type Input } from './validation.ts';
+import { isUuid, type Input } from '../contracts/rules.ts';
 import { MAX_JSON_DEPTH, parseJsonBody } from './json-body.ts';
 import { failure } from './envelope.ts';
 import { keyKindsFor, looksLikeWebhook, verifySignature } from './signature.ts';

@@ -4,7 +4,7 @@ import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
-import { check, isMissing, toBoolean, type Input } from '../http/validation.ts';
+import { check, isMissing, toBoolean, type Input } from '../contracts/rules.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
@@ -159,9 +159,10 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     txid: null,
     status: 'process',
     is_final: 0,
-    url_return: str(input.url_return),
-    url_success: str(input.url_success),
-    url_callback: str(input.url_callback),
+    // The merchant's defaults (dashboard Settings) stand in for URLs the request leaves out.
+    url_return: str(input.url_return) ?? merchant.default_url_return ?? null,
+    url_success: str(input.url_success) ?? merchant.default_url_success ?? null,
+    url_callback: str(input.url_callback) ?? merchant.default_url_callback ?? null,
     is_payment_multiple: toBoolean(input.is_payment_multiple, true) ? 1 : 0,
     lifetime,
     to_currency: toCurrency,

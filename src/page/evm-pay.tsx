@@ -2,7 +2,7 @@
 // invoice can be paid from a wallet and the browser has one (see ./wallets.ts).
 import { useState } from 'preact/hooks';
 import { useT } from './i18n/index.ts';
-import type { PayerInvoice } from './payer-api.ts';
+import type { PayerInvoice } from '../contracts/payer.ts';
 import { useStore } from './store.ts';
 import { useAmount } from './ui.tsx';
 import { WalletGlyph } from './icons.tsx';

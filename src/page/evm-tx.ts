@@ -2,7 +2,7 @@
 // (adding it when the wallet lacks it), check the balance, send exactly the amount due. Nothing
 // else is asked of the wallet: no approval, no message to sign. Amounts are bigint base units
 // from decimal strings, never JS numbers. Loaded only with ./evm-pay.tsx.
-import type { PayerEvm } from './payer-api.ts';
+import type { PayerEvm } from '../contracts/payer.ts';
 import type { Eip1193Provider } from './wallets.ts';
 
 /** ERC-20 `transfer(address,uint256)`. */

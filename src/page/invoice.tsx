@@ -1,7 +1,7 @@
 // The invoice's screens, one per state the payer can meet.
 import { useEffect } from 'preact/hooks';
 import { useT, useI18n } from './i18n/index.ts';
-import type { PayerInvoice } from './payer-api.ts';
+import type { PayerInvoice } from '../contracts/payer.ts';
 import { formatDuration, formatTime } from './format.ts';
 import { useStore, type Screen } from './store.ts';
 import { lazyView } from './lazy.tsx';

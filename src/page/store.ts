@@ -7,7 +7,7 @@ import { ApiError, chooseCurrency, loadPayable, readInitialView, simulatePayment
 import { createServerClock, secondsLeft } from './clock.ts';
 import type { Embed } from './embed.ts';
 import { createI18n, pickLanguage, translate, type I18n, type MessageKey } from './i18n/index.ts';
-import type { PayerInvoice, SimulateMode } from './payer-api.ts';
+import type { PayerInvoice, SimulateMode } from '../contracts/payer.ts';
 import { createPoller, type Poller } from './poller.ts';
 import { readEmbedConfig, readRoute, type EmbedConfig, type Route } from './route.ts';
 import { applyTheme, resolveTheme, type Theme } from './theme.ts';

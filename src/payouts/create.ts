@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { check, isMissing, toBoolean, type Input } from '../http/validation.ts';
+import { check, isMissing, toBoolean, type Input } from '../contracts/rules.ts';
 import { normalizeCourseSource } from '../invoices/rates.ts';
 import { balanceOf, InsufficientFunds, post } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';

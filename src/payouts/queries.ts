@@ -1,7 +1,7 @@
 // Payout info, history and the test-webhook lookup.
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
-import { isMissing, validate, type Input } from '../http/validation.ts';
+import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import { historyPage, type Page } from '../db/history.ts';
 import { balanceOf } from '../ledger/index.ts';
 import type { PayoutWebhookSource } from '../webhooks/payload.ts';

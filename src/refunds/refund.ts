@@ -2,7 +2,7 @@
 // business balance, and moves the invoice through refund_process -> refund_paid | refund_fail.
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { check, isMissing, toBoolean, type Input } from '../http/validation.ts';
+import { check, isMissing, toBoolean, type Input } from '../contracts/rules.ts';
 import { isValidAddress } from '../chain/address/index.ts';
 import { enqueueInvoiceWebhook } from '../invoices/lifecycle.ts';
 import type { InvoiceRow } from '../invoices/model.ts';

@@ -5,7 +5,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { check, isMissing, type Input } from '../http/validation.ts';
+import { check, isMissing, type Input } from '../contracts/rules.ts';
 import { InsufficientFunds, post, type Wallet } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';

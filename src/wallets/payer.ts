@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { paymentUri, qrContent } from '../chain/address/index.ts';
-import { isUuid } from '../http/validation.ts';
+import { isUuid } from '../contracts/rules.ts';
 import { Decimal } from '../money/decimal.ts';
-import type { PayerWallet } from '../page/payer-api.ts';
+import type { PayerWallet } from '../contracts/payer.ts';
 import type { StaticWalletRow, TopupRow } from './model.ts';
 import { topupWebhookFields } from './webhook.ts';
 import { getPublicProfile } from '../merchants/profile.ts';

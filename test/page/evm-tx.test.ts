@@ -2,7 +2,7 @@
 // 4902), and each way it can stop, against a scripted EIP-1193 provider.
 import { describe, expect, test } from 'vitest';
 import { classify, paymentTransaction, payWithWallet, toBaseUnits, transferData, WalletError } from '../../src/page/evm-tx.ts';
-import type { PayerEvm } from '../../src/page/payer-api.ts';
+import type { PayerEvm } from '../../src/contracts/payer.ts';
 import type { Eip1193Provider } from '../../src/page/wallets.ts';
 
 const TO = '0x1234567890AbcdEF1234567890aBcdef12345678';

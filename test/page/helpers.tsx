@@ -2,7 +2,7 @@
 import { cleanup, render } from '@testing-library/preact';
 import { vi } from 'vitest';
 import { App } from '../../src/page/app.tsx';
-import type { PayerInvoice, PayerWallet } from '../../src/page/payer-api.ts';
+import type { PayerInvoice, PayerWallet } from '../../src/contracts/payer.ts';
 
 export const T0 = Date.UTC(2030, 0, 15, 12, 0, 0); // the server's clock in fixtures
 

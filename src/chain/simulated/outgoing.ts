@@ -2,7 +2,7 @@
 // for a payout (or an invoice refund, a blocked-wallet refund, a forced refund). A payout that has
 // not been sent yet is sent first, as the worker would.
 import type { Ctx } from '../../context.ts';
-import { isUuid } from '../../http/validation.ts';
+import { isUuid } from '../../contracts/rules.ts';
 import type { PayoutRow } from '../../payouts/model.ts';
 import { sendPayoutNow } from '../../payouts/worker.ts';
 import { processNetwork } from '../ingest.ts';

@@ -11,7 +11,7 @@ import { UserInputError } from '../../dashboard/errors.ts';
 import { resendPaymentWebhook } from '../../webhooks/resend.ts';
 import { refundInvoice } from '../../refunds/refund.ts';
 import { simulatePay, SimulatorError } from '../../chain/simulated/simulator.ts';
-import { isUuid } from '../validation.ts';
+import { isUuid } from '../../contracts/rules.ts';
 import type { DashboardApi } from './api.ts';
 
 function invoiceId(params: unknown): string {

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { simulatorRoute } from './simulator.ts';
 import type { Ctx } from '../../context.ts';
 import type { V1 } from '../merchant-api.ts';
-import type { Input } from '../validation.ts';
+import type { Input } from '../../contracts/rules.ts';
 import { calcPayout, createPayout } from '../../payouts/create.ts';
 import { listPayouts, payoutInfo } from '../../payouts/queries.ts';
 import { payoutServices } from '../../payouts/services.ts';

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { jsonBody } from '../json-body.ts';
-import { toBoolean, type Input } from '../validation.ts';
+import { toBoolean, type Input } from '../../contracts/rules.ts';
 import {
   SimulatorError,
   simulateConfirm,
