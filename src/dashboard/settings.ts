@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ValidationError } from '../errors.ts';
-import { validate } from '../http/validation.ts';
+import { validate } from '../contracts/rules.ts';
 import { setMerchantDefaults, type Merchant, type MerchantDefaults } from '../merchants/store.ts';
 
 export const DEFAULT_URL_RULES = {

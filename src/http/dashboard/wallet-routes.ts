@@ -10,7 +10,7 @@ import { listDeliveries, parseShow, retryNow } from '../../dashboard/webhooks.ts
 import { saveDefaults } from '../../dashboard/settings.ts';
 import { blockWallet } from '../../wallets/create.ts';
 import { blockedAddressRefund } from '../../wallets/blocked-refund.ts';
-import { isUuid } from '../validation.ts';
+import { isUuid } from '../../contracts/rules.ts';
 import type { DashboardApi } from './api.ts';
 
 function uuidParam(params: unknown, what: string): string {
