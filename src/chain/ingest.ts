@@ -2,24 +2,12 @@
 // the owner of the address (an invoice, a static wallet) in the same transaction.
 import type { Transaction } from 'kysely';
 import { getAddress } from 'viem';
-import type { Ctx } from '../context.ts';
-import type { ChainTransfersTable, DB, InvoicesTable } from '../db/schema.ts';
+import type { Ctx, TransferRef } from '../context.ts';
+import type { ChainTransfersTable, DB } from '../db/schema.ts';
 import { statement } from '../db/statement.ts';
-import { reconcileInvoice } from '../invoices/lifecycle.ts';
 import type { ChainSink, IncomingTransfer } from './contract.ts';
 import { ScanBusyError } from './errors.ts';
 import { Decimal, DecimalFormatError } from '../money/decimal.ts';
-
-export interface OwnerHandlers {
-  /** Static wallet top-ups (the wallets issue plugs in here). */
-  wallet?: (ctx: Ctx, trx: Transaction<DB>, walletId: string, transfer: { network: string; txid: string; idx: number }) => Promise<void>;
-  /** Outgoing transactions (payouts, refunds). */
-  outgoing?: (ctx: Ctx, network: string, txid: string, status: 'confirmed' | 'failed', confirmations: number) => Promise<void>;
-  /** One of our transactions replaced by a fee bump. */
-  outgoingReplaced?: (ctx: Ctx, network: string, oldTxid: string, newTxid: string) => Promise<void>;
-}
-
-export const ownerHandlers: OwnerHandlers = {};
 
 function canonical(ctx: Ctx, network: string, address: string): string {
   const n = ctx.registry.network(network);
@@ -174,7 +162,7 @@ function recordingSink(ctx: Ctx): ChainSink {
   }
 
   /** Records one transfer and hands it to its owner, inside `trx`. */
-  async function record(trx: Transaction<DB>, l: Located, owner: Owner, invoices: InvoiceCache): Promise<void> {
+  async function record(trx: Transaction<DB>, l: Located, owner: Owner): Promise<void> {
     const { t, network, to } = l;
     const now = ctx.now();
     const confirmed = t.confirmations >= ctx.chains.confirmations(network);
@@ -221,7 +209,7 @@ function recordingSink(ctx: Ctx): ChainSink {
         .where('idx', '=', t.index)
         .execute();
     }
-    await dispatch(ctx, trx, owner, { network, txid: t.txid, idx: t.index }, invoices);
+    await dispatch(ctx, trx, owner, { network, txid: t.txid, idx: t.index });
   }
 
   return {
@@ -229,7 +217,7 @@ function recordingSink(ctx: Ctx): ChainSink {
       const l = locate(t);
       const owner = (await owners([l])).get(`${l.network} ${l.to}`);
       if (!owner) return;
-      await ctx.storage.db.transaction().execute((trx) => record(trx, l, owner, new Map()));
+      await ctx.storage.db.transaction().execute((trx) => record(trx, l, owner));
     },
 
     async transferBatch(list: readonly IncomingTransfer[]) {
@@ -241,10 +229,8 @@ function recordingSink(ctx: Ctx): ChainSink {
       });
       if (mine.length === 0) return;
       await ctx.storage.db.transaction().execute(async (trx) => {
-        // Every invoice of the batch locked up front, in one statement and in id order: fewer round
-        // trips, and no lock order that another transaction (expiry, a refund) could cross.
-        const invoices = await lockInvoices(ctx, trx, mine.filter((m) => m.owner.owner_kind === 'invoice').map((m) => m.owner.owner_id));
-        for (const { l, owner } of mine) await record(trx, l, owner, invoices);
+        await lockInvoices(ctx, trx, mine.filter((m) => m.owner.owner_kind === 'invoice').map((m) => m.owner.owner_id));
+        for (const { l, owner } of mine) await record(trx, l, owner);
       });
     },
 
@@ -262,47 +248,34 @@ function recordingSink(ctx: Ctx): ChainSink {
           .where('txid', '=', txid)
           .where('idx', '=', index)
           .execute();
-        await dispatch(ctx, trx, existing, { network, txid, idx: index }, new Map());
+        await dispatch(ctx, trx, existing, { network, txid, idx: index });
       });
     },
 
     async outgoing(network, txid, status, confirmations) {
-      await ownerHandlers.outgoing?.(ctx, network.toUpperCase(), txid, status, confirmations);
+      await ctx.features.owners.payout(ctx, network.toUpperCase(), txid, status, confirmations);
     },
 
     async outgoingReplaced(network, oldTxid, newTxid) {
-      await ownerHandlers.outgoingReplaced?.(ctx, network.toUpperCase(), oldTxid, newTxid);
+      await ctx.features.owners.payoutReplaced(ctx, network.toUpperCase(), oldTxid, newTxid);
     },
   };
 }
 
-/** Invoices already locked in the current transaction, as they stand now. */
-type InvoiceCache = Map<string, InvoicesTable | null>;
-
-async function lockInvoices(ctx: Ctx, trx: Transaction<DB>, ids: string[]): Promise<InvoiceCache> {
-  const cache: InvoiceCache = new Map();
+/**
+ * Locks the invoices a batch is about, in one statement and in id order: no lock order that
+ * another transaction (expiry, a refund: an invoice, then a balance) could cross.
+ */
+async function lockInvoices(ctx: Ctx, trx: Transaction<DB>, ids: string[]): Promise<void> {
   const unique = [...new Set(ids)].sort();
   for (let i = 0; i < unique.length; i += OWNER_CHUNK) {
-    const chunk = unique.slice(i, i + OWNER_CHUNK);
-    const rows = await ctx.storage.forUpdate(trx.selectFrom('invoices').selectAll().where('id', 'in', chunk).orderBy('id')).execute();
-    for (const r of rows) cache.set(r.id, r);
-    for (const id of chunk) if (!cache.has(id)) cache.set(id, null);
+    await ctx.storage.forUpdate(trx.selectFrom('invoices').select('id').where('id', 'in', unique.slice(i, i + OWNER_CHUNK)).orderBy('id')).execute();
   }
-  return cache;
 }
 
-async function dispatch(
-  ctx: Ctx,
-  trx: Transaction<DB>,
-  owner: Owner,
-  transfer: { network: string; txid: string; idx: number },
-  invoices: InvoiceCache,
-): Promise<void> {
-  if (owner.owner_kind === 'invoice') {
-    const locked = invoices.get(owner.owner_id);
-    const row = await reconcileInvoice(ctx, trx, owner.owner_id, locked === undefined ? undefined : { locked });
-    if (locked !== undefined) invoices.set(owner.owner_id, row);
-  } else if (owner.owner_kind === 'wallet') await ownerHandlers.wallet?.(ctx, trx, owner.owner_id, transfer);
+async function dispatch(ctx: Ctx, trx: Transaction<DB>, owner: Owner, transfer: TransferRef): Promise<void> {
+  if (owner.owner_kind === 'invoice') await ctx.features.owners.invoice(ctx, trx, owner.owner_id, transfer);
+  else if (owner.owner_kind === 'wallet') await ctx.features.owners.wallet(ctx, trx, owner.owner_id, transfer);
 }
 
 /** Ingests whatever is new on one network's chain, waiting for another scanner to finish first. */

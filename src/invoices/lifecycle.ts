@@ -88,16 +88,17 @@ const updateInvoice = statementsByColumns<Partial<InvoiceRow> & { id: string }>(
 
 const paymentKeyOf = statement<{ id: string }, { payment_key: string }>((db, p) => db.selectFrom('merchants').select('payment_key').where('id', '=', p.id));
 
+const lockInvoice = statement<{ id: string }, InvoiceRow>((db, p, kind) => {
+  const q = db.selectFrom('invoices').selectAll().where('id', '=', p.id);
+  return kind === 'postgres' ? q.forUpdate() : q;
+});
+
 /**
  * Recomputes one invoice inside `trx`: status, amounts, credit and webhook. Returns the updated row.
- * This takes the invoice row's lock first, unless the caller already holds it in `trx` and passes
- * the row as it stands (`locked`; null when there is no such invoice).
+ * Callers hold no lock; this takes the invoice row's lock first.
  */
-export async function reconcileInvoice(ctx: Ctx, trx: Transaction<DB>, invoiceId: string, opts: { locked?: InvoiceRow | null } = {}): Promise<InvoiceRow | null> {
-  const inv =
-    opts.locked !== undefined
-      ? opts.locked
-      : await ctx.storage.forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', invoiceId)).executeTakeFirst();
+export async function reconcileInvoice(ctx: Ctx, trx: Transaction<DB>, invoiceId: string): Promise<InvoiceRow | null> {
+  const inv = (await lockInvoice(trx, { id: invoiceId })).rows[0];
   if (!inv || !(RECOMPUTABLE.has(inv.status) || CREDIT_ONLY.has(inv.status))) return inv ?? null;
   const now = ctx.now();
   const network = ctx.registry.network(inv.network);
