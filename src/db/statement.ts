@@ -4,7 +4,7 @@
 // its values are swapped. Unlike `prepared` (./prepared.ts), the values are named and may be of any
 // type, and the statement runs on whatever it is given: the database or an open transaction.
 import { CompiledQuery, PostgresAdapter, type Compilable, type DialectAdapter, type Kysely, type QueryResult } from 'kysely';
-import type { DialectKind } from './dialect.ts';
+import type { DialectKind } from './storage.ts';
 import type { DB } from './schema.ts';
 
 const SENTINEL = '\u0000satchel-value-';
@@ -61,6 +61,38 @@ export function statementsByColumns<P extends object, R = unknown>(
       const fixed = [...columns];
       s = statement<P, R>((d, p) => build(d, p, fixed));
       byColumns.set(key, s);
+    }
+    return s(db, values);
+  };
+}
+
+/** The sizes a list of values is cut into for `statementsBySize`. */
+const SIZES = [64, 16, 4, 1];
+
+/** How a list of `n` values is cut: as few statements as the fixed sizes allow. */
+export function sizedChunks(n: number): number[] {
+  const out: number[] = [];
+  for (const size of SIZES) while (n >= size) {
+    out.push(size);
+    n -= size;
+  }
+  return out;
+}
+
+/**
+ * Statements over a list of values whose length varies (many rows in one insert, `in (...)`): a
+ * list is cut into chunks of fixed sizes (`sizedChunks`), and each size is compiled once. `build`
+ * names the values of the k-th item with a suffix (`id0`, `id1`, ...).
+ */
+export function statementsBySize<R = unknown>(
+  build: (db: Kysely<DB>, p: Record<string, any>, size: number) => Compilable<R>,
+): (db: Kysely<DB>, size: number, values: Record<string, unknown>) => Promise<QueryResult<R>> {
+  const bySize = new Map<number, Statement<Record<string, unknown>, R>>();
+  return (db, size, values) => {
+    let s = bySize.get(size);
+    if (!s) {
+      s = statement<Record<string, unknown>, R>((d, p) => build(d, p, size));
+      bySize.set(size, s);
     }
     return s(db, values);
   };

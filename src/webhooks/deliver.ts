@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { WebhooksTable } from '../db/schema.ts';
-import { statementsByColumns } from '../db/statement.ts';
+import { sizedChunks, statementsByColumns, statementsBySize } from '../db/statement.ts';
 import { DEFAULT_TIMEOUT_MS, sendWebhook, type SendResult } from './send.ts';
 
 type WebhookRow = Selectable<WebhooksTable>;
@@ -206,41 +206,91 @@ export class WebhookDeliverer {
     return result.status ?? 'pending';
   }
 
-  /** Writes attempts and their outcomes in one transaction. */
+  /**
+   * Writes attempts and their outcomes in one transaction, without waiting for the disk: losing
+   * it to a power cut only sends those webhooks again, under the same delivery ids.
+   */
   private async record(batch: Attempt[]): Promise<void> {
-    await this.ctx.storage.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < batch.length; i += RECORD_CHUNK) {
-        await trx
-          .insertInto('webhook_attempts')
-          .values(
-            batch.slice(i, i + RECORD_CHUNK).map(({ row, at, r }) => ({
-              id: randomUUID(),
-              webhook_id: row.id,
-              at,
-              http_status: r.httpStatus,
-              latency_ms: r.latencyMs,
-              error: r.error,
-              answer: r.answer ?? null,
-            })),
-          )
-          .execute();
+    await this.ctx.storage.relaxedWrite(async (trx) => {
+      let at = 0;
+      for (const size of sizedChunks(batch.length)) {
+        const values: Record<string, unknown> = {};
+        for (let k = 0; k < size; k++) {
+          const { row, at: started, r } = batch[at++]!;
+          values[`id${k}`] = randomUUID();
+          values[`webhook_id${k}`] = row.id;
+          values[`at${k}`] = started;
+          values[`http_status${k}`] = r.httpStatus;
+          values[`latency_ms${k}`] = r.latencyMs;
+          values[`error${k}`] = r.error;
+          values[`answer${k}`] = r.answer ?? null;
+        }
+        await insertAttempts(trx, size, values);
       }
-      for (const { row, r, result } of batch) {
-        const set: Partial<WebhookRow> = { attempts: row.attempts + 1, last_status: r.httpStatus, last_error: r.error, ...result };
-        const columns = Object.keys(set).sort();
-        // Guards against a worker whose lease ran out recording over a newer attempt.
-        await recordOutcome(trx, columns, { ...set, id: row.id, was: row.attempts });
+      // Deliveries (the usual outcome) are recorded together, per attempt count and answer;
+      // anything else one by one. Each update is guarded against a worker whose lease ran out
+      // recording over a newer attempt (`attempts` still what it was).
+      const delivered = new Map<string, Attempt[]>();
+      for (const a of batch) {
+        if (a.result.status === 'delivered') {
+          const key = `${a.row.attempts} ${a.r.httpStatus}`;
+          const group = delivered.get(key) ?? [];
+          group.push(a);
+          delivered.set(key, group);
+          continue;
+        }
+        const set: Partial<WebhookRow> = { attempts: a.row.attempts + 1, last_status: a.r.httpStatus, last_error: a.r.error, ...a.result };
+        await recordOutcome(trx, Object.keys(set).sort(), { ...set, id: a.row.id, was: a.row.attempts });
+      }
+      for (const group of delivered.values()) {
+        const first = group[0]!;
+        const common = {
+          was: first.row.attempts,
+          attempts: first.row.attempts + 1,
+          last_status: first.r.httpStatus,
+          delivered_at: Math.max(...group.map((a) => Number(a.result.delivered_at))),
+        };
+        let k = 0;
+        for (const size of sizedChunks(group.length)) {
+          const values: Record<string, unknown> = { ...common };
+          for (let j = 0; j < size; j++) values[`id${j}`] = group[k++]!.row.id;
+          await markDelivered(trx, size, values);
+        }
       }
     });
   }
 }
 
+const insertAttempts = statementsBySize((db, p, size) =>
+  db.insertInto('webhook_attempts').values(
+    Array.from({ length: size }, (_, k) => ({
+      id: p[`id${k}`],
+      webhook_id: p[`webhook_id${k}`],
+      at: p[`at${k}`],
+      http_status: p[`http_status${k}`],
+      latency_ms: p[`latency_ms${k}`],
+      error: p[`error${k}`],
+      answer: p[`answer${k}`],
+    })),
+  ),
+);
+
+const markDelivered = statementsBySize((db, p, size) =>
+  db
+    .updateTable('webhooks')
+    .set({ status: 'delivered', delivered_at: p.delivered_at, attempts: p.attempts, last_status: p.last_status, last_error: null })
+    .where('status', '=', 'pending')
+    .where('attempts', '=', p.was)
+    .where(
+      'id',
+      'in',
+      Array.from({ length: size }, (_, k) => p[`id${k}`] as string),
+    ),
+);
+
 /** How long attempts gather before they are written, and how many are written at once. */
 const GATHER_MS = 50;
 const FLUSH_AT = 250;
-
-/** Attempts per insert statement (well under every database's limit on bound parameters). */
-const RECORD_CHUNK = 200;
 
 const recordOutcome = statementsByColumns<Partial<WebhookRow> & { id: string; was: number }>((db, p, columns) => {
   const values = p as Record<string, unknown>;
