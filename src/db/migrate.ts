@@ -11,6 +11,7 @@ import * as m008 from './migrations/008_tron.ts';
 import * as m009 from './migrations/009_merchant_profiles.ts';
 import * as m010 from './migrations/010_dashboard.ts';
 import * as m011 from './migrations/011_chain_scans.ts';
+import * as m012 from './migrations/012_address_pool.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '009_merchant_profiles': m009,
   '010_dashboard': m010,
   '011_chain_scans': m011,
+  '012_address_pool': m012,
 };
 
 class StaticProvider implements MigrationProvider {

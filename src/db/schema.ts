@@ -89,6 +89,15 @@ export interface AddressesTable {
   created_at: number;
 }
 
+export interface AddressPoolTable {
+  network: string;
+  source: string;
+  idx: number;
+  address: string;
+  path: string;
+  qr: string;
+}
+
 export interface ChainTransfersTable {
   network: string;
   txid: string;
@@ -391,6 +400,7 @@ export interface DB {
   hd_counters: HdCountersTable;
   invoices: InvoicesTable;
   addresses: AddressesTable;
+  address_pool: AddressPoolTable;
   chain_transfers: ChainTransfersTable;
   chain_cursors: ChainCursorsTable;
   chain_scans: ChainScansTable;

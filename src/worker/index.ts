@@ -5,6 +5,7 @@ import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import type { Ctx } from '../context.ts';
 import { createSink } from '../chain/ingest.ts';
+import { refillAddressPools } from '../chain/allocate.ts';
 import { expireDue } from '../invoices/lifecycle.ts';
 import { WebhookDeliverer } from '../webhooks/deliver.ts';
 
@@ -37,6 +38,8 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
       );
     }],
     ['expiry', (c) => expireDue(c)],
+    // Deposit addresses derived ahead (with their QR codes), so that requests do not derive them.
+    ['addresses', (c) => refillAddressPools(c)],
     ['webhooks', (_c, signal) => deliverer.runOnce(50, signal)],
     ...extraJobs.map((j, i): [string, Job] => [`job${i}`, j]),
   ];
