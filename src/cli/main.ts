@@ -8,7 +8,7 @@ import { createMerchant, listMerchants, setMerchantBlocked } from '../merchants/
 import { ProfileError, updateProfile, type MerchantProfile } from '../merchants/profile.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { NotFoundError } from '../errors.ts';
-import { isUuid } from '../http/validation.ts';
+import { isUuid } from '../contracts/rules.ts';
 import { createContext } from '../compose.ts';
 import {
   SimulatorError,
@@ -17,11 +17,11 @@ import {
   simulateExpire,
   simulatePay,
   simulatePayAddress,
-} from '../chain/simulated/simulator.ts';
+} from '../simulator/payments.ts';
 import { webhooksList } from '../webhooks/cli.ts';
 import { listStuckPayouts } from '../payouts/stuck.ts';
 import { simulateDeposit } from '../transfers/deposit.ts';
-import { simulateConfirmOutgoing, simulateFailOutgoing } from '../chain/simulated/outgoing.ts';
+import { simulateConfirmOutgoing, simulateFailOutgoing } from '../simulator/payouts.ts';
 import { USER_USAGE, userCli } from './users.ts';
 
 const USAGE = `Usage: satchel <command>

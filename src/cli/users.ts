@@ -8,7 +8,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { UserInputError } from '../dashboard/errors.ts';
 import { createUser, disableUser, findUserByEmail, issueSetPasswordLink, listUsers, setPasswordUrl } from '../dashboard/users.ts';
 import { audit } from '../dashboard/audit.ts';
-import { isUuid } from '../http/validation.ts';
+import { isUuid } from '../contracts/rules.ts';
 
 export const USER_USAGE = `  user create --merchant <uuid> --email E --role owner|viewer   print a one-time set-password link
   user create --email E --role admin       an instance admin (sees every merchant)

@@ -2,7 +2,7 @@
 // over (created_at, id), newest first, so pages stay stable while new records arrive.
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import { ValidationError } from '../errors.ts';
-import { isMissing, validate, type Input } from '../http/validation.ts';
+import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import type { DB } from './schema.ts';
 
 export const PER_PAGE = 15;

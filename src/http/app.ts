@@ -6,17 +6,22 @@ import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics } from '../ops/metrics.ts';
 import { bitcoinScanStatus } from '../chain/bitcoin/status.ts';
-import { backlogSamples } from '../ops/backlog.ts';
+import { backlogSamples } from '../db/backlog.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
 import { ScanBusyError } from '../chain/errors.ts';
-import { merchantApi } from './merchant-api.ts';
+import { signedApi } from './signed-api.ts';
+import { invoiceRoutes } from './routes/invoices.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
+import { walletRoutes } from './routes/wallets.ts';
+import { transferRoutes } from './routes/transfers.ts';
+import { accountRoutes } from './routes/account.ts';
 import { simulatorRoutes } from './routes/simulator.ts';
 import { payerRoutes } from './routes/payer.ts';
 import { pageRoutes } from './routes/page.ts';
 import { logoRoutes } from './routes/logos.ts';
 import { demoRoutes } from '../demo/index.ts';
-import { moneyOutSimulatorRoutes } from './routes/payouts.ts';
-import { exchangeRateRoutes } from './routes/extras.ts';
+import { moneyOutSimulatorRoutes, payoutRoutes } from './routes/payouts.ts';
+import { exchangeRateRoutes } from './routes/exchange-rates.ts';
 import { dashboardRoutes } from './dashboard/index.ts';
 import { countStuckPayouts } from '../payouts/stuck.ts';
 
@@ -150,7 +155,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       ]),
     ]),
   );
-  metrics.collect(() => backlogSamples(ctx));
+  metrics.collect(() => backlogSamples(ctx.storage, ctx.now));
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
   // Security headers from the maintained plugin. Every HTML surface (payment page, dashboard, demo
@@ -161,7 +166,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     frameguard: false,
   });
-  await app.register(merchantApi, { ctx });
+  await app.register(signedApi, { ctx, groups: [invoiceRoutes, webhookRoutes, walletRoutes, payoutRoutes, transferRoutes, accountRoutes] });
   // The simulator only exists in test mode: it makes money out of nothing.
   if (ctx.chains.simulator) {
     await simulatorRoutes(app, ctx);

@@ -2,7 +2,7 @@
 // recursively (a NUL check, a serializer, a log line) can overflow the stack on a few KB of
 // `[[[[...`, so nesting is limited here, once, by an iterative walk, before any handler sees it.
 import type { FastifyRequest } from 'fastify';
-import { parameterWithNul, type Input } from './validation.ts';
+import { parameterWithNul, type Input } from '../contracts/rules.ts';
 
 /** Deepest nesting a request may have; the deepest real parameter (`currencies[i].network`) needs 3. */
 export const MAX_JSON_DEPTH = 16;

@@ -13,21 +13,6 @@ export function verifySignature(raw: Buffer, key: string, given: string | undefi
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** Keys a path accepts. The spec validates test webhooks with the payment key, but a popular SDK
- * signs the payout test with the payout key; both are the merchant's own secrets, so that one route
- * takes either. */
-export function keyKindsFor(path: string): ReadonlyArray<'payment' | 'payout'> {
-  return path === '/v1/test-webhook/payout' ? ['payment', 'payout'] : [keyKindFor(path)];
-}
-
-/** Which key signs a path: payout key for payouts, transfers and refunds; payment key otherwise. */
-export function keyKindFor(path: string): 'payment' | 'payout' {
-  if (path.startsWith('/v1/payout') || path.startsWith('/v1/transfer/') || path === '/v1/payment/refund') {
-    return 'payout';
-  }
-  return 'payment';
-}
-
 const WEBHOOK_TYPES: ReadonlySet<unknown> = new Set(['payment', 'wallet', 'payout']);
 
 /**

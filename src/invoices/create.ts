@@ -4,7 +4,7 @@ import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
-import { check, isMissing, toBoolean, type Input } from '../http/validation.ts';
+import { courseSourceName, isMissing, toBoolean, validate, type Input } from '../contracts/rules.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
@@ -12,7 +12,7 @@ import { presentInvoice, type InvoiceRow } from './model.ts';
 import { allowedPairs, type CurrencyFilter } from './options.ts';
 import { price } from './pricing.ts';
 import { qrDataUrl } from '../chain/address/qr.ts';
-import { commissionPercent, normalizeCourseSource, quoteRate } from './rates.ts';
+import { commissionPercent, quoteRate } from './rates.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';
 
 const RULES = {
@@ -27,44 +27,21 @@ const RULES = {
   lifetime: 'integer|min:300|max:43200',
   to_currency: 'string',
   subtract: 'integer|min:0|max:100',
-  accuracy_payment_percent: 'numeric|min:0|max:5',
+  accuracy_payment_percent: 'numeric|min:0|max:5|plain_decimal',
   additional_data: 'string|max:255',
   currencies: 'array',
   except_currencies: 'array',
-  course_source: 'string|min:4|max:20',
+  course_source: 'string|min:4|max:20|course_source',
   from_referral_code: 'string',
   discount_percent: 'integer|min:-99|max:100',
   is_refresh: 'boolean',
   payer_email: 'string',
   theme: 'string|in:dark,light',
+  'currencies.*.currency': 'required|string',
+  'currencies.*.network': 'string',
+  'except_currencies.*.currency': 'required|string',
+  'except_currencies.*.network': 'string',
 };
-
-function validateInput(input: Input): void {
-  const errors: Record<string, string[]> = {};
-  for (const [field, rules] of Object.entries(RULES)) {
-    let code = check(input, field, rules.split('|'));
-    // A percentage is a plain decimal too: exponent notation ("1e-3") is refused, not expanded.
-    if (!code && field === 'accuracy_payment_percent' && !isMissing(input[field]) && !Decimal.tryParse(String(input[field]).trim())) {
-      code = 'validation.numeric';
-    }
-    if (!code && field === 'course_source' && !isMissing(input.course_source) && !normalizeCourseSource(String(input.course_source))) {
-      code = 'validation.in';
-    }
-    if (code) errors[field] = [code];
-  }
-  for (const list of ['currencies', 'except_currencies'] as const) {
-    const items = input[list];
-    if (!Array.isArray(items) || errors[list]) continue;
-    items.forEach((item, i) => {
-      const obj = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Input) : {};
-      const c = check(obj, 'currency', ['required', 'string']);
-      if (c) errors[`${list}.${i}.currency`] = [c];
-      const n = check(obj, 'network', ['string']);
-      if (n) errors[`${list}.${i}.network`] = [n];
-    });
-  }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-}
 
 function filters(v: unknown): CurrencyFilter[] | null {
   if (!Array.isArray(v) || v.length === 0) return null;
@@ -87,7 +64,7 @@ export interface CreateResult {
 }
 
 export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input): Promise<CreateResult> {
-  validateInput(input);
+  validate(input, RULES);
   const { registry } = ctx;
   const orderId = String(input.order_id);
 
@@ -128,7 +105,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     throw new BusinessError(Msg.walletNotFound);
   }
 
-  const courseSource = str(input.course_source) ? normalizeCourseSource(String(input.course_source)) : null;
+  const courseSource = str(input.course_source) ? courseSourceName(String(input.course_source)) : null;
   const subtract = isMissing(input.subtract) ? 0 : Number(input.subtract);
   const discountPercent = isMissing(input.discount_percent) ? null : Number(input.discount_percent);
   const now = ctx.now();
@@ -159,9 +136,10 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     txid: null,
     status: 'process',
     is_final: 0,
-    url_return: str(input.url_return),
-    url_success: str(input.url_success),
-    url_callback: str(input.url_callback),
+    // The merchant's defaults (dashboard Settings) stand in for URLs the request leaves out.
+    url_return: str(input.url_return) ?? merchant.default_url_return ?? null,
+    url_success: str(input.url_success) ?? merchant.default_url_success ?? null,
+    url_callback: str(input.url_callback) ?? merchant.default_url_callback ?? null,
     is_payment_multiple: toBoolean(input.is_payment_multiple, true) ? 1 : 0,
     lifetime,
     to_currency: toCurrency,

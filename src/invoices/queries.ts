@@ -1,7 +1,7 @@
 // Invoice info, history and QR for the merchant API.
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
-import { isMissing, validate, type Input } from '../http/validation.ts';
+import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import { PRESENTED_COLUMNS, presentInvoice, type PresentedInvoice } from './model.ts';
 import { qrDataUrl } from '../chain/address/qr.ts';
 import { prepared } from '../db/prepared.ts';

@@ -1,19 +1,6 @@
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
 
-const SOURCES: Record<string, string> = {
-  binance: 'Binance',
-  binancep2p: 'BinanceP2P',
-  exmo: 'Exmo',
-  kucoin: 'Kucoin',
-};
-
-/** `course_source` as the API accepts it (case-insensitive), or null when unknown. */
-export function normalizeCourseSource(s: string): string | null {
-  const key = s.toLowerCase();
-  return Object.hasOwn(SOURCES, key) ? SOURCES[key]! : null;
-}
-
 export async function quoteRate(
   ctx: Ctx,
   from: string,

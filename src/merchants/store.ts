@@ -65,3 +65,23 @@ export async function rotateMerchantKey(db: Kysely<DB>, id: string, kind: 'payme
   await db.updateTable('merchants').set(kind === 'payment' ? { payment_key: key } : { payout_key: key }).where('id', '=', id).execute();
   return key;
 }
+
+export interface MerchantDefaults {
+  url_callback: string | null;
+  url_return: string | null;
+  url_success: string | null;
+}
+
+/** The merchant's default URLs, as invoices and static wallets created without their own take them. */
+export function merchantDefaults(m: Merchant): MerchantDefaults {
+  return { url_callback: m.default_url_callback ?? null, url_return: m.default_url_return ?? null, url_success: m.default_url_success ?? null };
+}
+
+/** Stores already validated default URLs (null clears one). */
+export async function setMerchantDefaults(db: Kysely<DB>, id: string, d: MerchantDefaults): Promise<void> {
+  await db
+    .updateTable('merchants')
+    .set({ default_url_callback: d.url_callback, default_url_return: d.url_return, default_url_success: d.url_success })
+    .where('id', '=', id)
+    .execute();
+}

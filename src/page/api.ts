@@ -1,4 +1,4 @@
-// HTTP calls of the payment page. Every response is validated against payer-api.ts.
+// HTTP calls of the payment page. Every response is validated against src/contracts/payer.ts.
 import {
   INITIAL_VIEW_ID,
   InitialView,
@@ -12,7 +12,7 @@ import {
   type PayerWallet,
   type SimulateInvoiceRequest,
   type SimulateWalletRequest,
-} from './payer-api.ts';
+} from '../contracts/payer.ts';
 import type { Route } from './route.ts';
 
 /** The server answered with an error envelope or an unexpected status. */

@@ -1,7 +1,7 @@
 // The payer picks a currency and network when the merchant left the choice open.
 import { useState } from 'preact/hooks';
 import { useT } from './i18n/index.ts';
-import type { PayerCurrencyOption, PayerInvoice } from './payer-api.ts';
+import type { PayerCurrencyOption, PayerInvoice } from '../contracts/payer.ts';
 import { useStore } from './store.ts';
 import { CoinIcon, StoreLink, useAmount } from './ui.tsx';
 import { SearchGlyph } from './icons.tsx';

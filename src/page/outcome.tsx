@@ -3,7 +3,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { lazyView } from './lazy.tsx';
 import { useT } from './i18n/index.ts';
-import type { PayerInvoice } from './payer-api.ts';
+import type { PayerInvoice } from '../contracts/payer.ts';
 import type { Screen } from './store.ts';
 import { Hero, StoreLink, useAmount, type HeroTone } from './ui.tsx';
 import { webHref } from './links.ts';

@@ -3,7 +3,7 @@
 // it, black on white).
 import { useEffect, useRef } from 'preact/hooks';
 import { useI18n, useT } from './i18n/index.ts';
-import type { PayerInvoice } from './payer-api.ts';
+import type { PayerInvoice } from '../contracts/payer.ts';
 import { StoreLink, useAmount } from './ui.tsx';
 import { webHref } from './links.ts';
 

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { useT } from './i18n/index.ts';
 import type { Payable } from './api.ts';
 import { ApiError } from './api.ts';
-import { SIMULATE_MODES, type SimulateMode } from './payer-api.ts';
+import { SIMULATE_MODES, type SimulateMode } from '../contracts/payer.ts';
 import { useStore } from './store.ts';
 
 const MODE_LABELS = { full: 'sim_full', partial: 'sim_partial', over: 'sim_over' } as const;

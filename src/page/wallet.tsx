@@ -1,6 +1,6 @@
 // A static wallet: a standing address for top-ups, without amount or countdown.
 import { useT } from './i18n/index.ts';
-import type { PayerWallet } from './payer-api.ts';
+import type { PayerWallet } from '../contracts/payer.ts';
 import { CoinIcon, Field, Hero, Notice, OpenWallet, Qr } from './ui.tsx';
 import { LockGlyph, WarnGlyph } from './icons.tsx';
 

@@ -3,8 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { check, isMissing, toBoolean, type Input } from '../http/validation.ts';
-import { normalizeCourseSource } from '../invoices/rates.ts';
+import { courseSourceName, isMissing, toBoolean, validationErrors, type Input } from '../contracts/rules.ts';
 import { balanceOf, InsufficientFunds, post } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
@@ -22,7 +21,7 @@ const COMMON_RULES: Record<string, string> = {
   is_subtract: 'required|boolean',
   network: 'string',
   to_currency: 'string',
-  course_source: 'string|min:4|max:20',
+  course_source: 'string|min:4|max:20|course_source',
   from_currency: 'string',
   priority: `string|min:4|max:11|in:${PRIORITIES.join(',')}`,
 };
@@ -35,14 +34,7 @@ const CREATE_RULES: Record<string, string> = {
 };
 
 function validateInput(ctx: Ctx, input: Input, rules: Record<string, string>): void {
-  const errors: Record<string, string[]> = {};
-  for (const [field, r] of Object.entries(rules)) {
-    let code = check(input, field, r.split('|'));
-    if (!code && field === 'course_source' && !isMissing(input.course_source) && !normalizeCourseSource(String(input.course_source))) {
-      code = 'validation.in';
-    }
-    if (code) errors[field] = [code];
-  }
+  const errors = validationErrors(input, rules);
   // A fiat payout names the cryptocurrency to pay out in.
   if (!errors.currency && !errors.to_currency && typeof input.currency === 'string' && ctx.registry.fiatCurrency(input.currency) && isMissing(input.to_currency)) {
     errors.to_currency = ['validation.required'];
@@ -103,7 +95,7 @@ export async function planPayout(ctx: Ctx, merchantId: string, input: Input): Pr
       debitCurrency,
       isSubtract,
       priority: (str(input.priority) ?? 'recommended') as Priority,
-      courseSource: str(input.course_source) ? normalizeCourseSource(String(input.course_source)) : null,
+      courseSource: str(input.course_source) ? courseSourceName(String(input.course_source)) : null,
     },
   );
   return { network, payer, quote, address, memo: network.memo ? str(input.memo) : null, isSubtract };

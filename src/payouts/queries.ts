@@ -1,7 +1,7 @@
 // Payout info, history and the test-webhook lookup.
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
-import { isMissing, validate, type Input } from '../http/validation.ts';
+import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import { historyPage, type Page } from '../db/history.ts';
 import { balanceOf } from '../ledger/index.ts';
 import type { PayoutWebhookSource } from '../webhooks/payload.ts';
@@ -55,7 +55,7 @@ export async function findPayoutForTest(ctx: Ctx, merchantId: string, target: { 
   return (await q.executeTakeFirst()) ?? null;
 }
 
-/** findPayoutForTest, as the webhook source `src/webhooks/test-webhooks.ts` builds the body from. */
+/** findPayoutForTest, as the webhook source `src/test-webhooks/send.ts` builds the body from. */
 export async function findPayoutWebhookSourceForTest(
   ctx: Ctx,
   merchantId: string,

@@ -6,6 +6,7 @@ import { BinanceRateSource } from './sources/binance.ts';
 import { BinanceP2PRateSource } from './sources/binance-p2p.ts';
 import { KucoinRateSource } from './sources/kucoin.ts';
 import { ExmoRateSource } from './sources/exmo.ts';
+import { courseSourceName } from '../contracts/rules.ts';
 
 export const STATIC_SOURCE = 'static';
 const DEFAULT_TTL_MS = 60_000;
@@ -14,17 +15,9 @@ const DEFAULT_RETRY_MS = 5_000;
 // Keys come from merchant input; expired entries are swept once the map grows past this.
 const SWEEP_AT = 10_000;
 
-// `course_source` spellings the merchant API accepts, lowercased -> source name.
-const API_SOURCES: Record<string, string> = {
-  binance: 'Binance',
-  binancep2p: 'BinanceP2P',
-  exmo: 'Exmo',
-  kucoin: 'Kucoin',
-};
-
 /** Maps a `course_source` value (any case, e.g. "BinanceP2p") to a source name; null if not accepted. */
 export function normalizeSourceName(s: string): string | null {
-  return API_SOURCES[s.trim().toLowerCase()] ?? null;
+  return courseSourceName(s.trim());
 }
 
 export interface RateServiceOptions {

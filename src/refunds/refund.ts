@@ -2,7 +2,7 @@
 // business balance, and moves the invoice through refund_process -> refund_paid | refund_fail.
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { check, isMissing, toBoolean, type Input } from '../http/validation.ts';
+import { isMissing, toBoolean, validate, type Input } from '../contracts/rules.ts';
 import { isValidAddress } from '../chain/address/index.ts';
 import { enqueueInvoiceWebhook } from '../invoices/lifecycle.ts';
 import type { InvoiceRow } from '../invoices/model.ts';
@@ -18,7 +18,7 @@ const RULES: Record<string, string> = {
   is_subtract: 'required|boolean',
   uuid: 'required_without:order_id|uuid',
   order_id: 'required_without:uuid|string|min:1|max:128|alpha_dash',
-  amount: 'string|amount',
+  amount: 'string|amount|positive',
 };
 
 /** Invoices that may be refunded: finalized and paid (a partial refund leaves them refundable). */
@@ -26,18 +26,6 @@ const REFUNDABLE: ReadonlySet<string> = new Set(['paid', 'paid_over', 'refund_pa
 
 /** Refunds that count against what was paid: every one that did not fail. */
 const SPENT = ['process', 'check', 'paid'];
-
-function validateInput(input: Input): void {
-  const errors: Record<string, string[]> = {};
-  for (const [field, r] of Object.entries(RULES)) {
-    let code = check(input, field, r.split('|'));
-    if (!code && field === 'amount' && !isMissing(input.amount) && !Decimal.parse(String(input.amount).trim()).gt('0')) {
-      code = 'validation.min.numeric';
-    }
-    if (code) errors[field] = [code];
-  }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-}
 
 /**
  * Refunds `amount` (default: everything not yet refunded) of a finalized, paid invoice to
@@ -51,7 +39,7 @@ function validateInput(input: Input): void {
  * happen with the invoice row locked, so concurrent refunds cannot exceed what was paid.
  */
 export async function refundInvoice(ctx: Ctx, merchant: Merchant, input: Input): Promise<[]> {
-  validateInput(input);
+  validate(input, RULES);
   const address = String(input.address);
   const isSubtract = toBoolean(input.is_subtract, false);
   await ctx.storage.write(async (trx) => {

@@ -5,7 +5,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { check, isMissing, type Input } from '../http/validation.ts';
+import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import { InsufficientFunds, post, type Wallet } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
@@ -33,16 +33,11 @@ export function transferLimits(ctx: Ctx, currency: string): { min: string; max: 
   return { min: min.toString(), max: max.toString(), decimals: Math.max(...defs.map((d) => d.decimals)) };
 }
 
-function validateInput(input: Input): Decimal {
-  const errors: Record<string, string[]> = {};
-  const fields = [['amount', 'required|string|amount'], ['currency', 'required|string'], ['order_id', 'string|min:1|max:100|alpha_dash']] as const;
-  for (const [field, rules] of fields) {
-    const code = check(input, field, rules.split('|'));
-    if (code) errors[field] = [code];
-  }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return Decimal.parse(String(input.amount).trim());
-}
+const RULES = {
+  amount: 'required|string|amount',
+  currency: 'required|string',
+  order_id: 'string|min:1|max:100|alpha_dash',
+};
 
 /**
  * Takes the locks of both balances in one fixed order (business, then personal) before moving
@@ -95,7 +90,8 @@ async function entryId(trx: Transaction<DB>, key: string): Promise<string> {
  * `Minimum amount <min> <currency>` / `Maximum amount <max> <currency>`, `Not enough funds`.
  */
 export async function transfer(ctx: Ctx, merchant: Merchant, direction: TransferDirection, input: Input): Promise<TransferResult> {
-  const amount = validateInput(input);
+  validate(input, RULES);
+  const amount = Decimal.parse(String(input.amount).trim());
   const currency = String(input.currency).toUpperCase();
   const db = ctx.storage.db;
   // With an order_id (optional, so that clients that never send one keep working) the transfer is

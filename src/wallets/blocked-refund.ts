@@ -1,7 +1,7 @@
 // POST /v1/wallet/blocked-address-refund: the one refund of what a blocked static wallet received.
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { isMissing, validate, type Input } from '../http/validation.ts';
+import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import { isValidAddress } from '../chain/address/index.ts';
 import { Decimal } from '../money/decimal.ts';
 import { newOutgoing } from '../payouts/outgoing.ts';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { isMissing, toBoolean, validate, type Input } from '../http/validation.ts';
+import { isMissing, toBoolean, validate, type Input } from '../contracts/rules.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import { qrDataUrl } from '../chain/address/qr.ts';
@@ -62,7 +62,7 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, input: In
     network: network.code,
     address: '',
     address_path: '',
-    url_callback: str(input.url_callback),
+    url_callback: str(input.url_callback) ?? merchant.default_url_callback ?? null,
     from_referral_code: str(input.from_referral_code),
     status: 'active',
     is_force_refund: 0,

@@ -2,7 +2,7 @@
 // current payment webhook again.
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { isMissing, validate, type Input } from '../http/validation.ts';
+import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { enqueueWebhook } from './outbox.ts';
 import { paymentWebhookFields, signedBody } from './payload.ts';

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { signBody, verifySignature, keyKindFor } from '../../src/http/signature.ts';
+import { signBody, verifySignature } from '../../src/http/signature.ts';
+import { MERCHANT_OPERATIONS } from '../../src/contracts/merchant-api/operations.ts';
+
+const keyOf = (path: string) => MERCHANT_OPERATIONS.find((op) => op.path === path)?.signedWith;
 
 const fixtures = JSON.parse(readFileSync(new URL('../fixtures/signatures.json', import.meta.url), 'utf8')) as {
   api_key: string;
@@ -19,11 +22,13 @@ describe('request signature (D2)', () => {
   }
 
   it('chooses the payout key for payouts, transfers and refunds only', () => {
-    expect(keyKindFor('/v1/payment')).toBe('payment');
-    expect(keyKindFor('/v1/payment/refund')).toBe('payout');
-    expect(keyKindFor('/v1/payout/calc')).toBe('payout');
-    expect(keyKindFor('/v1/transfer/to-business')).toBe('payout');
-    expect(keyKindFor('/v1/wallet')).toBe('payment');
-    expect(keyKindFor('/v1/test-webhook/payout')).toBe('payment');
+    expect(keyOf('/v1/payment')).toBe('payment');
+    expect(keyOf('/v1/payment/refund')).toBe('payout');
+    expect(keyOf('/v1/payout/calc')).toBe('payout');
+    expect(keyOf('/v1/transfer/to-business')).toBe('payout');
+    expect(keyOf('/v1/wallet')).toBe('payment');
+    expect(keyOf('/v1/test-webhook/payout')).toBe('payment_or_payout');
+    const byKey = (key: string) => MERCHANT_OPERATIONS.filter((op) => op.signedWith === key).map((op) => op.path).sort();
+    expect(byKey('payout')).toEqual(['/v1/payment/refund', '/v1/payout', '/v1/payout/calc', '/v1/payout/calculate', '/v1/payout/info', '/v1/payout/list', '/v1/payout/services', '/v1/transfer/to-business', '/v1/transfer/to-personal']);
   });
 });

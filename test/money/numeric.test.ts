@@ -2,7 +2,7 @@
 // bounded by the text's length.
 import { describe, expect, it } from 'vitest';
 import { compareNumeric, numericWork, scanNumeric } from '../../src/money/numeric.ts';
-import { check } from '../../src/http/validation.ts';
+import { check } from '../../src/contracts/rules.ts';
 
 const cmp = (a: unknown, b: unknown) => compareNumeric(scanNumeric(a)!, scanNumeric(b)!);
 

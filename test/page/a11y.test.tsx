@@ -4,7 +4,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { screen } from '@testing-library/preact';
 import axe from 'axe-core';
-import type { PayerInvoice } from '../../src/page/payer-api.ts';
+import type { PayerInvoice } from '../../src/contracts/payer.ts';
 import { chooseOptions, invoiceFixture, renderPage, resetPage, serve, walletFixture } from './helpers.tsx';
 
 afterEach(resetPage);

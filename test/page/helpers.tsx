@@ -2,7 +2,7 @@
 import { cleanup, render } from '@testing-library/preact';
 import { vi } from 'vitest';
 import { App } from '../../src/page/app.tsx';
-import type { PayerInvoice, PayerWallet } from '../../src/page/payer-api.ts';
+import type { PayerInvoice, PayerWallet } from '../../src/contracts/payer.ts';
 
 export const T0 = Date.UTC(2030, 0, 15, 12, 0, 0); // the server's clock in fixtures
 
@@ -37,6 +37,7 @@ export function invoiceFixture(overrides: Partial<PayerInvoice> = {}): PayerInvo
     theme: null,
     merchant: { display_name: null, logo_url: null, accent: null, theme: null },
     test_mode: false,
+    evm: null,
     options: null,
     ...overrides,
   };

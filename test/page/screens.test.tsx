@@ -12,7 +12,7 @@ import {
   serve,
   walletFixture,
 } from './helpers.tsx';
-import type { PayerInvoice } from '../../src/page/payer-api.ts';
+import type { PayerInvoice } from '../../src/contracts/payer.ts';
 
 afterEach(resetPage);
 

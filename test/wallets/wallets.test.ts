@@ -5,11 +5,11 @@ import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { isValidAddress } from '../../src/chain/address/index.ts';
 import { processNetwork } from '../../src/chain/ingest.ts';
 import { nextRev } from '../../src/chain/simulated/driver.ts';
-import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/chain/simulated/outgoing.ts';
+import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/simulator/payouts.ts';
 import { createMerchant, setMerchantBlocked, type Merchant } from '../../src/merchants/store.ts';
 import { setWalletStatus, walletUuid } from '../../src/wallets/merchant-wallets.ts';
 import { findWalletForTest, walletTestWebhookFields } from '../../src/wallets/payer.ts';
-import { PayerWalletEnvelope } from '../../src/page/payer-api.ts';
+import { PayerWalletEnvelope } from '../../src/contracts/payer.ts';
 import { ADDR, balance, ledgerAgrees, merchantVerifies, startMoneyGateway, tick } from '../payouts/harness.ts';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,7 +1,7 @@
 // widget/satchel.d.ts is what a TypeScript shop imports; it must describe exactly what the page
 // sends. These checks run in `npm run typecheck` (a mismatch is a compile error) and in vitest.
 import { describe, expectTypeOf, test } from 'vitest';
-import type { PayerInvoice, PayerWallet } from '../../src/page/payer-api.ts';
+import type { PayerInvoice, PayerWallet } from '../../src/contracts/payer.ts';
 import type { SatchelEvent, SatchelInvoice, SatchelWallet } from '../../widget/satchel.d.ts';
 
 describe('widget typings', () => {

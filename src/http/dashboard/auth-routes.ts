@@ -21,7 +21,7 @@ import { audit, auditLog } from '../../dashboard/audit.ts';
 import { listMerchants, type Merchant } from '../../merchants/store.ts';
 import type { DashboardApi } from './api.ts';
 import { clearSessionCookie, readCookie, setSessionCookie } from './session.ts';
-import { isUuid } from '../validation.ts';
+import { isUuid } from '../../contracts/rules.ts';
 
 export function presentUser(u: DashboardUser) {
   return { id: u.id, email: u.email, role: u.role, disabled: u.disabled === 1, has_password: u.password_hash !== null, created_at: u.created_at };

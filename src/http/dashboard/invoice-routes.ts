@@ -10,8 +10,8 @@ import { audit } from '../../dashboard/audit.ts';
 import { UserInputError } from '../../dashboard/errors.ts';
 import { resendPaymentWebhook } from '../../webhooks/resend.ts';
 import { refundInvoice } from '../../refunds/refund.ts';
-import { simulatePay, SimulatorError } from '../../chain/simulated/simulator.ts';
-import { isUuid } from '../validation.ts';
+import { simulatePay, SimulatorError } from '../../simulator/payments.ts';
+import { isUuid } from '../../contracts/rules.ts';
 import type { DashboardApi } from './api.ts';
 
 function invoiceId(params: unknown): string {

@@ -7,7 +7,7 @@ import { audit } from '../../dashboard/audit.ts';
 import { UserInputError } from '../../dashboard/errors.ts';
 import { rotateMerchantKey } from '../../merchants/store.ts';
 import { getProfile, updateProfile } from '../../merchants/profile.ts';
-import { isUuid } from '../validation.ts';
+import { isUuid } from '../../contracts/rules.ts';
 import { withOrderIds } from '../../dashboard/payout-orders.ts';
 import { NotFoundError } from '../../errors.ts';
 

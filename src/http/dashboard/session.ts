@@ -7,7 +7,7 @@ import { CsrfError, RoleForbiddenError, SessionRequiredError, UserInputError } f
 import { findSession, ABSOLUTE_MS, type SignedIn } from '../../dashboard/sessions.ts';
 import { canManage } from '../../dashboard/users.ts';
 import { findMerchant, type Merchant } from '../../merchants/store.ts';
-import { isUuid } from '../validation.ts';
+import { isUuid } from '../../contracts/rules.ts';
 
 const PLAIN = 'satchel_session';
 /** Over HTTPS the cookie takes the __Host- prefix: Secure, Path=/, no Domain, not settable by a subdomain. */

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { NotFoundError } from '../../errors.ts';
 import { loadInvoice, payerFingerprint, payerView } from '../../invoices/payer.ts';
-import { INITIAL_VIEW_ID } from '../../page/payer-api.ts';
+import { INITIAL_VIEW_ID } from '../../contracts/payer.ts';
 
 export const DIST_DIR = fileURLToPath(new URL('../../../dist/', import.meta.url));
 

@@ -1,8 +1,9 @@
-import type { V1 } from '../merchant-api.ts';
+// Transfers between the merchant's personal and business wallets.
+import { signedRoute, type SignedRouteGroup } from '../signed-api.ts';
+import { transferToBusinessOp, transferToPersonalOp } from '../../contracts/merchant-api/operations.ts';
 import { transfer } from '../../transfers/transfer.ts';
 
-export function transferRoutes(v1: V1): void {
-  const { ctx } = v1;
-  v1.post('/v1/transfer/to-business', async ({ input, merchant }) => transfer(ctx, merchant, 'to-business', input));
-  v1.post('/v1/transfer/to-personal', async ({ input, merchant }) => transfer(ctx, merchant, 'to-personal', input));
-}
+export const transferRoutes: SignedRouteGroup = async (app, { ctx }) => {
+  signedRoute(app, transferToBusinessOp, async ({ input, merchant }) => transfer(ctx, merchant, 'to-business', input));
+  signedRoute(app, transferToPersonalOp, async ({ input, merchant }) => transfer(ctx, merchant, 'to-personal', input));
+};

@@ -1,11 +1,12 @@
-import type { V1 } from '../merchant-api.ts';
+// Static wallets: creation, QR code, blocking and the refund of a blocked wallet's funds.
+import { signedRoute, type SignedRouteGroup } from '../signed-api.ts';
+import { blockedWalletRefundOp, blockWalletOp, createWalletOp, walletQrOp } from '../../contracts/merchant-api/operations.ts';
 import { blockWallet, createStaticWallet, walletQr } from '../../wallets/create.ts';
 import { blockedAddressRefund } from '../../wallets/blocked-refund.ts';
 
-export function walletRoutes(v1: V1): void {
-  const { ctx } = v1;
-  v1.post('/v1/wallet', async ({ input, merchant }) => createStaticWallet(ctx, merchant, input));
-  v1.post('/v1/wallet/qr', async ({ input, merchant }) => walletQr(ctx, merchant.id, input), { forbidIfBlocked: false });
-  v1.post('/v1/wallet/block-address', async ({ input, merchant }) => blockWallet(ctx, merchant.id, input), { forbidIfBlocked: false });
-  v1.post('/v1/wallet/blocked-address-refund', async ({ input, merchant }) => blockedAddressRefund(ctx, merchant.id, input));
-}
+export const walletRoutes: SignedRouteGroup = async (app, { ctx }) => {
+  signedRoute(app, createWalletOp, async ({ input, merchant }) => createStaticWallet(ctx, merchant, input));
+  signedRoute(app, walletQrOp, async ({ input, merchant }) => walletQr(ctx, merchant.id, input));
+  signedRoute(app, blockWalletOp, async ({ input, merchant }) => blockWallet(ctx, merchant.id, input));
+  signedRoute(app, blockedWalletRefundOp, async ({ input, merchant }) => blockedAddressRefund(ctx, merchant.id, input));
+};

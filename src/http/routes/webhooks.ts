@@ -1,36 +1,25 @@
-import type { V1 } from '../merchant-api.ts';
+// Webhook resends and test webhooks.
+import { signedRoute, type SignedRouteGroup } from '../signed-api.ts';
+import { resendWebhookOp, resendWebhookV2Op, testPaymentWebhookOp, testPayoutWebhookOp, testWalletWebhookOp } from '../../contracts/merchant-api/operations.ts';
 import { resendPaymentWebhook } from '../../webhooks/resend.ts';
-import { sendTestWebhook, type TestWebhookKind } from '../../webhooks/test-webhooks.ts';
+import { sendTestWebhook } from '../../test-webhooks/send.ts';
 
-export function webhookRoutes(v1: V1): void {
-  const { ctx } = v1;
-  v1.post(
-    '/v1/payment/resend',
-    async ({ input, merchant }) => {
-      await resendPaymentWebhook(ctx, merchant, input);
-      return [];
-    },
-    { forbidIfBlocked: false },
-  );
+export const webhookRoutes: SignedRouteGroup = async (app, { ctx }) => {
+  signedRoute(app, resendWebhookOp, async ({ input, merchant }) => {
+    await resendPaymentWebhook(ctx, merchant, input);
+    return [];
+  });
   // The provider's current documentation (and SDKs that follow it) resend through v2, by txid too.
-  v1.post(
-    '/v2/payment/resend',
-    async ({ input, merchant }) => {
-      await resendPaymentWebhook(ctx, merchant, input, { byTxid: true });
+  signedRoute(app, resendWebhookV2Op, async ({ input, merchant }) => {
+    await resendPaymentWebhook(ctx, merchant, input, { byTxid: true });
+    return [];
+  });
+  for (const [kind, op] of [['payment', testPaymentWebhookOp], ['payout', testPayoutWebhookOp], ['wallet', testWalletWebhookOp]] as const) {
+    signedRoute(app, op, async ({ input, merchant, req }) => {
+      const r = await sendTestWebhook(ctx, merchant, kind, input);
+      // The merchant gets [] whatever its receiver did; the outcome is only logged.
+      req.log.info({ kind, httpStatus: r.httpStatus, latencyMs: r.latencyMs, error: r.error }, 'test webhook sent');
       return [];
-    },
-    { forbidIfBlocked: false },
-  );
-  for (const kind of ['payment', 'payout', 'wallet'] as const satisfies readonly TestWebhookKind[]) {
-    v1.post(
-      `/v1/test-webhook/${kind}`,
-      async ({ input, merchant, req }) => {
-        const r = await sendTestWebhook(ctx, merchant, kind, input);
-        // The merchant gets [] whatever its receiver did; the outcome is only logged.
-        req.log.info({ kind, httpStatus: r.httpStatus, latencyMs: r.latencyMs, error: r.error }, 'test webhook sent');
-        return [];
-      },
-      { forbidIfBlocked: false },
-    );
+    });
   }
-}
+};

@@ -1,4 +1,5 @@
-// Laravel-style validation: the rule names and error codes a Cryptomus client already parses.
+// The one set of input rules of the merchant API, Laravel-style: the rule names and error codes a
+// Cryptomus client already parses. Every operation's parameters are checked here, nowhere else.
 import { ValidationError } from '../errors.ts';
 import { compareNumeric, scanNumeric } from '../money/numeric.ts';
 import { Decimal } from '../money/decimal.ts';
@@ -7,7 +8,23 @@ import { Decimal } from '../money/decimal.ts';
 export const MAX_AMOUNT_LENGTH = 40;
 
 export type Input = Record<string, unknown>;
+/** Parameter -> rule string. A key `list.*.field` checks `field` of every item of the array `list`
+ * (once `list` itself passed), item by item. */
 export type RuleSet = Record<string, string>;
+
+/** `course_source` values the API accepts (any case) -> the rate source's name. */
+export const COURSE_SOURCES: Readonly<Record<string, string>> = {
+  binance: 'Binance',
+  binancep2p: 'BinanceP2P',
+  exmo: 'Exmo',
+  kucoin: 'Kucoin',
+};
+
+/** The rate source a `course_source` value names (case-insensitive), or null when none. */
+export function courseSourceName(s: string): string | null {
+  const key = s.toLowerCase();
+  return Object.hasOwn(COURSE_SOURCES, key) ? COURSE_SOURCES[key]! : null;
+}
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ALPHA_DASH_RE = /^[\p{L}\p{M}\p{N}_-]+$/u;
@@ -74,12 +91,36 @@ function compareWithBound(value: unknown, bound: string): number {
  * parameter at once. Throws ValidationError; returns nothing.
  */
 export function validate(input: Input, rules: RuleSet): void {
+  const errors = validationErrors(input, rules);
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+}
+
+/** Every failing parameter of `input` with its first failing code (see `validate`). */
+export function validationErrors(input: Input, rules: RuleSet): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
+  const items = new Map<string, Array<[string, string]>>();
   for (const [field, ruleText] of Object.entries(rules)) {
+    const star = field.indexOf('.*.');
+    if (star >= 0) {
+      const list = field.slice(0, star);
+      items.set(list, [...(items.get(list) ?? []), [field.slice(star + 3), ruleText]]);
+      continue;
+    }
     const code = check(input, field, ruleText.split('|'));
     if (code) errors[field] = [code];
   }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  for (const [list, fields] of items) {
+    const values = input[list];
+    if (!Array.isArray(values) || errors[list]) continue;
+    values.forEach((item, i) => {
+      const obj = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Input) : {};
+      for (const [field, ruleText] of fields) {
+        const code = check(obj, field, ruleText.split('|'));
+        if (code) errors[`${list}.${i}.${field}`] = [code];
+      }
+    });
+  }
+  return errors;
 }
 
 /** Returns the first failing validation code, or null. */
@@ -123,6 +164,19 @@ export function check(input: Input, field: string, rules: string[]): string | nu
         if (!Decimal.tryParse(text.trim())) return 'validation.numeric';
         break;
       }
+      case 'positive': {
+        // An amount above zero (after `amount`): zero and below read as Laravel's `min` on a number.
+        const d = Decimal.tryParse(String(value).trim());
+        if (!d || !d.gt('0')) return 'validation.min.numeric';
+        break;
+      }
+      case 'plain_decimal':
+        // A number written as a plain decimal: exponent notation ("1e-3") is refused, not expanded.
+        if (!Decimal.tryParse(String(value).trim())) return 'validation.numeric';
+        break;
+      case 'course_source':
+        if (!courseSourceName(String(value))) return 'validation.in';
+        break;
       case 'boolean':
         if (!isBoolean(value)) return 'validation.boolean';
         break;

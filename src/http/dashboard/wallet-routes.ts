@@ -1,0 +1,85 @@
+// The dashboard's static wallets (list, detail, block, refund of blocked funds), its webhooks view
+// with "retry now", and the merchant's default URLs. Actions go through the same operations as the
+// signed API and are written to the audit log.
+import type { Merchant } from '../../merchants/store.ts';
+import { merchantDefaults } from '../../merchants/store.ts';
+import { BusinessError, Msg, NotFoundError } from '../../errors.ts';
+import { audit } from '../../dashboard/audit.ts';
+import { parseCursor, parseWalletFilter, searchWallets, walletDetail } from '../../dashboard/wallets.ts';
+import { listDeliveries, parseShow, retryNow } from '../../dashboard/webhooks.ts';
+import { saveDefaults } from '../../dashboard/settings.ts';
+import { blockWallet } from '../../wallets/create.ts';
+import { blockedAddressRefund } from '../../wallets/blocked-refund.ts';
+import { isUuid } from '../../contracts/rules.ts';
+import type { DashboardApi } from './api.ts';
+
+function uuidParam(params: unknown, what: string): string {
+  const id = (params as { id?: unknown }).id;
+  if (!isUuid(id)) throw new NotFoundError(`${what} not found`);
+  return id.toLowerCase();
+}
+
+/** As the signed API answers a blocked merchant's money-moving request. */
+function notBlocked(merchant: Merchant): void {
+  if (merchant.is_blocked) throw new BusinessError(Msg.forbidden);
+}
+
+export function walletRoutes(d: DashboardApi): void {
+  const { ctx } = d;
+
+  d.get('/wallets', async ({ merchant, query }) => searchWallets(ctx.storage.db, merchant.id, parseWalletFilter(query), parseCursor(query.after)));
+
+  d.get('/wallets/:id', async ({ merchant, req }) => walletDetail(ctx, merchant, uuidParam(req.params, 'Wallet')));
+
+  d.post(
+    '/wallets/:id/block',
+    async ({ merchant, req, body, actor }) => {
+      const id = uuidParam(req.params, 'Wallet');
+      const force = body.is_force_refund === true;
+      const r = await blockWallet(ctx, merchant.id, { uuid: id, is_force_refund: force });
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'wallet_block', target: id, detail: { is_force_refund: force } }, ctx.now());
+      return r;
+    },
+    { manage: true },
+  );
+
+  d.post(
+    '/wallets/:id/refund',
+    async ({ merchant, req, body, actor }) => {
+      notBlocked(merchant);
+      const id = uuidParam(req.params, 'Wallet');
+      const address = typeof body.address === 'string' ? body.address.trim() : body.address;
+      const r = await blockedAddressRefund(ctx, merchant.id, { uuid: id, address });
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'wallet_refund', target: id, detail: { address: String(address), amount: r.amount } }, ctx.now());
+      return r;
+    },
+    { manage: true },
+  );
+
+  d.get('/webhooks', async ({ merchant, query }) => listDeliveries(ctx.storage.db, merchant.id, parseShow(query.show), query.after));
+
+  d.post(
+    '/webhooks/:id/retry',
+    async ({ merchant, req, actor }) => {
+      const id = uuidParam(req.params, 'Webhook');
+      const r = await retryNow(ctx, merchant.id, id);
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'webhook_retry', target: id, detail: { due: r.due } }, ctx.now());
+      return r;
+    },
+    { manage: true },
+  );
+
+  d.get('/settings', async ({ merchant }) => merchantDefaults(merchant));
+
+  d.post(
+    '/settings',
+    async ({ merchant, body, actor }) => {
+      const before = merchantDefaults(merchant);
+      const saved = await saveDefaults(ctx.storage.db, merchant, before, body);
+      ctx.merchants.invalidate(merchant.id);
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'settings_update', detail: { ...saved } }, ctx.now());
+      return saved;
+    },
+    { manage: true },
+  );
+}

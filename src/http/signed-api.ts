@@ -1,0 +1,109 @@
+// The signed merchant API as an encapsulated Fastify plugin. Its hooks, for every route registered
+// inside it: the signature with the key the route's operation declares, the body as parameters,
+// the blocked-merchant rule, and the success envelope. Failures are thrown and answered with the
+// failure envelope by the server's error handler.
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { Ctx } from '../context.ts';
+import { AuthError, BusinessError, Msg, ValidationError } from '../errors.ts';
+import type { Merchant } from '../merchants/store.ts';
+import { isUuid, type Input } from '../contracts/rules.ts';
+import type { Operation, SigningKey } from '../contracts/merchant-api/operation.ts';
+import { MAX_JSON_DEPTH, parseJsonBody } from './json-body.ts';
+import { failure } from './envelope.ts';
+import { looksLikeWebhook, verifySignature } from './signature.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The merchant operation a signed route serves: its key and blocked-merchant rule. */
+    merchantOperation?: Operation<unknown, unknown>;
+  }
+}
+
+/** What a signed route's handler is given once its request passed the plugin's hooks. */
+export interface SignedCall {
+  input: Input;
+  merchant: Merchant;
+  /** The query string (some endpoints take a cursor there). */
+  query: Record<string, unknown>;
+  req: FastifyRequest;
+}
+
+export type SignedHandler<Result> = (call: SignedCall) => Promise<Result>;
+
+/** A group of signed routes, registered as a plugin inside the signed API. */
+export type SignedRouteGroup = FastifyPluginAsync<{ ctx: Ctx }>;
+
+const calls = new WeakMap<FastifyRequest, SignedCall>();
+
+/** Registers `op` on its path; `handler` gets the authenticated call and returns the result. */
+export function signedRoute<Params, Result>(app: FastifyInstance, op: Operation<Params, Result>, handler: SignedHandler<Result>): void {
+  app.post(op.path, { config: { merchantOperation: op as Operation<unknown, unknown> } }, async (req) => {
+    const call = calls.get(req);
+    if (!call) throw new AuthError();
+    return handler(call);
+  });
+}
+
+export interface SignedApiOptions {
+  ctx: Ctx;
+  groups: readonly SignedRouteGroup[];
+}
+
+export const signedApi: FastifyPluginAsync<SignedApiOptions> = async (app, { ctx, groups }) => {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!route.config?.merchantOperation) throw new Error(`signed route ${route.url} declares no merchant operation`);
+    const handler = route.handler;
+    route.handler = async function (this: FastifyInstance, req, reply) {
+      const result = await handler.call(this, req, reply);
+      return reply.code(200).send({ state: 0, result });
+    };
+  });
+  app.addHook('preHandler', async (req, reply) => {
+    const op = req.routeOptions.config.merchantOperation!;
+    const merchant = await authenticate(ctx, req, op.signedWith);
+    const input = parseBody(req, reply);
+    if (input === null) return reply;
+    if (looksLikeWebhook(input)) throw new AuthError();
+    if (op.blockedMerchant === 'forbidden' && merchant.is_blocked) throw new BusinessError(Msg.forbidden);
+    calls.set(req, { input, merchant, query: (req.query ?? {}) as Record<string, unknown>, req });
+  });
+  for (const group of groups) await app.register(group, { ctx });
+};
+
+const KEYS: Record<SigningKey, ReadonlyArray<'payment' | 'payout'>> = {
+  payment: ['payment'],
+  payout: ['payout'],
+  payment_or_payout: ['payment', 'payout'],
+};
+
+async function authenticate(ctx: Ctx, req: FastifyRequest, signedWith: SigningKey): Promise<Merchant> {
+  const id = req.headers['merchant'];
+  const sign = req.headers['sign'];
+  if (typeof id !== 'string' || !isUuid(id) || typeof sign !== 'string') throw new AuthError();
+  const merchant = await ctx.merchants.get(id.toLowerCase());
+  if (!merchant) throw new AuthError();
+  if (!KEYS[signedWith].some((k) => verifySignature(req.rawBody, k === 'payout' ? merchant.payout_key : merchant.payment_key, sign))) throw new AuthError();
+  return merchant;
+}
+
+const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
+
+/** Empty body, {} and [] mean "no parameters" (D2). Returns null after answering a bad body. */
+function parseBody(req: FastifyRequest, reply: FastifyReply): Input | null {
+  if (req.rawBody.length === 0) return {};
+  const type = req.headers['content-type'];
+  if (type !== undefined && !JSON_TYPE.test(type) && req.rawBody.toString('utf8').trim() !== '') {
+    reply.code(415).send(failure(415));
+    return null;
+  }
+  const r = parseJsonBody(req.rawBody);
+  if (r.ok) return r.input;
+  if (!('field' in r)) {
+    const message = r.reason === 'malformed' ? 'Malformed JSON' : `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
+    reply.code(400).send({ state: 1, message });
+    return null;
+  }
+  // A field name made safe to echo: no NUL, and as an own property even when it is "__proto__".
+  const field = r.field.replace(/\u0000/g, '');
+  throw new ValidationError(Object.fromEntries([[field, [r.reason === 'nul' ? 'validation.string' : 'validation.prohibited']]]));
+}
