@@ -46,13 +46,13 @@ async function measure(family: Family): Promise<number> {
   let size: () => number;
   let next: (i: number) => WatchedAddress;
   if (family === 'evm') {
-    const { EvmDriver } = await import('../src/chain/evm/driver.ts');
+    const { EvmDriver } = await import('../src/chain/evm/evm-driver.ts');
     const d = new EvmDriver({ network: registry.network('ETH')!, rpcUrl: 'http://127.0.0.1:9', chainId: 1, confirmations: 12, tokens: [], seed, storage });
     watch = (b) => d.watch(b);
     size = () => d.watchedCount;
     next = (i) => ({ address: flat(checksummed(randomBytes(20).toString('hex'))), path: `m/44'/60'/0'/0/${i}` });
   } else if (family === 'tron') {
-    const { TronDriver } = await import('../src/chain/tron/driver.ts');
+    const { TronDriver } = await import('../src/chain/tron/tron-driver.ts');
     const { fromHexAddress } = await import('../src/chain/tron/address.ts');
     const d = new TronDriver({ network: registry.network('TRON')!, apiUrl: 'http://127.0.0.1:9', confirmations: 19, tokens: [], seed, storage, feeLimit: 1n });
     watch = (b) => d.watch(b);
