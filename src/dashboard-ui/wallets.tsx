@@ -114,18 +114,17 @@ export function Wallets() {
               <table>
                 <thead>
                   <tr>
-                    <th scope="col">Created</th>
                     <th scope="col">Order</th>
                     <th scope="col">Status</th>
                     <th scope="col">Currency</th>
+                    <th scope="col">Created</th>
                     <th scope="col">Address</th>
                   </tr>
                 </thead>
                 <tbody>
                   {page.data.items.map((w) => (
                     <tr key={w.id}>
-                      <td class="nowrap">{time(w.created_at)}</td>
-                      <td class="break">
+                      <td class="order-cell">
                         <Link to={`/wallets/${w.id}`}>{w.order_id}</Link>
                       </td>
                       <td>
@@ -134,6 +133,7 @@ export function Wallets() {
                       <td class="nowrap">
                         {w.currency} <span class="muted small">{w.network}</span>
                       </td>
+                      <td class="nowrap">{time(w.created_at)}</td>
                       <td class="mono small">{short(w.address, 8)}</td>
                     </tr>
                   ))}

@@ -215,7 +215,7 @@ export async function chooseCurrency(ctx: Ctx, uuid: string, currencyCode: unkno
     }
     if (cur.is_final === 1 || Number(cur.expired_at) * 1000 <= ctx.now()) throw new BusinessError('The invoice has expired');
     const now = ctx.now();
-    const a = await allocateAddress(trx, ctx.seed(), network, { kind: 'invoice', id: cur.id }, now);
+    const a = await allocateAddress(trx, ctx, network, { kind: 'invoice', id: cur.id }, now);
     const patch: Partial<InvoiceRow> = { ...priced, address: a.address, address_path: a.path, updated_at: now, version: cur.version + 1 };
     await trx.updateTable('invoices').set(patch).where('id', '=', cur.id).execute();
     return { ...cur, ...patch };
