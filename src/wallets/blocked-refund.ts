@@ -6,6 +6,7 @@ import { isValidAddress } from '../chain/address/index.ts';
 import { Decimal } from '../money/decimal.ts';
 import { newOutgoing } from '../payouts/outgoing.ts';
 import { networkFee } from '../payouts/pricing.ts';
+import { blockedWalletRefundOp } from '../contracts/merchant-api/wallets.ts';
 
 /**
  * Sends every blocked top-up of the wallet (in its currency; not credited, not refunded to its
@@ -17,11 +18,7 @@ import { networkFee } from '../payouts/pricing.ts';
  * merchant's (never credited), so no balance moves.
  */
 export async function blockedAddressRefund(ctx: Ctx, merchantId: string, input: Input): Promise<{ commission: string; amount: string }> {
-  validate(input, {
-    uuid: 'required_without:order_id|uuid',
-    order_id: 'required_without:uuid|string|min:1|max:32|alpha_dash',
-    address: 'required|string|min:10|max:128|alpha_dash',
-  });
+  validate(input, blockedWalletRefundOp.params);
   const address = String(input.address);
   return ctx.storage.write(async (trx) => {
     let q = trx.selectFrom('static_wallets').selectAll().where('merchant_id', '=', merchantId);
