@@ -15,7 +15,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { openStorage, type Storage } from '../src/db/dialect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { Registry } from '../src/registry/index.ts';
-import { EvmDriver } from '../src/chain/evm/driver.ts';
+import { EvmDriver } from '../src/chain/evm/evm-driver.ts';
 import { evmDb } from '../src/chain/evm/schema.ts';
 import type { ChainSink } from '../src/chain/contract.ts';
 import { processNetwork } from '../src/chain/ingest.ts';

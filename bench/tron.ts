@@ -12,7 +12,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { openStorage, type Storage } from '../src/db/dialect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { Registry } from '../src/registry/index.ts';
-import { TronDriver } from '../src/chain/tron/driver.ts';
+import { TronDriver } from '../src/chain/tron/tron-driver.ts';
 import { tronDb } from '../src/chain/tron/schema.ts';
 import { fromHexAddress } from '../src/chain/tron/address.ts';
 import type { ChainSink } from '../src/chain/contract.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import type { Config } from './config.ts';
-import type { Ctx, Rates } from './context.ts';
+import type { Ctx, Features, Rates } from './context.ts';
 import { openStorage, type Storage } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { DatabaseUnavailableError } from './errors.ts';
@@ -17,7 +17,12 @@ import { simulatedDriverFactory } from './chain/simulated/driver.ts';
 import { evmDriverFactory } from './chain/evm/index.ts';
 import { BITCOIN_CORE, bitcoinDriverFactory, configuredNetwork } from './chain/bitcoin/index.ts';
 import { tronDriverFactory } from './chain/tron/index.ts';
-import { installMoneyOut } from './payouts/install.ts';
+import { expireDue, reconcileInvoice } from './invoices/lifecycle.ts';
+import { onWalletTransfer } from './wallets/topups.ts';
+import { forceRefundOutcome, walletRefundOutcome } from './wallets/refund-outcome.ts';
+import { refundOutcome } from './refunds/outcome.ts';
+import { onOutgoingEvent, onOutgoingReplaced, payoutOutcome } from './payouts/outgoing.ts';
+import { payoutJob } from './payouts/worker.ts';
 
 /** The chain families this gateway knows, by the name a network's `driver` setting gives. */
 export const driverFactories: DriverFactories = {
@@ -25,6 +30,29 @@ export const driverFactories: DriverFactories = {
   evm: evmDriverFactory,
   [BITCOIN_CORE]: bitcoinDriverFactory,
   tron: tronDriverFactory,
+};
+
+/** The features as the layers below call them: who owns an address, what finishing an outgoing
+ * payment means for each kind, and the periodic jobs. */
+export const features: Features = {
+  owners: {
+    invoice: async (ctx, trx, invoiceId) => {
+      await reconcileInvoice(ctx, trx, invoiceId);
+    },
+    wallet: onWalletTransfer,
+    payout: onOutgoingEvent,
+    payoutReplaced: onOutgoingReplaced,
+  },
+  outcomes: {
+    payout: payoutOutcome,
+    refund: refundOutcome,
+    wallet_refund: walletRefundOutcome,
+    force_refund: forceRefundOutcome,
+  },
+  jobs: {
+    expiry: (ctx) => expireDue(ctx),
+    payouts: payoutJob,
+  },
 };
 
 export const DEFAULT_RATES_FILE = fileURLToPath(new URL('./rates/static-rates.json', import.meta.url));
@@ -65,8 +93,6 @@ export async function createContext(
     log: connectionLog(),
   });
   await migrateWhenReachable(storage);
-  // Static wallets and money going out plug into the chain, simulator, page and worker hooks.
-  installMoneyOut();
   // Networks as configured: a Bitcoin-family network on a test chain has its prefixes and coin type.
   const registry = Registry.load(config.registryFile).withNetworks((n) => configuredNetwork(n, config.networks[n.code]));
   const service = createRateService({ ratesFile: config.ratesFile ?? DEFAULT_RATES_FILE, enableHttp: config.enableHttpRates });
@@ -75,5 +101,5 @@ export async function createContext(
   const seed = () => (seedBytes ??= mnemonicToSeedSync(config.mnemonic()));
   const now = opts.now ?? Date.now;
   const chains = new Chains({ config, registry, storage, now, seed, factories: opts.drivers ?? driverFactories });
-  return { config, storage, registry, rates, merchants: new MerchantCache(storage.db), chains, now, seed };
+  return { config, storage, registry, rates, merchants: new MerchantCache(storage.db), chains, features, now, seed };
 }

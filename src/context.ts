@@ -1,7 +1,10 @@
-// What a request handler or a worker is given: the configuration and the services built from it
-// once (by src/compose.ts). Types only, so that every layer may name it without importing a feature.
+// What a request handler or a worker is given: the configuration, the services built from it and
+// the features' parts, all put together once by src/compose.ts. Types only, and no feature is
+// imported here, so that every layer may name `Ctx` while only the composition root knows the parts.
+import type { Transaction } from 'kysely';
 import type { Config } from './config.ts';
 import type { Storage } from './db/dialect.ts';
+import type { DB, PayoutsTable } from './db/schema.ts';
 import type { Registry } from './registry/index.ts';
 import type { MerchantCache } from './merchants/store.ts';
 import type { Chains } from './chain/networks.ts';
@@ -9,6 +12,59 @@ import type { Chains } from './chain/networks.ts';
 export interface Rates {
   /** Price of one `base` in `quote`, and the source that priced it. */
   quote(base: string, quote: string, source?: string | null): Promise<{ rate: string; source: string }>;
+}
+
+/** One transfer as recorded in `chain_transfers`. */
+export interface TransferRef {
+  network: string;
+  txid: string;
+  idx: number;
+}
+
+/**
+ * What happens when the chain shows money moving for an owner of ours. The deposit handlers run
+ * inside the transaction that recorded the transfer (the credit and its webhook row commit with it).
+ */
+export interface OwnerHandlers {
+  /** A transfer to an invoice's address was seen, confirmed or dropped. */
+  invoice(ctx: Ctx, trx: Transaction<DB>, invoiceId: string, transfer: TransferRef): Promise<void>;
+  /** A transfer to a static wallet's address was seen, confirmed or dropped. */
+  wallet(ctx: Ctx, trx: Transaction<DB>, walletId: string, transfer: TransferRef): Promise<void>;
+  /** One of our outgoing transactions (payouts, refunds) confirmed or failed on chain. */
+  payout(ctx: Ctx, network: string, txid: string, status: 'confirmed' | 'failed', confirmations: number): Promise<void>;
+  /** One of our outgoing transactions was replaced by a fee bump and now goes by `newTxid`. */
+  payoutReplaced(ctx: Ctx, network: string, oldTxid: string, newTxid: string): Promise<void>;
+}
+
+/** What an outgoing payment is for. Only `payout` rows are the merchant's payouts (API, webhooks). */
+export type OutgoingKind = 'payout' | 'refund' | 'wallet_refund' | 'force_refund';
+
+/** What finishing an outgoing payment of one kind means beyond the payout row itself. */
+export interface OutgoingOutcome {
+  /** Row locks the outcome will take, taken before the ledger's (an invoice before a balance), so
+   * settling never deadlocks with payments and refund requests. */
+  lock(ctx: Ctx, trx: Transaction<DB>, row: PayoutsTable): Promise<void>;
+  /** The effect of the final status (`paid` or `fail`) on what the payment was for. */
+  settle(ctx: Ctx, trx: Transaction<DB>, row: PayoutsTable): Promise<void>;
+}
+
+/** A periodic job. `signal` aborts when the process is shutting down: start nothing new, hand back
+ * (release the lease of) what was claimed but not begun, finish what is under way. */
+export type Job = (ctx: Ctx, signal: AbortSignal) => Promise<unknown>;
+
+/** The features' periodic work, beside the chain scan and webhook delivery the worker runs itself. */
+export interface FeatureJobs {
+  /** Move open invoices whose time is up. */
+  expiry: Job;
+  /** Send the payouts (and refunds) that are due. */
+  payouts: Job;
+}
+
+/** The features as the layers below them call them, built once by the composition root. */
+export interface Features {
+  owners: OwnerHandlers;
+  outcomes: Record<OutgoingKind, OutgoingOutcome>;
+  jobs: FeatureJobs;
 }
 
 export interface Ctx {
@@ -19,6 +75,7 @@ export interface Ctx {
   merchants: MerchantCache;
   /** The networks' drivers, test mode and confirmations. */
   chains: Chains;
+  features: Features;
   /** Milliseconds since the epoch; tests move it. */
   now: () => number;
   seed: () => Uint8Array;

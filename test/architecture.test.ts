@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,14 +23,10 @@ function files(dir: string): string[] {
   return out;
 }
 
-/** Every module specifier of a file: import/export ... from, side-effect imports, import(). */
+/** Every module specifier of a file, as TypeScript's own scanner reads them (comments and strings
+ * cannot fool it): import/export ... from, side-effect imports, import(). */
 function specifiers(source: string): string[] {
-  const text = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  const found: string[] = [];
-  for (const re of [/\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g]) {
-    for (const m of text.matchAll(re)) found.push(m[1]!);
-  }
-  return found;
+  return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
 }
 
 function resolveImport(from: string, spec: string): string | null {

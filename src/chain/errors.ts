@@ -63,3 +63,13 @@ export class ScanBusyError extends ChainError {
     super(`${network}: another process is scanning this network`);
   }
 }
+
+/** The node is not the chain the configuration names: nothing is scanned or signed. */
+export class WrongChainError extends ChainError {}
+
+/** The driver was closed: it scans and sends nothing more. */
+export class DriverClosedError extends ChainError {
+  constructor(network: string) {
+    super(`${network}: driver closed`);
+  }
+}

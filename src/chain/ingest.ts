@@ -2,23 +2,11 @@
 // the owner of the address (an invoice, a static wallet) in the same transaction.
 import type { Transaction } from 'kysely';
 import { getAddress } from 'viem';
-import type { Ctx } from '../context.ts';
+import type { Ctx, TransferRef } from '../context.ts';
 import type { DB } from '../db/schema.ts';
-import { reconcileInvoice } from '../invoices/lifecycle.ts';
 import type { ChainSink, IncomingTransfer } from './contract.ts';
 import { ScanBusyError } from './errors.ts';
 import { Decimal, DecimalFormatError } from '../money/decimal.ts';
-
-export interface OwnerHandlers {
-  /** Static wallet top-ups (the wallets issue plugs in here). */
-  wallet?: (ctx: Ctx, trx: Transaction<DB>, walletId: string, transfer: { network: string; txid: string; idx: number }) => Promise<void>;
-  /** Outgoing transactions (payouts, refunds). */
-  outgoing?: (ctx: Ctx, network: string, txid: string, status: 'confirmed' | 'failed', confirmations: number) => Promise<void>;
-  /** One of our transactions replaced by a fee bump. */
-  outgoingReplaced?: (ctx: Ctx, network: string, oldTxid: string, newTxid: string) => Promise<void>;
-}
-
-export const ownerHandlers: OwnerHandlers = {};
 
 function canonical(ctx: Ctx, network: string, address: string): string {
   const n = ctx.registry.network(network);
@@ -174,11 +162,11 @@ function recordingSink(ctx: Ctx): ChainSink {
     },
 
     async outgoing(network, txid, status, confirmations) {
-      await ownerHandlers.outgoing?.(ctx, network.toUpperCase(), txid, status, confirmations);
+      await ctx.features.owners.payout(ctx, network.toUpperCase(), txid, status, confirmations);
     },
 
     async outgoingReplaced(network, oldTxid, newTxid) {
-      await ownerHandlers.outgoingReplaced?.(ctx, network.toUpperCase(), oldTxid, newTxid);
+      await ctx.features.owners.payoutReplaced(ctx, network.toUpperCase(), oldTxid, newTxid);
     },
   };
 }
@@ -187,10 +175,10 @@ async function dispatch(
   ctx: Ctx,
   trx: Transaction<DB>,
   owner: { owner_kind: string; owner_id: string },
-  transfer: { network: string; txid: string; idx: number },
+  transfer: TransferRef,
 ): Promise<void> {
-  if (owner.owner_kind === 'invoice') await reconcileInvoice(ctx, trx, owner.owner_id);
-  else if (owner.owner_kind === 'wallet') await ownerHandlers.wallet?.(ctx, trx, owner.owner_id, transfer);
+  if (owner.owner_kind === 'invoice') await ctx.features.owners.invoice(ctx, trx, owner.owner_id, transfer);
+  else if (owner.owner_kind === 'wallet') await ctx.features.owners.wallet(ctx, trx, owner.owner_id, transfer);
 }
 
 /** Ingests whatever is new on one network's chain, waiting for another scanner to finish first. */

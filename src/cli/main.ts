@@ -17,11 +17,11 @@ import {
   simulateExpire,
   simulatePay,
   simulatePayAddress,
-} from '../chain/simulated/simulator.ts';
+} from '../simulator/payments.ts';
 import { webhooksList } from '../webhooks/cli.ts';
 import { listStuckPayouts } from '../payouts/stuck.ts';
 import { simulateDeposit } from '../transfers/deposit.ts';
-import { simulateConfirmOutgoing, simulateFailOutgoing } from '../chain/simulated/outgoing.ts';
+import { simulateConfirmOutgoing, simulateFailOutgoing } from '../simulator/payouts.ts';
 import { USER_USAGE, userCli } from './users.ts';
 
 const USAGE = `Usage: satchel <command>

@@ -8,7 +8,7 @@ import { CompiledQuery, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQ
 import pg from 'pg';
 import { DatabaseUnavailableError } from '../errors.ts';
 import type { DB } from './schema.ts';
-import type { PoolUsage, Storage } from './dialect.ts';
+import type { PoolUsage, Storage } from './storage.ts';
 import { LocalLocks } from './local-locks.ts';
 
 // int8 (bigint) columns hold millisecond timestamps and counters, never amounts (those are text).

@@ -6,7 +6,7 @@ import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics } from '../ops/metrics.ts';
 import { bitcoinScanStatus } from '../chain/bitcoin/status.ts';
-import { backlogSamples } from '../ops/backlog.ts';
+import { backlogSamples } from '../db/backlog.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
 import { ScanBusyError } from '../chain/errors.ts';
 import { signedApi } from './signed-api.ts';
@@ -156,7 +156,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       ]),
     ]),
   );
-  metrics.collect(() => backlogSamples(ctx));
+  metrics.collect(() => backlogSamples(ctx.storage, ctx.now));
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
   // Security headers from the maintained plugin. Every HTML surface (payment page, dashboard, demo

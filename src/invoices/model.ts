@@ -1,6 +1,6 @@
 import type { InvoicesTable } from '../db/schema.ts';
 import type { Invoice } from '../contracts/merchant-api/objects.ts';
-import { Decimal } from '../money/decimal.ts';
+import { money } from '../money/format.ts';
 
 export type InvoiceRow = InvoicesTable;
 
@@ -13,13 +13,6 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const FINAL_STATUSES: ReadonlySet<string> = new Set([
   'paid', 'paid_over', 'fail', 'wrong_amount', 'cancel', 'system_fail', 'refund_process', 'refund_fail', 'refund_paid',
 ]);
-
-/** Amounts go out as strings with at least two places ("15.00", "0.00012345"). */
-export function money(v: string): string;
-export function money(v: string | null): string | null;
-export function money(v: string | null): string | null {
-  return v === null ? null : Decimal.parse(v).toAmount(2);
-}
 
 /** ISO 8601 at UTC+3, as the spec shows timestamps ("2023-06-07T16:02:39+03:00"). */
 export function isoMsk(ms: number): string {

@@ -3,15 +3,15 @@ import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { Payout, PayoutConvert } from '../contracts/merchant-api/objects.ts';
 import type { DB, PayoutsTable } from '../db/schema.ts';
-import { isoMsk, money } from '../invoices/model.ts';
+import { isoMsk } from '../invoices/model.ts';
+import { money } from '../money/format.ts';
 import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { payoutWebhookFields, signedBody, type PayoutWebhookSource } from '../webhooks/payload.ts';
 import type { PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
 
 export type PayoutRow = PayoutsTable;
 
-/** What an outgoing payment is for. Only `payout` rows are the merchant's payouts (API, webhooks). */
-export type OutgoingKind = 'payout' | 'refund' | 'wallet_refund' | 'force_refund';
+export type { OutgoingKind } from '../context.ts';
 
 export const PAYOUT_STATUSES = ['process', 'check', 'paid', 'fail', 'cancel', 'system_fail'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];

@@ -4,11 +4,10 @@
 // each in one transaction with its ledger entry and its webhook.
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { Ctx } from '../context.ts';
+import type { Ctx, OutgoingOutcome } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { post } from '../ledger/index.ts';
 import { Decimal } from '../money/decimal.ts';
-import { outcomeEffects, outcomeLocks } from './effects.ts';
 import { enqueuePayoutWebhook, type OutgoingKind, type PayoutRow } from './model.ts';
 
 export interface NewOutgoing {
@@ -89,7 +88,7 @@ async function lock(ctx: Ctx, trx: Transaction<DB>, id: string): Promise<PayoutR
  */
 export async function settleOutgoing(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow, status: 'paid' | 'fail', error: string | null = null): Promise<PayoutRow> {
   if (row.is_final === 1) return row;
-  await outcomeLocks[row.kind as OutgoingKind]?.(ctx, trx, row);
+  await ctx.features.outcomes[row.kind as OutgoingKind].lock(ctx, trx, row);
   const now = ctx.now();
   const patch: Partial<PayoutRow> = { status, is_final: 1, updated_at: now };
   if (error) patch.last_error = error;
@@ -109,7 +108,7 @@ export async function settleOutgoing(ctx: Ctx, trx: Transaction<DB>, row: Payout
   }
   const updated = { ...row, ...patch };
   await enqueuePayoutWebhook(ctx, trx, updated);
-  await outcomeEffects[row.kind as OutgoingKind]?.(ctx, trx, updated);
+  await ctx.features.outcomes[row.kind as OutgoingKind].settle(ctx, trx, updated);
   return updated;
 }
 
@@ -208,3 +207,9 @@ export async function applyPendingEvents(ctx: Ctx, limit = 100): Promise<number>
   }
   return due.length;
 }
+
+/** A merchant's own payout: nothing beyond the payout row and its webhook. */
+export const payoutOutcome: OutgoingOutcome = {
+  lock: async () => {},
+  settle: async () => {},
+};

@@ -54,7 +54,7 @@ export async function findPayoutForTest(ctx: Ctx, merchantId: string, target: { 
   return (await q.executeTakeFirst()) ?? null;
 }
 
-/** findPayoutForTest, as the webhook source `src/webhooks/test-webhooks.ts` builds the body from. */
+/** findPayoutForTest, as the webhook source `src/test-webhooks/send.ts` builds the body from. */
 export async function findPayoutWebhookSourceForTest(
   ctx: Ctx,
   merchantId: string,

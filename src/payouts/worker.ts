@@ -5,11 +5,11 @@
 // record of its txid leaves the payout claimable again once the lease ends, and the driver's send
 // is idempotent on the payout's uuid: the retry returns the same transaction, never a second one.
 import { sql } from 'kysely';
-import type { Ctx } from '../context.ts';
+import type { Ctx, Job } from '../context.ts';
 import { HotWalletShortError, SendRejectedError } from '../chain/errors.ts';
 import type { Priority } from '../registry/index.ts';
 import type { PayoutRow } from './model.ts';
-import { failUnsent, recordBroadcast } from './outgoing.ts';
+import { applyPendingEvents, failUnsent, recordBroadcast } from './outgoing.ts';
 
 /** How long a claimed payout is left to its worker before another may try it (the default of
  * SATCHEL_PAYOUT_LEASE_MS). */
@@ -128,3 +128,9 @@ async function sendOne(ctx: Ctx, row: PayoutRow): Promise<void> {
   }
   await ctx.storage.write((trx) => recordBroadcast(ctx, trx, row.id, txid));
 }
+
+/** The worker's payout job: applies chain reports that a race left behind, then sends what is due. */
+export const payoutJob: Job = async (ctx, signal) => {
+  await applyPendingEvents(ctx);
+  return sendDuePayouts(ctx, 25, signal);
+};

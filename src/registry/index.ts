@@ -1,7 +1,9 @@
 // The registry of networks and currencies is data (networks.json); this module only reads it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AddressFormat } from '../chain/address/index.ts';
+
+/** How a network writes its addresses (the chain's address module derives and checks each). */
+export type AddressFormat = 'bitcoin' | 'litecoin' | 'dogecoin' | 'evm' | 'tron' | 'ton' | 'solana';
 
 export type Priority = 'economy' | 'recommended' | 'high' | 'highest';
 
@@ -32,6 +34,8 @@ export interface NetworkDef {
   /** Bitcoin family: the chain its driver is configured for (main unless test or regtest). */
   chain?: 'main' | 'test' | 'regtest';
   chain_id?: number;
+  /** EVM: public JSON-RPC endpoints a payer's wallet may add the chain with (never the gateway's own node). */
+  public_rpc?: string[];
   confirmations: number;
   uri_scheme: string;
   explorer_tx: string;

@@ -2,7 +2,7 @@
 // transfers to the business wallet can be tried without a real personal account.
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
-import { AMOUNT_REFUSED, SimulatorError } from '../chain/simulated/simulator.ts';
+import { AMOUNT_REFUSED, SimulatorError } from '../simulator/payments.ts';
 import { isUuid } from '../contracts/rules.ts';
 import { post } from '../ledger/index.ts';
 import { findMerchant } from '../merchants/store.ts';

@@ -6,7 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import type { Wallet } from '../ledger/index.ts';
-import { money } from '../invoices/model.ts';
+import { money } from '../money/format.ts';
 import { Decimal } from '../money/decimal.ts';
 
 export type WalletKind = Wallet;

@@ -15,7 +15,7 @@ async function byId(ctx: Ctx, uuid: string): Promise<StaticWalletRow | undefined
   return ctx.storage.db.selectFrom('static_wallets').selectAll().where('id', '=', uuid.toLowerCase()).executeTakeFirst();
 }
 
-/** payerHooks.walletView: the public view of a wallet (no order_id, no callback, no balances). */
+/** The payer page's view of a wallet (no order_id, no callback, no balances). */
 export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | null> {
   const w = await byId(ctx, uuid);
   if (!w) return null;
@@ -47,7 +47,7 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
   };
 }
 
-/** simulatorHooks.walletAddress: where a simulated payment to the wallet goes. */
+/** Where a simulated payment to the wallet goes. */
 export async function walletAddress(ctx: Ctx, uuid: string): Promise<{ address: string; network: string; currency: string } | null> {
   const w = await byId(ctx, uuid);
   return w ? { address: w.address, network: w.network, currency: w.currency } : null;

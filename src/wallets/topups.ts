@@ -1,4 +1,4 @@
-// Top-ups of static wallets, as the chain sink hands them over (ownerHandlers.wallet): inside the
+// Top-ups of static wallets, as the chain sink hands them over (`ctx.features.owners.wallet`): inside the
 // transaction that recorded the transfer, and only once it is confirmed. Each confirmed transfer
 // becomes one wallet_topups row (unique on the transfer), so one seen twice is handled once.
 import { randomUUID } from 'node:crypto';

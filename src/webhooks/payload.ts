@@ -1,7 +1,8 @@
 // Webhook bodies (D3): the fields in their fixed order and the signature as the last key.
 import { createHash } from 'node:crypto';
 import { Decimal } from '../money/decimal.ts';
-import { money, type InvoiceRow } from '../invoices/model.ts';
+import type { InvoicesTable as InvoiceRow } from '../db/schema.ts';
+import { money } from '../money/format.ts';
 import { phpJsonEncode } from './php-json.ts';
 import type { PaymentWebhook, PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
 

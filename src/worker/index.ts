@@ -3,17 +3,10 @@
 // is claimed with FOR UPDATE SKIP LOCKED and a network is scanned only under its advisory lock.
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Ctx } from '../context.ts';
+import type { Ctx, Job } from '../context.ts';
 import { createSink } from '../chain/ingest.ts';
-import { expireDue } from '../invoices/lifecycle.ts';
+import { refillAddressPools } from '../chain/allocate.ts';
 import { WebhookDeliverer } from '../webhooks/deliver.ts';
-
-/** A periodic job. `signal` aborts when the process is shutting down: start nothing new, hand back
- * (release the lease of) what was claimed but not begun, finish what is under way. */
-export type Job = (ctx: Ctx, signal: AbortSignal) => Promise<unknown>;
-
-/** Extra periodic jobs (payouts register theirs). */
-export const extraJobs: Job[] = [];
 
 export interface Workers {
   /** Runs every job once (tests and the CLI use this). */
@@ -36,9 +29,11 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
         ),
       );
     }],
-    ['expiry', (c) => expireDue(c)],
+    ['expiry', ctx.features.jobs.expiry],
+    // Deposit addresses derived ahead (with their QR codes), so that requests do not derive them.
+    ['addresses', (c) => refillAddressPools(c)],
     ['webhooks', (_c, signal) => deliverer.runOnce(50, signal)],
-    ...extraJobs.map((j, i): [string, Job] => [`job${i}`, j]),
+    ['payouts', ctx.features.jobs.payouts],
   ];
   return {
     async tick() {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { nextRev, simTxid } from '../../src/chain/simulated/driver.ts';
-import { simulatePay } from '../../src/chain/simulated/simulator.ts';
+import { simulatePay } from '../../src/simulator/payments.ts';
 import { createWorkers } from '../../src/worker/index.ts';
 
 describe.each(await backends())('ingest sets bad transfers aside on $name', (backend) => {

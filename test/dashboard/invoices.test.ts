@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { simulatePay } from '../../src/chain/simulated/simulator.ts';
+import { simulatePay } from '../../src/simulator/payments.ts';
 import { createMerchant } from '../../src/merchants/store.ts';
 import { ADDR, startMoneyGateway, tick } from '../payouts/harness.ts';
 import { csvCell } from '../../src/dashboard/invoice-search.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { simulatePay } from '../../src/chain/simulated/simulator.ts';
+import { simulatePay } from '../../src/simulator/payments.ts';
 import { createWorkers } from '../../src/worker/index.ts';
 import { phpJsonEncode } from '../../src/webhooks/php-json.ts';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { simulatePay, simulatePayAddress } from '../../src/chain/simulated/simulator.ts';
+import { simulatePay, simulatePayAddress } from '../../src/simulator/payments.ts';
 import { balanceOf } from '../../src/ledger/index.ts';
 import { createWorkers } from '../../src/worker/index.ts';
 import { setWalletStatus } from '../../src/wallets/merchant-wallets.ts';

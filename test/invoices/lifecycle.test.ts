@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { startReceiver, type Receiver, type Delivery } from '../helpers/receiver.ts';
-import { simulateConfirm, simulateDrop, simulateExpire, simulatePay } from '../../src/chain/simulated/simulator.ts';
+import { simulateConfirm, simulateDrop, simulateExpire, simulatePay } from '../../src/simulator/payments.ts';
 import { processNetwork } from '../../src/chain/ingest.ts';
 import { balanceOf } from '../../src/ledger/index.ts';
 import { createWorkers } from '../../src/worker/index.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-import { simulatePay } from '../../src/chain/simulated/simulator.ts';
+import { simulatePay } from '../../src/simulator/payments.ts';
 
 describe.each(await backends())('payer API on $name', (backend) => {
   let gw: TestGateway;

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
-import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/chain/simulated/outgoing.ts';
-import { simulatePay } from '../../src/chain/simulated/simulator.ts';
+import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/simulator/payouts.ts';
+import { simulatePay } from '../../src/simulator/payments.ts';
 import { entriesSum } from '../../src/ledger/index.ts';
 import { Decimal } from '../../src/money/decimal.ts';
 import { simulateDeposit } from '../../src/transfers/deposit.ts';

@@ -6,7 +6,7 @@ import { processNetwork } from '../../src/chain/ingest.ts';
 import { SendRejectedError } from '../../src/chain/errors.ts';
 import type { ChainDriver } from '../../src/chain/contract.ts';
 import { nextRev } from '../../src/chain/simulated/driver.ts';
-import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/chain/simulated/outgoing.ts';
+import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/simulator/payouts.ts';
 import { createWorkers } from '../../src/worker/index.ts';
 import { ADDR, balance, fund, ledgerAgrees, merchantVerifies, startMoneyGateway, tick } from './harness.ts';
 

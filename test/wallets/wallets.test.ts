@@ -5,7 +5,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { isValidAddress } from '../../src/chain/address/index.ts';
 import { processNetwork } from '../../src/chain/ingest.ts';
 import { nextRev } from '../../src/chain/simulated/driver.ts';
-import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/chain/simulated/outgoing.ts';
+import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/simulator/payouts.ts';
 import { createMerchant, setMerchantBlocked, type Merchant } from '../../src/merchants/store.ts';
 import { setWalletStatus, walletUuid } from '../../src/wallets/merchant-wallets.ts';
 import { findWalletForTest, walletTestWebhookFields } from '../../src/wallets/payer.ts';

@@ -1,4 +1,6 @@
-export type AddressFormat = 'bitcoin' | 'litecoin' | 'dogecoin' | 'evm' | 'tron' | 'ton' | 'solana';
+import type { AddressFormat } from '../../registry/index.ts';
+
+export type { AddressFormat };
 
 export interface DerivedAddress {
   address: string;

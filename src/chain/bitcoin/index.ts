@@ -7,11 +7,12 @@ import type { NetworkConfig } from '../../config.ts';
 import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { DriverDeps } from '../contract.ts';
-import { BitcoinCoreDriver } from './driver.ts';
+import { BitcoinCoreDriver } from './bitcoin-core-driver.ts';
 import { parseChain, type BitcoinChain } from './params.ts';
 import type { BtcLog } from './scan.ts';
 
-export { BitcoinCoreDriver, WrongChainError } from './driver.ts';
+export { BitcoinCoreDriver } from './bitcoin-core-driver.ts';
+export { WrongChainError } from '../errors.ts';
 export type { BitcoinChain } from './params.ts';
 
 export const BITCOIN_CORE = 'bitcoin-core';

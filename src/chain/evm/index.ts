@@ -9,10 +9,14 @@ import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { isAddress } from 'viem';
 import type { DriverDeps } from '../contract.ts';
-import { EvmDriver, type EvmLog, type EvmSweepPolicy, type EvmToken } from './driver.ts';
+import { EvmDriver, type EvmLog } from './evm-driver.ts';
+import type { EvmToken } from './chain.ts';
+import type { EvmSweepPolicy } from './sweep.ts';
 
-export { EvmDriver, PRIORITY_PERCENT, TRANSFER_TOPIC } from './driver.ts';
-export type { EvmDriverOptions, EvmLog, EvmSweepPolicy, EvmToken } from './driver.ts';
+export { EvmDriver } from './evm-driver.ts';
+export type { EvmDriverOptions, EvmLog } from './evm-driver.ts';
+export { PRIORITY_PERCENT, TRANSFER_TOPIC, type EvmToken } from './chain.ts';
+export type { EvmSweepPolicy } from './sweep.ts';
 export { hotWalletPath, depositPath } from './keys.ts';
 
 /** The `evm` family's factory, for the composition root's table of drivers. */

@@ -3,45 +3,13 @@
 // Block numbers and nonces are integers (bigint columns, parsed to number); amounts are text.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import type { ScanBlocksTable, ScanCursorsTable, ScanTransfersTable } from '../reorg.ts';
 
-/** How far each network has been scanned. */
-export interface EvmCursorsTable {
-  network: string;
-  /** Last fully processed block (-1: nothing yet). */
-  block_number: number;
-  block_hash: string | null;
-  updated_at: number;
-}
-
-/** Hashes of recently processed blocks, to notice a reorganisation and find the fork point. */
-export interface EvmBlocksTable {
-  network: string;
-  number: number;
-  hash: string;
-  parent_hash: string;
-}
-
-/** Transfers into watched addresses, as last reported to the sink. */
-export interface EvmTransfersTable {
-  network: string;
-  txid: string;
-  /** 0 for a native transfer, the block log index for a token transfer. */
-  idx: number;
-  currency: string;
-  to_address: string;
-  from_address: string | null;
-  amount: string;
-  block_number: number;
-  block_hash: string;
-  /** Confirmations last reported to the sink (0: not reported yet). */
-  confirmations: number;
-  /** pending (confirmations still rising) | confirmed | orphaned (its block left the chain) | dropped */
-  status: string;
-  /** 1 once a sweep found nothing left to move from `to_address` after this transfer. */
-  swept: number;
-  created_at: number;
-  updated_at: number;
-}
+/** The scan cursor, recent block hashes and reported transfers (shapes shared with the other
+ * account-model families: src/chain/reorg.ts). */
+export type EvmCursorsTable = ScanCursorsTable;
+export type EvmBlocksTable = ScanBlocksTable;
+export type EvmTransfersTable = ScanTransfersTable;
 
 /** Next nonce per sending address (hot wallet, deposit addresses being swept). */
 export interface EvmNoncesTable {

@@ -1,18 +1,9 @@
 // A small client of java-tron's HTTP API (/wallet/* on a full node, /walletsolidity/* for what is
 // solidified), or of a provider speaking it (TronGrid and the like take `api_key` in the
 // TRON-PRO-API-KEY header). Addresses go out and come back in hex ("41..."), the API's default.
-// Every call is counted by path (metrics, and the scaling benchmark).
-
-export class TronApiError extends Error {
-  constructor(
-    readonly path: string,
-    message: string,
-    /** The node's error code (broadcast: SIGERROR, DUP_TRANSACTION_ERROR, ...), or HTTP status. */
-    readonly code: string | null = null,
-  ) {
-    super(`${path}: ${message}`);
-  }
-}
+// Every call is counted by path (metrics, and the scaling benchmark). Errors are the chain layer's:
+// NodeUnreachableError when no answer came, NodeError (`code`: the HTTP status, if any) otherwise.
+import { NodeError, NodeUnreachableError } from '../errors.ts';
 
 export interface TronBlock {
   blockID: string;
@@ -101,20 +92,20 @@ export class TronApi {
         signal: AbortSignal.timeout(this.opts.timeoutMs ?? 20_000),
       });
     } catch (err) {
-      throw new TronApiError(path, `request failed: ${(err as Error).message}`);
+      throw new NodeUnreachableError(path, null, `request failed: ${(err as Error).message}`);
     }
     const text = await res.text();
-    if (!res.ok) throw new TronApiError(path, `HTTP ${res.status}`, String(res.status));
+    if (!res.ok) throw new NodeError(path, res.status, `HTTP ${res.status}`);
     let parsed: unknown;
     try {
       // Amounts and balances fit in a double (at most 9e16 sun, below 2^53 by design of the chain);
       // token amounts travel as hex words, never as JSON numbers.
       parsed = text.trim() === '' ? {} : JSON.parse(text);
     } catch {
-      throw new TronApiError(path, 'the answer is not JSON');
+      throw new NodeError(path, null, 'the answer is not JSON');
     }
     if (parsed && typeof parsed === 'object' && 'Error' in parsed) {
-      throw new TronApiError(path, String((parsed as { Error: unknown }).Error));
+      throw new NodeError(path, null, String((parsed as { Error: unknown }).Error));
     }
     return parsed as T;
   }
@@ -128,7 +119,7 @@ export class TronApi {
       const b = await this.post<TronBlock>('/walletsolidity/getnowblock');
       return b.blockID ? b : null;
     } catch (err) {
-      if (err instanceof TronApiError && (err.code === '404' || err.code === '405' || err.code === '501')) return null;
+      if (err instanceof NodeError && (err.code === 404 || err.code === 405 || err.code === 501)) return null;
       throw err;
     }
   }

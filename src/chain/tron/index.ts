@@ -10,11 +10,11 @@ import type { NetworkDef } from '../../registry/index.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { isTronAddress } from './address.ts';
 import type { DriverDeps } from '../contract.ts';
-import { TronDriver, type TronLog } from './driver.ts';
+import { TronDriver, type TronLog } from './tron-driver.ts';
 import type { TronToken } from './scan.ts';
 import type { TronSweepPolicy } from './sweep.ts';
 
-export { TronDriver } from './driver.ts';
+export { TronDriver } from './tron-driver.ts';
 export { TronSendError } from './outgoing.ts';
 export { tronHotWalletPath } from './keys.ts';
 

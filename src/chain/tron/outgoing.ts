@@ -16,9 +16,9 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { Storage } from '../../db/dialect.ts';
 import type { ChainSink } from '../contract.ts';
-import { TronApiError, nodeMessage, type TronApi, type TronTransaction } from './api.ts';
+import { nodeMessage, type TronApi, type TronTransaction } from './api.ts';
 import type { TronSigner } from './keys.ts';
-import { SendRejectedError } from '../errors.ts';
+import { NodeError, SendRejectedError } from '../errors.ts';
 import { accountIdHex } from './address.ts';
 import { decodeRaw, encodeSignedTransaction, ProtobufError, RESOURCE } from './protobuf.ts';
 import type { ChainView } from './scan.ts';
@@ -212,7 +212,7 @@ export class TronOutgoing {
       const r = await this.o.api.broadcastHex(row.raw);
       if (r.result !== true && r.code !== 'DUP_TRANSACTION_ERROR') refusal = `${r.code ?? 'refused'}: ${nodeMessage(r.message)}`;
     } catch (err) {
-      if (!(err instanceof TronApiError)) throw err;
+      if (!(err instanceof NodeError)) throw err;
       this.o.log('warn', 'tron broadcast failed; it will be retried', { network: this.o.network, txid: row.txid, error: err.message });
       return null;
     }

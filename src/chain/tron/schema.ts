@@ -3,45 +3,13 @@
 // Addresses are base58 ("T..."); amounts are decimal strings; block numbers are integers.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import type { ScanBlocksTable, ScanCursorsTable, ScanTransfersTable } from '../reorg.ts';
 
-/** How far each network has been scanned. */
-export interface TronCursorsTable {
-  network: string;
-  /** Last fully processed block (-1: nothing yet). */
-  block_number: number;
-  block_hash: string | null;
-  updated_at: number;
-}
-
-/** Ids of recently processed blocks, to notice a reorganisation and find the fork point. */
-export interface TronBlocksTable {
-  network: string;
-  number: number;
-  hash: string;
-  parent_hash: string;
-}
-
-/** Transfers into watched addresses, as last reported to the sink. */
-export interface TronTransfersTable {
-  network: string;
-  txid: string;
-  /** 0 for a TRX transfer, the log's position in its transaction for a TRC-20 transfer. */
-  idx: number;
-  currency: string;
-  to_address: string;
-  from_address: string | null;
-  amount: string;
-  block_number: number;
-  block_hash: string;
-  /** Confirmations last reported to the sink (0: not reported yet). */
-  confirmations: number;
-  /** pending | confirmed (final) | orphaned (its block left the chain) | dropped */
-  status: string;
-  /** 1 once a sweep found nothing left to move from `to_address` after this transfer. */
-  swept: number;
-  created_at: number;
-  updated_at: number;
-}
+/** The scan cursor, recent block hashes and reported transfers (shapes shared with the other
+ * account-model families: src/chain/reorg.ts). */
+export type TronCursorsTable = ScanCursorsTable;
+export type TronBlocksTable = ScanBlocksTable;
+export type TronTransfersTable = ScanTransfersTable;
 
 /**
  * Every transaction the driver signed, stored before it is broadcast. A request (payout id, or a

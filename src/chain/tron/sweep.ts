@@ -13,8 +13,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { Decimal } from '../../money/decimal.ts';
+import { NodeError } from '../errors.ts';
 import { toHexAddress } from './address.ts';
-import { TronApiError } from './api.ts';
 import { BYTES_TRANSFER, BYTES_TRC20, chainCosts } from './costs.ts';
 import { parseTronDepositIndex, type TronKeys, type TronSigner } from './keys.ts';
 import { TronSendError, transferData, type Intent, type TronOutgoing } from './outgoing.ts';
@@ -86,7 +86,7 @@ export class TronSweeper {
       try {
         await this.plan(c.to_address, view);
       } catch (err) {
-        if (!(err instanceof TronApiError || err instanceof TronSendError)) throw err;
+        if (!(err instanceof NodeError || err instanceof TronSendError)) throw err;
         this.o.log('warn', 'tron sweep failed; retried next round', { network: this.o.network, address: c.to_address, error: err.message });
       }
     }
@@ -116,7 +116,7 @@ export class TronSweeper {
       try {
         await this.execute(m, view);
       } catch (err) {
-        if (!(err instanceof TronApiError || err instanceof TronSendError)) throw err;
+        if (!(err instanceof NodeError || err instanceof TronSendError)) throw err;
         this.o.log('warn', 'tron sweep step failed; retried next round', { network: this.o.network, kind: m.kind, error: err.message });
       }
     }

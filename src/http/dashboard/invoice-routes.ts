@@ -10,7 +10,7 @@ import { audit } from '../../dashboard/audit.ts';
 import { UserInputError } from '../../dashboard/errors.ts';
 import { resendPaymentWebhook } from '../../webhooks/resend.ts';
 import { refundInvoice } from '../../refunds/refund.ts';
-import { simulatePay, SimulatorError } from '../../chain/simulated/simulator.ts';
+import { simulatePay, SimulatorError } from '../../simulator/payments.ts';
 import { isUuid } from '../../contracts/rules.ts';
 import type { DashboardApi } from './api.ts';
 
@@ -42,7 +42,8 @@ export function invoiceRoutes(d: DashboardApi): void {
     reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="invoices-${stamp}.csv"`)
-      .send(Readable.from(invoicesCsv(ctx.storage.db, merchant.id, filter)));
+      // One batch read ahead at most: the next query waits until the client has taken this one.
+      .send(Readable.from(invoicesCsv(ctx.storage.db, merchant.id, filter), { highWaterMark: 1 }));
     return undefined;
   });
 

@@ -5,8 +5,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { chooseCurrency, loadInvoice, payerFingerprint, payerView } from '../../invoices/payer.ts';
+import { walletView } from '../../wallets/payer.ts';
 import { jsonBody } from '../json-body.ts';
-import { payerHooks } from '../../invoices/payer-hooks.ts';
 
 function etagOf(result: Record<string, unknown>): string {
   const { server_time: _ignored, ...stable } = result;
@@ -64,7 +64,7 @@ async function payerApi(app: FastifyInstance, { ctx }: { ctx: Ctx }): Promise<vo
   });
 
   app.get<{ Params: { uuid: string } }>('/wallet/:uuid', async (req, reply) => {
-    const view = await payerHooks.walletView?.(ctx, req.params.uuid);
+    const view = (await walletView(ctx, req.params.uuid)) as Record<string, unknown> | null;
     if (!view) return reply.code(404).send({ state: 1, message: 'Not found' });
     return sendCacheable(req, reply, view);
   });

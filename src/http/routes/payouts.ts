@@ -8,7 +8,7 @@ import { calcPayoutOp, calculatePayoutOp, createPayoutOp, payoutInfoOp, payoutLi
 import { calcPayout, createPayout } from '../../payouts/create.ts';
 import { listPayouts, payoutInfo } from '../../payouts/queries.ts';
 import { payoutServices } from '../../payouts/services.ts';
-import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../chain/simulated/outgoing.ts';
+import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../simulator/payouts.ts';
 import { simulateDeposit } from '../../transfers/deposit.ts';
 
 export const payoutRoutes: SignedRouteGroup = async (app, { ctx }) => {

@@ -10,8 +10,8 @@ import {
   simulateExpire,
   simulatePay,
   simulatePayAddress,
-} from '../../chain/simulated/simulator.ts';
-import { simulatorHooks } from '../../chain/simulated/hooks.ts';
+} from '../../simulator/payments.ts';
+import { walletAddress } from '../../wallets/payer.ts';
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
@@ -45,7 +45,7 @@ export async function simulatorRoutes(app: FastifyInstance, ctx: Ctx): Promise<v
       });
     }
     if (str(i.wallet)) {
-      const w = await simulatorHooks.walletAddress?.(ctx, str(i.wallet)!);
+      const w = await walletAddress(ctx, str(i.wallet)!);
       if (!w) throw new SimulatorError('Wallet not found', 404);
       return simulatePayAddress(ctx, { ...w, amount: str(i.amount) ?? '', unconfirmed: toBoolean(i.unconfirmed, false) });
     }

@@ -2,7 +2,7 @@
 import { signedRoute, type SignedRouteGroup } from '../signed-api.ts';
 import { resendWebhookOp, resendWebhookV2Op, testPaymentWebhookOp, testPayoutWebhookOp, testWalletWebhookOp } from '../../contracts/merchant-api/webhooks.ts';
 import { resendPaymentWebhook } from '../../webhooks/resend.ts';
-import { sendTestWebhook } from '../../webhooks/test-webhooks.ts';
+import { sendTestWebhook } from '../../test-webhooks/send.ts';
 
 export const webhookRoutes: SignedRouteGroup = async (app, { ctx }) => {
   signedRoute(app, resendWebhookOp, async ({ input, merchant }) => {

@@ -3,7 +3,7 @@
 // configuration alone (SATCHEL_NETWORKS), exactly as the contract writes it.
 import type { NetworkConfig } from '../../../src/config.ts';
 import { createWorkers } from '../../../src/worker/index.ts';
-import type { BitcoinCoreDriver } from '../../../src/chain/bitcoin/driver.ts';
+import type { BitcoinCoreDriver } from '../../../src/chain/bitcoin/bitcoin-core-driver.ts';
 import type { Backend } from '../../helpers/backends.ts';
 import { startGateway, type Gateway } from '../evm/gateway-setup.ts';
 import { Payer, startLitecoind, type Litecoind } from './litecoind.ts';

@@ -12,7 +12,7 @@ import { migrateToLatest } from '../../../src/db/migrate.ts';
 import { Registry } from '../../../src/registry/index.ts';
 import type { ChainSink, IncomingTransfer } from '../../../src/chain/contract.ts';
 import { createBitcoinDriver, configuredNetwork } from '../../../src/chain/bitcoin/index.ts';
-import { WrongChainError } from '../../../src/chain/bitcoin/driver.ts';
+import { WrongChainError } from '../../../src/chain/errors.ts';
 import { decodePayee } from '../../../src/chain/bitcoin/address.ts';
 import { chainParams } from '../../../src/chain/bitcoin/params.ts';
 

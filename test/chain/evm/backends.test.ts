@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEther, parseUnits } from 'viem';
 import { backends } from '../../helpers/backends.ts';
 import type { Storage } from '../../../src/db/dialect.ts';
-import { EvmDriver } from '../../../src/chain/evm/driver.ts';
+import { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
 import * as m004 from '../../../src/db/migrations/004_evm.ts';
 import { evmDb } from '../../../src/chain/evm/schema.ts';
 import { CONFIRMATIONS, RecordingSink, depositAddress, driverOptions, makeDriver, newStorage, startFixture, type Fixture, watched } from './setup.ts';
@@ -115,15 +115,28 @@ describe.each(list)('EvmDriver on $name', (backend) => {
     const s2 = new RecordingSink();
     d1.watch(watched(to));
     d2.watch(watched(to));
+    // Each process scans as Chains.poll does: only while holding the network's scanner lock.
+    const lock = `scan:${d1.network.code}`;
     const txid = await f.anvil.wallet(1).sendTransaction({ to: to as `0x${string}`, value: parseEther('0.05') });
     await f.anvil.mine();
-    await d1.poll(s1);
-    await d2.poll(s2);
+    let release!: () => void;
+    const holding = new Promise<void>((r) => (release = r));
+    let polled!: () => void;
+    const firstPolled = new Promise<void>((r) => (polled = r));
+    const round = first.withLock(lock, 0, async () => {
+      await d1.poll(s1);
+      polled();
+      await holding; // the first process is still in its round
+    });
+    await firstPolled;
+    expect(await second.withLock(lock, 0, () => d2.poll(s2))).toBeNull();
     expect(s1.transfers({ txid })).toHaveLength(1);
     expect(s2.events).toEqual([]); // the lock is held by the first
     await first.close(); // the first process dies: its session, and the lock, go away
+    release();
+    await round.catch(() => {});
     await f.anvil.mine();
-    await d2.poll(s2);
+    expect(await second.withLock(lock, 0, () => d2.poll(s2))).not.toBeNull();
     expect(s2.transfers({ txid }).map((t) => t.confirmations)).toEqual([2]); // continues from the shared cursor
   });
 

@@ -10,7 +10,7 @@ import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf, entriesSum, post } from '../../../src/ledger/index.ts';
 import { evmDb } from '../../../src/chain/evm/schema.ts';
-import type { EvmDriver } from '../../../src/chain/evm/driver.ts';
+import type { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
 import { LEASE_MS } from '../../../src/payouts/worker.ts';
 import { compileTestToken } from './anvil.ts';
 import { merchantVerifies, PAYER, secondInstance, startEvmGateway, type EvmGateway } from './gateway-setup.ts';

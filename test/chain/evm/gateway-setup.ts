@@ -16,7 +16,7 @@ import { createMerchant, type Merchant } from '../../../src/merchants/store.ts';
 import { signBody } from '../../../src/http/signature.ts';
 import { createWorkers } from '../../../src/worker/index.ts';
 import { phpJsonEncode } from '../../../src/webhooks/php-json.ts';
-import type { EvmDriver } from '../../../src/chain/evm/driver.ts';
+import type { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
 import type { Backend } from '../../helpers/backends.ts';
 import type { Delivery } from '../../helpers/receiver.ts';
 import { CHAIN_ID, deployToken, startAnvil, type Anvil, type TestToken } from './anvil.ts';

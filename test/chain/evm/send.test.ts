@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEther, parseUnits, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import type { Storage } from '../../../src/db/dialect.ts';
-import { EvmDriver } from '../../../src/chain/evm/driver.ts';
+import { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
 import { HotWalletShortError, NodeError, SendRejectedError } from '../../../src/chain/errors.ts';
 import { evmDb, type EvmOutgoingTable } from '../../../src/chain/evm/schema.ts';
 import { compileTestToken } from './anvil.ts';

@@ -8,7 +8,7 @@ import * as m004 from '../../../src/db/migrations/004_evm.ts';
 import { Registry, type NetworkDef } from '../../../src/registry/index.ts';
 import { deriveAddress } from '../../../src/chain/address/index.ts';
 import type { ChainSink, IncomingTransfer, WatchedAddress } from '../../../src/chain/contract.ts';
-import { EvmDriver, type EvmDriverOptions } from '../../../src/chain/evm/driver.ts';
+import { EvmDriver, type EvmDriverOptions } from '../../../src/chain/evm/evm-driver.ts';
 import { CHAIN_ID, deployToken, startAnvil, type Anvil, type TestToken } from './anvil.ts';
 
 export const MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';

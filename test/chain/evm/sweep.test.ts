@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEther, parseUnits } from 'viem';
 import type { Storage } from '../../../src/db/dialect.ts';
-import type { EvmDriver } from '../../../src/chain/evm/driver.ts';
+import type { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
 import { evmDb } from '../../../src/chain/evm/schema.ts';
 import { CONFIRMATIONS, RecordingSink, depositAddress, makeDriver, newStorage, startFixture, type Fixture, watched } from './setup.ts';
 

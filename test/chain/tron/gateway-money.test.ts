@@ -10,7 +10,7 @@ import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf, entriesSum, post } from '../../../src/ledger/index.ts';
 import { tronDb } from '../../../src/chain/tron/schema.ts';
-import type { TronDriver } from '../../../src/chain/tron/driver.ts';
+import type { TronDriver } from '../../../src/chain/tron/tron-driver.ts';
 import { LEASE_MS } from '../../../src/payouts/worker.ts';
 import { merchantVerifies, secondInstance } from '../evm/gateway-setup.ts';
 import { USDT, UNITS, startTronGateway, type TronGateway } from './gateway-setup.ts';

@@ -4,7 +4,7 @@
 import { TronWeb } from 'tronweb';
 import type { NetworkConfig } from '../../../src/config.ts';
 import { createWorkers } from '../../../src/worker/index.ts';
-import type { TronDriver } from '../../../src/chain/tron/driver.ts';
+import type { TronDriver } from '../../../src/chain/tron/tron-driver.ts';
 import type { Backend } from '../../helpers/backends.ts';
 import { startGateway, type Gateway } from '../evm/gateway-setup.ts';
 import { TronNodeDouble, type NodeDoubleOptions } from './node-double.ts';

@@ -1,13 +1,13 @@
 // The payment simulator (D6): sends, confirms and drops transfers on simulated networks and moves
 // invoices to their expiry. Only for simulated networks; the CLI and /simulator/* call this.
 import { randomBytes } from 'node:crypto';
-import type { Ctx } from '../../context.ts';
-import { AMOUNT_BOUND, Decimal } from '../../money/decimal.ts';
-import { deriveAddress, isValidAddress } from '../address/index.ts';
-import { reconcileInvoice } from '../../invoices/lifecycle.ts';
-import type { InvoiceRow } from '../../invoices/model.ts';
-import { processNetwork } from '../ingest.ts';
-import { nextRev, simTxid } from './driver.ts';
+import type { Ctx } from '../context.ts';
+import { AMOUNT_BOUND, Decimal } from '../money/decimal.ts';
+import { deriveAddress, isValidAddress } from '../chain/address/index.ts';
+import { reconcileInvoice } from '../invoices/lifecycle.ts';
+import type { InvoiceRow } from '../invoices/model.ts';
+import { processNetwork } from '../chain/ingest.ts';
+import { nextRev, simTxid } from '../chain/simulated/driver.ts';
 
 export class SimulatorError extends Error {
   constructor(

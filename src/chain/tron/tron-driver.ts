@@ -5,7 +5,7 @@
 // (m/44'/195'/1'/0/0), and the check that the hot wallet can cover a payout before it is accepted.
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, SendRequest, WatchedAddress } from '../contract.ts';
-import { HotWalletShortError } from '../errors.ts';
+import { DriverClosedError, HotWalletShortError } from '../errors.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { Decimal } from '../../money/decimal.ts';
@@ -138,7 +138,7 @@ export class TronDriver implements ChainDriver {
   poll(sink: ChainSink): Promise<void> {
     // The caller holds the network's scanner lock (src/chain/networks.ts, Chains.poll).
     return this.exclusive(async () => {
-      if (this.closed) throw new Error(`${this.network.code}: driver closed`);
+      if (this.closed) throw new DriverClosedError(this.network.code);
       const view = await this.scanner.view();
       await this.scanner.poll(sink, view);
       await this.out.track(sink, view, this.confirmations);
@@ -150,9 +150,13 @@ export class TronDriver implements ChainDriver {
     });
   }
 
-  /** One sweep round now (tests, the CLI); the scanner also runs one every `every_seconds`. */
-  async sweep(): Promise<void> {
-    await this.storage.withLock(`scan:${this.network.code}`, 15_000, () => this.exclusive(async () => this.sweeper.run(await this.scanner.view())));
+  /** One sweep round now (tests, the CLI); the scanner also runs one every `every_seconds`. The
+   * caller holds the network's scanner lock, as for poll(). */
+  sweep(): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.closed) throw new DriverClosedError(this.network.code);
+      await this.sweeper.run(await this.scanner.view());
+    });
   }
 
   async close(): Promise<void> {
@@ -195,7 +199,7 @@ export class TronDriver implements ChainDriver {
   }
 
   async send(req: SendRequest): Promise<{ txid: string }> {
-    if (this.closed) throw new Error(`${this.network.code}: driver closed`);
+    if (this.closed) throw new DriverClosedError(this.network.code);
     const { asset, units, intent } = this.parse(req);
     const amount = Decimal.fromBaseUnits(units, asset.decimals).toString();
     const attempts = await this.out.attempts(req.id);

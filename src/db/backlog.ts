@@ -1,8 +1,8 @@
 // What is waiting, read from the database so that any api process can report it for the whole
 // deployment (workers serve no HTTP): how stale each network's scan is, the webhook outbox, the
 // payouts not yet sent. /metrics renders it.
-import type { Ctx } from '../context.ts';
-import type { Sample } from './metrics.ts';
+import type { Sample } from '../ops/metrics.ts';
+import type { Storage } from './storage.ts';
 
 export interface Backlog {
   /** Seconds since the start of the last completed scan, per network that has been scanned. */
@@ -16,9 +16,8 @@ export interface Backlog {
 
 const age = (now: number, since: number | null | undefined) => (since == null ? 0 : Math.max(0, (now - Number(since)) / 1000));
 
-export async function readBacklog(ctx: Ctx): Promise<Backlog> {
-  const db = ctx.storage.db;
-  const now = ctx.now();
+export async function readBacklog(storage: Storage, now: number): Promise<Backlog> {
+  const db = storage.db;
   const [scans, outbox, payouts] = await Promise.all([
     db.selectFrom('chain_scans').select(['network', 'scanned_at']).orderBy('network').execute(),
     db
@@ -43,8 +42,8 @@ export async function readBacklog(ctx: Ctx): Promise<Backlog> {
 }
 
 /** The backlog and this process's database pool as Prometheus gauges. */
-export async function backlogSamples(ctx: Ctx): Promise<Sample[]> {
-  const pool = ctx.storage.poolUsage();
+export async function backlogSamples(storage: Storage, now: () => number): Promise<Sample[]> {
+  const pool = storage.poolUsage();
   const samples: Sample[] = [
     { name: 'satchel_db_pool_connections', help: 'Database connections of this process by state', labels: { state: 'busy' }, value: pool.total - pool.idle },
     { name: 'satchel_db_pool_connections', help: '', labels: { state: 'idle' }, value: pool.idle },
@@ -53,7 +52,7 @@ export async function backlogSamples(ctx: Ctx): Promise<Sample[]> {
   ];
   let b: Backlog;
   try {
-    b = await readBacklog(ctx);
+    b = await readBacklog(storage, now());
   } catch {
     // Database out of reach: the pool figures above still say something useful.
     return [...samples, { name: 'satchel_db_up', help: 'Whether the database answered this scrape', value: 0 }];

@@ -1,12 +1,12 @@
 // Refunds from static wallets that finished: the one refund of a blocked wallet's funds, and the
 // forced refund of a single top-up to its sender.
 import type { Transaction } from 'kysely';
-import type { Ctx } from '../context.ts';
+import type { Ctx, OutgoingOutcome } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import type { PayoutRow } from '../payouts/model.ts';
 import { enqueueTopupWebhook } from './webhook.ts';
 
-export async function walletRefundOutcome(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<void> {
+async function settleWalletRefund(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<void> {
   if (!row.ref_id) return;
   const w = await ctx.storage.forUpdate(trx.selectFrom('static_wallets').selectAll().where('id', '=', row.ref_id)).executeTakeFirst();
   if (!w || w.refund_id !== row.id) return;
@@ -21,7 +21,7 @@ export async function walletRefundOutcome(ctx: Ctx, trx: Transaction<DB>, row: P
   }
 }
 
-export async function forceRefundOutcome(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<void> {
+async function settleForceRefund(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<void> {
   if (!row.ref_id) return;
   const t = await ctx.storage.forUpdate(trx.selectFrom('wallet_topups').selectAll().where('id', '=', row.ref_id)).executeTakeFirst();
   if (!t || t.refund_id !== row.id) return;
@@ -32,3 +32,9 @@ export async function forceRefundOutcome(ctx: Ctx, trx: Transaction<DB>, row: Pa
   await trx.updateTable('wallet_topups').set(patch).where('id', '=', t.id).execute();
   await enqueueTopupWebhook(ctx, trx, w, { ...t, ...patch }, row.status === 'paid' ? 'refund_paid' : 'refund_fail');
 }
+
+/** Nothing to lock ahead of the ledger: a wallet's rows are locked after its balance everywhere. */
+const noLock = async (): Promise<void> => {};
+
+export const walletRefundOutcome: OutgoingOutcome = { lock: noLock, settle: settleWalletRefund };
+export const forceRefundOutcome: OutgoingOutcome = { lock: noLock, settle: settleForceRefund };

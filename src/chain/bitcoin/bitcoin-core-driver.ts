@@ -5,7 +5,7 @@
 // (src/chain/networks.ts, Chains.poll).
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, Coverage, SendRequest, WatchedAddress } from '../contract.ts';
-import { ChainError } from '../errors.ts';
+import { DriverClosedError, WrongChainError } from '../errors.ts';
 import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { btcDb, type BtcDB } from './schema.ts';
@@ -38,9 +38,6 @@ export interface BitcoinDriverOptions {
   onRpcRequest?: (method: string) => void;
   log?: BtcLog;
 }
-
-/** The node is not the chain the configuration names: nothing is scanned or signed. */
-export class WrongChainError extends ChainError {}
 
 export class BitcoinCoreDriver implements ChainDriver {
   readonly kind = 'bitcoin-core';
@@ -121,7 +118,7 @@ export class BitcoinCoreDriver implements ChainDriver {
 
   poll(sink: ChainSink): Promise<void> {
     return this.exclusive(async () => {
-      if (this.closed) throw new Error(`${this.network.code}: driver closed`);
+      if (this.closed) throw new DriverClosedError(this.network.code);
       await this.checkChain();
       await this.loadWatched();
       const { head } = await this.scanner.poll(sink);
@@ -137,7 +134,7 @@ export class BitcoinCoreDriver implements ChainDriver {
   }
 
   send(req: SendRequest): Promise<{ txid: string }> {
-    if (this.closed) throw new Error(`${this.network.code}: driver closed`);
+    if (this.closed) throw new DriverClosedError(this.network.code);
     return this.sender.send(req);
   }
 

@@ -1,12 +1,12 @@
 // An invoice refund that finished: refund_process -> refund_paid | refund_fail, with its webhook.
 import type { Transaction } from 'kysely';
-import type { Ctx } from '../context.ts';
+import type { Ctx, OutgoingOutcome } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { enqueueInvoiceWebhook } from '../invoices/lifecycle.ts';
 import type { InvoiceRow } from '../invoices/model.ts';
 import type { PayoutRow } from '../payouts/model.ts';
 
-export async function refundOutcome(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<void> {
+async function settle(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<void> {
   if (!row.ref_id || (row.status !== 'paid' && row.status !== 'fail')) return;
   const inv = await ctx.storage.forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', row.ref_id)).executeTakeFirst();
   if (!inv || inv.status !== 'refund_process') return;
@@ -18,3 +18,11 @@ export async function refundOutcome(ctx: Ctx, trx: Transaction<DB>, row: PayoutR
   await trx.updateTable('invoices').set(patch).where('id', '=', inv.id).execute();
   await enqueueInvoiceWebhook(ctx, trx, { ...inv, ...patch });
 }
+
+export const refundOutcome: OutgoingOutcome = {
+  // The invoice is locked before the balance, as payments and refund requests lock them.
+  async lock(ctx, trx, row) {
+    if (row.ref_id) await ctx.storage.forUpdate(trx.selectFrom('invoices').select('id').where('id', '=', row.ref_id)).execute();
+  },
+  settle,
+};

@@ -1,13 +1,13 @@
 // The simulator's side of money going out (D6): confirms or fails what the simulated driver sent
 // for a payout (or an invoice refund, a blocked-wallet refund, a forced refund). A payout that has
 // not been sent yet is sent first, as the worker would.
-import type { Ctx } from '../../context.ts';
-import { isUuid } from '../../contracts/rules.ts';
-import type { PayoutRow } from '../../payouts/model.ts';
-import { sendPayoutNow } from '../../payouts/worker.ts';
-import { processNetwork } from '../ingest.ts';
-import { nextRev } from './driver.ts';
-import { SimulatorError } from './simulator.ts';
+import type { Ctx } from '../context.ts';
+import { isUuid } from '../contracts/rules.ts';
+import type { PayoutRow } from '../payouts/model.ts';
+import { sendPayoutNow } from '../payouts/worker.ts';
+import { processNetwork } from '../chain/ingest.ts';
+import { nextRev } from '../chain/simulated/driver.ts';
+import { SimulatorError } from './payments.ts';
 
 export interface OutgoingResult {
   payout: string;

@@ -8,8 +8,8 @@ import { FINAL_STATUSES } from '../invoices/model.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
-import { paymentWebhookFields, payoutWebhookFields, signedBody, type PayoutWebhookSource, type WebhookInvoice } from './payload.ts';
-import { sendWebhook, type SendResult } from './send.ts';
+import { paymentWebhookFields, payoutWebhookFields, signedBody, type PayoutWebhookSource, type WebhookInvoice } from '../webhooks/payload.ts';
+import { sendWebhook, type SendResult } from '../webhooks/send.ts';
 
 import { findPayoutWebhookSourceForTest } from '../payouts/queries.ts';
 import { walletTestWebhookFields } from '../wallets/payer.ts';

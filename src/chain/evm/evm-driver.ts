@@ -1,0 +1,143 @@
+// The `evm` chain driver: any EVM network (ETH, BSC, POLYGON, ARBITRUM, AVALANCHE, a local anvil)
+// over plain JSON-RPC. See docs/networks.md for the operator's side. This class composes the
+// parts: ./chain.ts (the node, assets, fees), ./scan.ts (detection; reorganisations through
+// src/chain/reorg.ts), ./outgoing.ts (what we sign, store, broadcast and track), ./send.ts
+// (payouts from the hot wallet), ./sweep.ts (deposit addresses to the hot wallet).
+// The caller holds the network's scanner lock around poll() and sweep() (src/chain/networks.ts).
+import type { ChainDriver, ChainLog, ChainSink, Coverage, PaymentRequest, SendRequest, WatchedAddress } from '../contract.ts';
+import { DriverClosedError } from '../errors.ts';
+import type { NetworkDef } from '../../registry/index.ts';
+import type { Storage } from '../../db/dialect.ts';
+import { EvmChain, type Asset, type EvmToken } from './chain.ts';
+import { EvmOutgoing, type OutgoingRow } from './outgoing.ts';
+import { EvmPayments } from './send.ts';
+import { EvmScanner } from './scan.ts';
+import { EvmSweeper, type EvmSweepPolicy } from './sweep.ts';
+
+export type EvmLog = ChainLog;
+
+export interface EvmDriverOptions {
+  network: NetworkDef;
+  rpcUrl: string;
+  chainId: number;
+  /** Confirmations after which a transfer (or one of our transactions) is final. */
+  confirmations: number;
+  tokens: EvmToken[];
+  /** BIP-39 seed (64 bytes). Held in memory only. */
+  seed: Uint8Array;
+  storage: Storage;
+  now?: () => number;
+  /** Blocks per eth_getLogs range (default 100). */
+  pollBatch?: number;
+  /** Batches per poll() call (default 20); the rest continues on the next call. */
+  maxBatchesPerPoll?: number;
+  sweep?: EvmSweepPolicy;
+  /** First block to scan when the network has never been scanned (default head - max(confirmations, 128)). */
+  startBlock?: number;
+  /** Rebroadcast a sent but unmined transaction after this long (default 60 s). */
+  rebroadcastAfterMs?: number;
+  /** Called with the method name of every JSON-RPC request (metrics). */
+  onRpcRequest?: (method: string) => void;
+  log?: EvmLog;
+}
+
+export class EvmDriver implements ChainDriver {
+  readonly kind = 'evm';
+  readonly watchesAddresses = true;
+  readonly network: NetworkDef;
+  readonly chainId: number;
+  readonly confirmations: number;
+  /** Where payouts come from and sweeps go to: m/44'/coin'/1'/0/0 of the seed. */
+  readonly hotWallet: `0x${string}`;
+  readonly sweepPolicy: EvmSweepPolicy;
+
+  private readonly chain: EvmChain;
+  private readonly scanner: EvmScanner;
+  private readonly outgoing: EvmOutgoing;
+  private readonly payments: EvmPayments;
+  private readonly sweeper: EvmSweeper;
+  private closed = false;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(opts: EvmDriverOptions) {
+    const chain = new EvmChain(opts);
+    this.chain = chain;
+    this.network = chain.network;
+    this.chainId = chain.chainId;
+    this.confirmations = chain.confirmations;
+    this.hotWallet = chain.hotWallet;
+    this.scanner = new EvmScanner(chain, {
+      batch: Math.max(1, opts.pollBatch ?? 100),
+      maxBatches: Math.max(1, opts.maxBatchesPerPoll ?? 20),
+      startBlock: opts.startBlock,
+    });
+    this.outgoing = new EvmOutgoing(chain, opts.rebroadcastAfterMs ?? 60_000, (row) => this.broadcast(row));
+    this.payments = new EvmPayments(chain, this.outgoing);
+    this.sweepPolicy = opts.sweep ?? { enabled: false, minNative: '0', minToken: {} };
+    this.sweeper = new EvmSweeper(chain, this.outgoing, this.sweepPolicy);
+  }
+
+  watch(addresses: readonly WatchedAddress[]): void {
+    for (const a of addresses) this.chain.watched.set(a.address.toLowerCase(), a.path);
+  }
+
+  /** The configured tokens (contracts checksummed). */
+  get tokens(): readonly Asset[] {
+    return this.chain.tokens;
+  }
+
+  /** Number of watched addresses (diagnostics). */
+  get watchedCount(): number {
+    return this.chain.watched.size;
+  }
+
+  /** New blocks, our own transactions' receipts, and a sweep round when one is due. */
+  poll(sink: ChainSink): Promise<void> {
+    return this.exclusive(async () => {
+      this.open();
+      await this.chain.checkChain();
+      const head = await this.chain.rpc.blockNumber();
+      await this.scanner.poll(sink, head);
+      await this.outgoing.track(sink, head);
+      await this.sweeper.maybeRun();
+    });
+  }
+
+  /** One sweep round now (tests, the CLI); with a sweep policy, poll() also runs one when due. */
+  sweep(): Promise<void> {
+    return this.exclusive(async () => {
+      this.open();
+      await this.sweeper.run();
+    });
+  }
+
+  canCover(req: PaymentRequest): Promise<Coverage> {
+    return this.payments.canCover(req);
+  }
+
+  send(req: SendRequest): Promise<{ txid: string }> {
+    this.open();
+    return this.payments.send(req);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue.catch(() => {});
+  }
+
+  /** Sends stored signed bytes; "already known" counts as sent. Throws NodeError otherwise. */
+  protected async broadcast(row: OutgoingRow): Promise<void> {
+    await this.outgoing.broadcast(row);
+  }
+
+  private open(): void {
+    if (this.closed) throw new DriverClosedError(this.network.code);
+  }
+
+  /** poll() and sweep() of one driver never overlap. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+}

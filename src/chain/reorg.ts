@@ -1,0 +1,200 @@
+// The scanned chain as an account-model driver (EVM, TRON) remembers it: how far it has read (the
+// cursor), the hashes of the recent blocks it read, and the walk back to the fork point when the
+// chain reorganised under it. Each family keeps three tables of the same shape under its own
+// prefix (`evm_cursors`, `evm_blocks`, `evm_transfers`; `tron_...`); this module reads and writes
+// them through that prefix, so the rule is written once.
+import type { Kysely, Transaction } from 'kysely';
+import type { ChainLog } from './contract.ts';
+
+/** How far a network has been scanned. */
+export interface ScanCursorsTable {
+  network: string;
+  /** Last fully processed block (-1: nothing yet). */
+  block_number: number;
+  block_hash: string | null;
+  updated_at: number;
+}
+
+/** Hashes of recently processed blocks, to notice a reorganisation and find the fork point. */
+export interface ScanBlocksTable {
+  network: string;
+  number: number;
+  hash: string;
+  parent_hash: string;
+}
+
+/** Transfers into watched addresses, as last reported to the sink. */
+export interface ScanTransfersTable {
+  network: string;
+  txid: string;
+  /** 0 for a native transfer; the token transfer's log position otherwise. */
+  idx: number;
+  currency: string;
+  to_address: string;
+  from_address: string | null;
+  amount: string;
+  block_number: number;
+  block_hash: string;
+  /** Confirmations last reported to the sink (0: not reported yet). */
+  confirmations: number;
+  /** pending (confirmations still rising) | confirmed (final) | orphaned (its block left the chain) | dropped */
+  status: string;
+  /** 1 once a sweep found nothing left to move from `to_address` after this transfer. */
+  swept: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The three tables as this module names them; the family's prefix replaces `scan` at run time. */
+export interface ScanDB {
+  scan_cursors: ScanCursorsTable;
+  scan_blocks: ScanBlocksTable;
+  scan_transfers: ScanTransfersTable;
+}
+
+export type ScanTrx = Transaction<ScanDB>;
+
+export interface Cursor {
+  number: number;
+  hash: string | null;
+}
+
+/** A block as the trail stores it. */
+export interface TrailBlock {
+  number: number;
+  hash: string;
+  parentHash: string;
+}
+
+export interface BlockTrailOptions {
+  /** Table prefix and log word: `evm`, `tron`. */
+  family: 'evm' | 'tron';
+  network: string;
+  /** The storage's Kysely (any view of it: the tables are named at run time). */
+  db: Kysely<never>;
+  confirmations: number;
+  now: () => number;
+  log: ChainLog;
+  /** First block to scan when the network never was (default head - max(confirmations, 128)). */
+  startBlock?: number;
+  /** The chain's block at a height (null when it has none). */
+  block(n: number): Promise<TrailBlock | null>;
+}
+
+export class BlockTrail {
+  readonly db: Kysely<ScanDB>;
+  readonly t: { cursors: 'scan_cursors'; blocks: 'scan_blocks'; transfers: 'scan_transfers' };
+  private readonly keepBlocks: number;
+
+  constructor(private readonly o: BlockTrailOptions) {
+    this.db = o.db as unknown as Kysely<ScanDB>;
+    this.t = {
+      cursors: `${o.family}_cursors` as 'scan_cursors',
+      blocks: `${o.family}_blocks` as 'scan_blocks',
+      transfers: `${o.family}_transfers` as 'scan_transfers',
+    };
+    this.keepBlocks = Math.max(256, o.confirmations * 2);
+  }
+
+  /**
+   * The cursor to continue from: the stored one if it is still on the chain, else the fork point
+   * (later transfers are marked orphaned). A network never scanned starts a little below the head.
+   */
+  async resume(head: number): Promise<Cursor> {
+    const cursor = await this.load(head);
+    if (cursor.number < 0) return cursor;
+    const b = cursor.number <= head ? await this.o.block(cursor.number) : null;
+    return !b || b.hash !== cursor.hash ? this.rewind(cursor, head) : cursor;
+  }
+
+  private async load(head: number): Promise<Cursor> {
+    const row = await this.db
+      .selectFrom(this.t.cursors)
+      .select(['block_number', 'block_hash'])
+      .where('network', '=', this.o.network)
+      .executeTakeFirst();
+    if (row) return { number: Number(row.block_number), hash: row.block_hash };
+    const start = Math.max(0, Math.min(head + 1, this.o.startBlock ?? head - Math.max(this.o.confirmations, 128)));
+    const number = start - 1;
+    const b = number >= 0 ? await this.o.block(number) : null;
+    const cursor = { number, hash: b?.hash ?? null };
+    await this.db.transaction().execute(async (trx) => {
+      if (b) await this.storeBlocks(trx, [b]);
+      await trx
+        .insertInto(this.t.cursors)
+        .values({ network: this.o.network, block_number: number, block_hash: cursor.hash, updated_at: this.o.now() })
+        .onConflict((oc) => oc.column('network').doNothing())
+        .execute();
+    });
+    return cursor;
+  }
+
+  /** Finds the last stored block still on the chain; marks later transfers orphaned. */
+  private async rewind(cursor: Cursor, head: number): Promise<Cursor> {
+    const family = this.o.family;
+    let k = cursor.number;
+    let hash: string | null = null;
+    for (; k >= 0; k--) {
+      const stored = await this.db
+        .selectFrom(this.t.blocks)
+        .select('hash')
+        .where('network', '=', this.o.network)
+        .where('number', '=', k)
+        .executeTakeFirst();
+      const onChain = k <= head ? await this.o.block(k) : null;
+      if (!stored) {
+        // Deeper than the remembered window: accept the chain as it is from here.
+        this.o.log('error', `${family} reorganisation deeper than the stored block window`, { network: this.o.network, block: k });
+        hash = onChain?.hash ?? null;
+        break;
+      }
+      if (onChain && onChain.hash === stored.hash) {
+        hash = stored.hash;
+        break;
+      }
+    }
+    const fork: Cursor = { number: k, hash };
+    this.o.log('warn', `${family} chain reorganisation`, { network: this.o.network, from: cursor.number, fork: k });
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable(this.t.transfers)
+        .set({ status: 'orphaned', updated_at: this.o.now() })
+        .where('network', '=', this.o.network)
+        .where('block_number', '>', k)
+        .where('status', 'in', ['pending', 'confirmed'])
+        .execute();
+      await trx.deleteFrom(this.t.blocks).where('network', '=', this.o.network).where('number', '>', k).execute();
+      await this.saveCursor(trx, fork);
+    });
+    return fork;
+  }
+
+  /** Records the blocks just processed, forgets the ones below the window, moves the cursor. */
+  async advance(trx: ScanTrx, blocks: TrailBlock[], cursor: Cursor): Promise<void> {
+    await this.storeBlocks(trx, blocks);
+    await trx
+      .deleteFrom(this.t.blocks)
+      .where('network', '=', this.o.network)
+      .where('number', '<', cursor.number - this.keepBlocks)
+      .execute();
+    await this.saveCursor(trx, cursor);
+  }
+
+  private async storeBlocks(trx: ScanTrx, blocks: TrailBlock[]): Promise<void> {
+    for (const b of blocks) {
+      await trx
+        .insertInto(this.t.blocks)
+        .values({ network: this.o.network, number: b.number, hash: b.hash, parent_hash: b.parentHash })
+        .onConflict((oc) => oc.columns(['network', 'number']).doUpdateSet({ hash: b.hash, parent_hash: b.parentHash }))
+        .execute();
+    }
+  }
+
+  private async saveCursor(trx: ScanTrx, c: Cursor): Promise<void> {
+    await trx
+      .updateTable(this.t.cursors)
+      .set({ block_number: c.number, block_hash: c.hash, updated_at: this.o.now() })
+      .where('network', '=', this.o.network)
+      .execute();
+  }
+}

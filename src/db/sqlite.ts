@@ -1,0 +1,215 @@
+// SQLite behind the Storage interface: prepared statements kept, IMMEDIATE transactions, group commit.
+import { Kysely, SqliteDialect, CompiledQuery, type DatabaseConnection, type QueryResult, type Driver, type Transaction } from 'kysely';
+import Database from 'better-sqlite3';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DB } from './schema.ts';
+import type { Storage } from './storage.ts';
+import { LocalLocks } from './local-locks.ts';
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; this one keeps prepared statements by SQL
+ * text (the hot paths repeat the same few), and begins transactions IMMEDIATE: the default
+ * deferred BEGIN can fail with SQLITE_BUSY when a reader later writes while another process (the
+ * CLI beside a running gateway) holds the lock, whereas IMMEDIATE waits for it (busy_timeout).
+ */
+class CachedStatementsConnection implements DatabaseConnection {
+  private readonly statements = new Map<string, Database.Statement>();
+  constructor(private readonly db: Database.Database) {}
+
+  private prepare(text: string): Database.Statement {
+    let stmt = this.statements.get(text);
+    if (!stmt) {
+      stmt = this.db.prepare(text);
+      if (this.statements.size >= 500) this.statements.clear();
+      this.statements.set(text, stmt);
+    }
+    return stmt;
+  }
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const stmt = this.prepare(compiled.sql);
+    const params = compiled.parameters as unknown[];
+    if (stmt.reader) return { rows: stmt.all(params) as R[] };
+    const { changes, lastInsertRowid } = stmt.run(params);
+    return {
+      numAffectedRows: BigInt(changes),
+      insertId: lastInsertRowid === undefined || lastInsertRowid === null ? undefined : BigInt(lastInsertRowid),
+      rows: [],
+    };
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming is not used by Satchel');
+  }
+}
+
+class SatchelSqliteDriver implements Driver {
+  private readonly connection: CachedStatementsConnection;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Database.Database) {
+    this.connection = new CachedStatementsConnection(db);
+  }
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    // SQLite has one connection: callers take turns (a transaction keeps it until it ends).
+    let release!: () => void;
+    const previous = this.queue;
+    this.queue = new Promise<void>((r) => (release = r));
+    await previous;
+    this.releasers.push(release);
+    return this.connection;
+  }
+  private readonly releasers: Array<() => void> = [];
+  async beginTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('rollback'));
+  }
+  async savepoint(c: DatabaseConnection, name: string): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw(`savepoint "${name}"`));
+  }
+  async rollbackToSavepoint(c: DatabaseConnection, name: string): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw(`rollback to "${name}"`));
+  }
+  async releaseSavepoint(c: DatabaseConnection, name: string): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw(`release "${name}"`));
+  }
+  async releaseConnection(): Promise<void> {
+    this.releasers.shift()?.();
+  }
+  async destroy(): Promise<void> {
+    this.db.close();
+  }
+}
+
+class SatchelSqliteDialect extends SqliteDialect {
+  constructor(private readonly raw: Database.Database) {
+    super({ database: raw });
+  }
+  override createDriver(): Driver {
+    return new SatchelSqliteDriver(this.raw);
+  }
+}
+
+interface Job {
+  fn: (trx: Transaction<DB>) => Promise<unknown>;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+/** Group commit for SQLite's single writer (see Storage.write). */
+class GroupCommit {
+  private queue: Job[] = [];
+  private running = false;
+  constructor(private readonly db: Kysely<DB>, private readonly maxBatch = 64) {}
+
+  run<T>(fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.running) {
+        // Start on the next turn of the event loop, not now: a commit blocks the thread (SQLite is
+        // synchronous), so the requests that arrived meanwhile are read in one I/O phase and each
+        // reaches here before the batch starts. Started at once, every batch would hold one caller.
+        this.running = true;
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.maxBatch);
+        if (batch.length === 1) {
+          const [job] = batch as [Job];
+          await this.db.transaction().execute(job.fn).then(job.resolve, job.reject);
+          continue;
+        }
+        const results: Array<{ ok: boolean; value: unknown }> = [];
+        try {
+          const trx = await this.db.startTransaction().execute();
+          try {
+            for (const job of batch) {
+              const sp = await trx.savepoint('job').execute();
+              try {
+                const value = await job.fn(sp);
+                await sp.releaseSavepoint('job').execute();
+                results.push({ ok: true, value });
+              } catch (e) {
+                await sp.rollbackToSavepoint('job').execute();
+                await sp.releaseSavepoint('job').execute();
+                results.push({ ok: false, value: e });
+              }
+            }
+            await trx.commit().execute();
+          } catch (e) {
+            await trx.rollback().execute().catch(() => {});
+            throw e;
+          }
+        } catch {
+          // The shared transaction itself failed: give each caller its own attempt.
+          for (const job of batch) await this.db.transaction().execute(job.fn).then(job.resolve, job.reject);
+          continue;
+        }
+        batch.forEach((job, i) => (results[i]!.ok ? job.resolve(results[i]!.value) : job.reject(results[i]!.value)));
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+/**
+ * The database holds API keys as the signing scheme needs them (D2), so it is a secret: its folder
+ * is created 0700 and its files 0600. SQLite gives the -wal and -shm files the mode of the database
+ * file, so creating that file 0600 before SQLite does covers them; files left wider by an older
+ * version are narrowed.
+ */
+function secureSqliteFiles(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  }
+}
+
+export function openSqlite(path: string): Storage {
+  if (path !== ':memory:') secureSqliteFiles(path);
+  const raw = new Database(path);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = FULL');
+  raw.pragma('busy_timeout = 10000');
+  raw.pragma('foreign_keys = ON');
+  const db = new Kysely<DB>({ dialect: new SatchelSqliteDialect(raw) });
+  const group = new GroupCommit(db);
+  const local = new LocalLocks();
+  return {
+    db,
+    kind: 'sqlite',
+    write: (fn) => group.run(fn),
+    forUpdate: (qb) => qb,
+    skipLocked: (qb) => qb,
+    tryAdvisoryLock: async () => true,
+    async withLock(name, _waitMs, fn) {
+      const release = await local.acquire(name);
+      try {
+        return { value: await fn() };
+      } finally {
+        release();
+      }
+    },
+    poolUsage: () => ({ total: 1, idle: 1, waiting: 0, max: 1 }),
+    isUniqueViolation: (err) =>
+      typeof err === 'object' && err !== null && 'code' in err &&
+      String((err as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT'),
+    close: () => db.destroy(),
+  };
+}
