@@ -2,7 +2,7 @@
 // paid invoice by order_id, its webhook attempts, resend; every view in both themes, axe-clean,
 // and usable at 360 px.
 import { startReceiver, type Receiver } from '../test/helpers/receiver.ts';
-import { acceptLink, expect, heading, shoot, test } from './support/dashboard.ts';
+import { acceptLink, expect, heading, shoot, signIn, test } from './support/dashboard.ts';
 
 let rx: Receiver;
 test.beforeAll(async () => {
@@ -102,6 +102,102 @@ test('an owner finds a paid invoice by order_id, reads its webhook attempts and 
   expect((await page.request.get(gw.url + '/api/dashboard/me')).status()).toBe(401);
 });
 
+test('an owner reads static wallets and blocks one, retries a failing webhook, saves default URLs; the chart follows the theme', async ({ page, gw }) => {
+  // The test before rotated the payment key: sign with the current one.
+  gw.merchant.payment_key = (await gw.storage.db.selectFrom('merchants').select('payment_key').where('id', '=', gw.merchant.id).executeTakeFirstOrThrow()).payment_key;
+  const simulate = (body: Record<string, unknown>) => fetch(gw.url + '/simulator/pay', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+  for (let i = 1; i <= 2; i++) {
+    const r = await gw.api('/v1/wallet', { currency: 'USDT', network: 'TRON', order_id: `customer-${i}`, url_callback: rx.url });
+    expect(r.state, JSON.stringify(r)).toBe(0);
+  }
+  const w = (await gw.api('/v1/wallet', { currency: 'USDT', network: 'TRON', order_id: 'customer-1' })).result;
+  expect((await simulate({ wallet: w.uuid, amount: '25' })).state).toBe(0);
+  const failing = await startReceiver(500);
+  try {
+    const inv = (await gw.api('/v1/payment', { amount: '7', currency: 'USDT', network: 'TRON', order_id: 'flaky-order', url_callback: failing.url })).result;
+    expect((await simulate({ invoice: inv.uuid })).state).toBe(0);
+    await expect.poll(() => failing.deliveries.length, { timeout: 15_000 }).toBeGreaterThan(0);
+
+    await signIn(page, gw.url, 'merchant@e2e.example', 'merchant password 1');
+    // The chart is drawn again in the other theme's colours when the theme toggles.
+    const chart = page.locator('.chart');
+    await expect(chart.locator('canvas')).toBeVisible();
+    const before = await chart.getAttribute('data-drawn');
+    const pixels = () => chart.locator('canvas').evaluate((c: HTMLCanvasElement) => c.toDataURL());
+    const lightOrDark = await pixels();
+    await page.getByRole('button', { name: /^Switch to (dark|light) theme$/ }).click();
+    await expect(chart).not.toHaveAttribute('data-drawn', before ?? '');
+    expect(await pixels()).not.toBe(lightOrDark);
+    await page.getByRole('button', { name: /^Switch to (dark|light) theme$/ }).click();
+    await expect(chart).toHaveAttribute('data-drawn', before ?? '');
+
+    // Static wallets: the list, one wallet with its top-up and webhook, then block it.
+    await page.getByRole('link', { name: 'Wallets', exact: true }).click();
+    await expect(heading(page)).toHaveText('Static wallets');
+    await expect(page.getByRole('link', { name: 'customer-2' })).toBeVisible();
+    await shoot(page, 'wallets');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('customer-1');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByRole('row')).toHaveCount(2);
+    await page.getByRole('link', { name: 'customer-1' }).click();
+    await expect(heading(page)).toHaveText('Wallet customer-1');
+    const topups = page.getByRole('region', { name: 'Top-ups' });
+    await expect(topups.getByRole('cell', { name: 'credited' })).toBeVisible();
+    await expect(topups.getByRole('cell', { name: '25 USDT' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Webhooks' }).getByText('delivered')).toBeVisible();
+    await shoot(page, 'wallet');
+    await page.getByRole('button', { name: 'Block…' }).click();
+    await page.getByLabel('Send every payment back to its sender').check();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Block wallet' }).click();
+    await expect(page.getByText('The wallet is blocked.')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Wallet' }).getByText('blocked', { exact: true })).toBeVisible();
+    await expect(page.getByText('(payments sent back)')).toBeVisible();
+    await shoot(page, 'wallet-blocked');
+
+    // Webhooks: the failing delivery comes first; retry now once the receiver is back.
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await expect(heading(page)).toHaveText('Webhooks');
+    const failingCard = page.getByRole('region', { name: 'Failing' });
+    await expect(failingCard.getByRole('link', { name: 'flaky-order' })).toBeVisible();
+    await failingCard.getByText('Attempts and body').first().click();
+    await expect(failingCard.getByRole('cell', { name: '500' }).first()).toBeVisible();
+    await shoot(page, 'webhooks');
+    failing.status = 200;
+    const sent = failing.deliveries.length;
+    await failingCard.getByRole('button', { name: /^Retry now/ }).first().click();
+    await expect(page.getByText(/is due now|Due now/)).toBeVisible();
+    await expect.poll(() => failing.deliveries.length, { timeout: 15_000 }).toBeGreaterThan(sent);
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return page.getByRole('region', { name: 'Failing' }).getByRole('link', { name: 'flaky-order' }).count();
+      }, { timeout: 15_000 })
+      .toBe(0);
+    await expect(page.getByRole('region', { name: 'Recent' }).getByRole('link', { name: 'flaky-order' })).toBeVisible();
+
+    // Settings: default URLs, refused with the API's rules, then saved.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const defaults = page.getByRole('region', { name: 'Default URLs' });
+    await defaults.getByLabel('Callback URL').fill('javascript:alert(1)');
+    await defaults.getByRole('button', { name: 'Save default URLs' }).click();
+    await expect(defaults.getByText('Enter an http:// or https:// address.')).toBeVisible();
+    await expect(defaults.getByLabel('Callback URL')).toHaveAttribute('aria-invalid', 'true');
+    await defaults.getByLabel('Callback URL').fill(rx.url);
+    await defaults.getByLabel('Return URL').fill('https://shop.example/back');
+    await defaults.getByRole('button', { name: 'Save default URLs' }).click();
+    await expect(page.getByText('The default URLs were saved.')).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Default URLs' }).getByLabel('Return URL')).toHaveValue('https://shop.example/back');
+    await shoot(page, 'settings-defaults');
+    await expect(page.getByRole('cell', { name: /settings update/ })).toBeVisible();
+    await expect(page.getByRole('cell', { name: /wallet block/ })).toBeVisible();
+    await expect(page.getByRole('cell', { name: /webhook retry/ })).toBeVisible();
+  } finally {
+    await failing.close();
+  }
+});
+
 test('a viewer reads everything but finds none of the owner actions, and the endpoints refuse them', async ({ page, gw }) => {
   await acceptLink(page, await gw.user('reader@e2e.example', 'viewer'), 'reader password 1');
   await page.getByRole('link', { name: 'Invoices', exact: true }).click();
@@ -112,7 +208,17 @@ test('a viewer reads everything but finds none of the owner actions, and the end
   await page.getByRole('link', { name: 'Payouts' }).click();
   await expect(page.getByRole('link', { name: 'withdraw-1' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'New payout' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Wallets', exact: true }).click();
+  await page.getByRole('link', { name: 'customer-1' }).click();
+  await expect(heading(page)).toHaveText('Wallet customer-1');
+  await expect(page.getByRole('region', { name: 'Top-ups' }).getByRole('cell', { name: '25 USDT' })).toBeVisible();
+  for (const name of ['Block…', 'Block settings…', 'Refund blocked funds…']) await expect(page.getByRole('button', { name })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Recent' }).getByRole('link', { name: 'flaky-order' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Retry now/ })).toHaveCount(0);
   await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('region', { name: 'Default URLs' })).toContainText('https://shop.example/back');
+  await expect(page.getByRole('button', { name: 'Save default URLs' })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'API keys' })).toHaveCount(0);
   const statuses = await page.evaluate(async () => {
     const me = await (await fetch('/api/dashboard/me')).json();
@@ -124,9 +230,13 @@ test('a viewer reads everything but finds none of the owner actions, and the end
       await post('/payouts/calc', { amount: '1', currency: 'USDT', network: 'TRON', address: 'x', is_subtract: false }),
       await post('/keys/rotate', { kind: 'payment', confirm: true }),
       await post('/profile', { theme: 'dark' }),
+      await post('/wallets/00000000-0000-4000-8000-000000000000/block', {}),
+      await post('/wallets/00000000-0000-4000-8000-000000000000/refund', { address: 'x' }),
+      await post('/webhooks/00000000-0000-4000-8000-000000000000/retry', {}),
+      await post('/settings', { url_callback: 'https://evil.example/cb' }),
     ];
   });
-  expect(statuses).toEqual([403, 403, 403]);
+  expect(statuses).toEqual([403, 403, 403, 403, 403, 403, 403]);
 });
 
 test.describe('at 360 px', () => {
@@ -136,12 +246,22 @@ test.describe('at 360 px', () => {
     for (const [path, title] of [
       ['/dashboard', 'Overview'],
       ['/dashboard/invoices', 'Invoices'],
+      ['/dashboard/wallets', 'Static wallets'],
+      ['/dashboard/webhooks', 'Webhooks'],
       ['/dashboard/settings', 'Settings'],
     ] as const) {
       await page.goto(gw.url + path);
       await expect(heading(page)).toHaveText(title);
-      await shoot(page, `${title.toLowerCase()}-360`);
+      await shoot(page, `${title.toLowerCase().replace(/ /g, '-')}-360`);
     }
+    await page.goto(gw.url + '/dashboard/wallets');
+    await page.getByRole('link', { name: 'customer-1' }).click();
+    await expect(heading(page)).toHaveText('Wallet customer-1');
+    await page.getByRole('button', { name: 'Block settings…' }).click();
+    await shoot(page, 'wallet-360');
+    await page.goto(gw.url + '/dashboard/webhooks');
+    await page.getByRole('region', { name: 'Recent' }).getByText('Attempts and body').first().click();
+    await shoot(page, 'webhooks-open-360');
     // Keyboard: skip link, then the navigation.
     await page.goto(gw.url + '/dashboard/invoices');
     await expect(heading(page)).toHaveText('Invoices');

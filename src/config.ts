@@ -10,6 +10,8 @@ export interface NetworkConfig {
   chain_id?: number;
   confirmations?: number;
   tokens?: Record<string, string>;
+  /** EVM: a public JSON-RPC URL offered to payers' wallets that lack the chain (never the gateway's rpc_url). */
+  public_rpc_url?: string;
   [key: string]: unknown;
 }
 

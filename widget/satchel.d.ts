@@ -67,6 +67,17 @@ export interface SatchelInvoice {
   theme: 'light' | 'dark' | null;
   merchant: SatchelMerchant;
   test_mode: boolean;
+  /** What a browser wallet needs to pay (EVM networks, while something is due); null otherwise. */
+  evm: {
+    chain_id: number;
+    chain_name: string;
+    rpc_urls: string[];
+    explorer_url: string | null;
+    native: { name: string; symbol: string; decimals: number };
+    /** The ERC-20 contract; null when the payer pays in the chain's native coin. */
+    contract: string | null;
+    decimals: number;
+  } | null;
   options: Array<{ currency: string; name: string; networks: Array<{ network: string; network_name: string; amount: string }> }> | null;
 }
 

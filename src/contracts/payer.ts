@@ -50,6 +50,25 @@ export const PayerMerchant = z.object({
 });
 export type PayerMerchant = z.infer<typeof PayerMerchant>;
 
+/**
+ * What a browser wallet needs to pay an EVM invoice: the chain (to switch to it, or add it) and
+ * the token's contract. Public data of the network; null on other families, on simulated networks
+ * and once nothing is due.
+ */
+export const PayerEvm = z.object({
+  chain_id: z.number(),
+  chain_name: z.string(),
+  /** Public JSON-RPC endpoints for `wallet_addEthereumChain`; empty when none is known. */
+  rpc_urls: z.array(z.string()),
+  explorer_url: z.nullable(z.string()),
+  native: z.object({ name: z.string(), symbol: z.string(), decimals: z.number() }),
+  /** The ERC-20 contract of the payer's currency; null when it is the chain's native coin. */
+  contract: z.nullable(z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/))),
+  /** Decimals of the payer's currency on this network (amounts go to the wallet in base units). */
+  decimals: z.number(),
+});
+export type PayerEvm = z.infer<typeof PayerEvm>;
+
 export const PayerInvoice = z.object({
   kind: z.literal('invoice'),
   uuid: z.string(),
@@ -86,6 +105,8 @@ export const PayerInvoice = z.object({
   theme: z.nullable(z.enum(['dark', 'light'])),
   merchant: PayerMerchant,
   test_mode: z.boolean(),
+  /** Set when a browser wallet can pay the amount still due (EVM networks). */
+  evm: z.nullable(PayerEvm),
   /** Non-null only while the payer must still choose a currency and network. */
   options: z.nullable(z.array(PayerCurrencyOption)),
 });

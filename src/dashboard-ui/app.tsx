@@ -14,12 +14,17 @@ const InvoiceDetail = lazyView(() => import('./invoice.tsx').then((m) => m.Invoi
 const Payouts = lazyView(() => import('./payouts.tsx').then((m) => m.Payouts));
 const PayoutDetail = lazyView(() => import('./payouts.tsx').then((m) => m.PayoutDetail));
 const NewPayout = lazyView(() => import('./payouts.tsx').then((m) => m.NewPayout));
+const Wallets = lazyView(() => import('./wallets.tsx').then((m) => m.Wallets));
+const WalletDetail = lazyView(() => import('./wallets.tsx').then((m) => m.WalletDetail));
+const Webhooks = lazyView(() => import('./webhooks.tsx').then((m) => m.Webhooks));
 const Settings = lazyView(() => import('./settings.tsx').then((m) => m.Settings));
 
 const NAV: Array<{ to: string; label: string }> = [
   { to: '/', label: 'Overview' },
   { to: '/invoices', label: 'Invoices' },
+  { to: '/wallets', label: 'Wallets' },
   { to: '/payouts', label: 'Payouts' },
+  { to: '/webhooks', label: 'Webhooks' },
   { to: '/settings', label: 'Settings' },
 ];
 
@@ -30,6 +35,9 @@ function View({ path }: { path: string }) {
   if (path === '/') return <Overview />;
   if (path === '/invoices') return <Invoices />;
   if (parts[0] === 'invoices' && parts[1] && UUID.test(parts[1])) return <InvoiceDetail id={parts[1]} />;
+  if (path === '/wallets') return <Wallets />;
+  if (parts[0] === 'wallets' && parts[1] && UUID.test(parts[1])) return <WalletDetail id={parts[1]} />;
+  if (path === '/webhooks') return <Webhooks />;
   if (path === '/payouts') return <Payouts />;
   if (path === '/payouts/new') return <NewPayout />;
   if (parts[0] === 'payouts' && parts[1] && UUID.test(parts[1])) return <PayoutDetail id={parts[1]} />;

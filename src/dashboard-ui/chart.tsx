@@ -3,7 +3,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { theme } from './store.ts';
 
 export interface DayPoint {
   day: string;
@@ -18,7 +17,6 @@ function css(name: string): string {
 
 export function VolumeChart({ days }: { days: DayPoint[] }) {
   const box = useRef<HTMLDivElement>(null);
-  const dark = theme.value === 'dark';
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -26,37 +24,54 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
     // Display only: the exact amounts are in the table below and in the invoices.
     const volume = days.map((d) => Number(d.paid_usd));
     const counts = days.map((d) => d.paid);
-    const text = css('--text');
-    const grid = css('--border');
-    const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
-    const plot = new uPlot(
-      {
-        width: Math.max(280, el.clientWidth),
-        height: 240,
-        series: [
-          {},
-          { label: 'Paid (USD)', stroke: css('--chart-1'), fill: css('--chart-1') + '55', paths: uPlot.paths.bars!({ size: [0.7, 40] }), points: { show: false }, scale: 'usd' },
-          { label: 'Paid invoices', stroke: css('--chart-2'), width: 2, scale: 'n' },
-        ],
-        scales: { x: { time: true }, usd: { range: (_u, _min, max) => [0, Math.max(1, max)] }, n: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
-        axes: [
-          { ...axis, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) },
-          { ...axis, scale: 'usd', size: 60 },
-          { ...axis, scale: 'n', side: 1, grid: { show: false } },
-        ],
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
-      },
-      [xs, volume, counts],
-      el,
-    );
+    // uPlot paints colours into a canvas once: whenever the theme changes (the toggle, or anything
+    // else that sets data-theme) the chart is drawn again with the new theme's colours.
+    const draw = () => {
+      const text = css('--text');
+      const grid = css('--border');
+      const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+      return new uPlot(
+        {
+          width: Math.max(280, el.clientWidth),
+          height: 240,
+          series: [
+            {},
+            { label: 'Paid (USD)', stroke: css('--chart-1'), fill: css('--chart-1') + '55', paths: uPlot.paths.bars!({ size: [0.7, 40] }), points: { show: false }, scale: 'usd' },
+            { label: 'Paid invoices', stroke: css('--chart-2'), width: 2, scale: 'n' },
+          ],
+          scales: { x: { time: true }, usd: { range: (_u, _min, max) => [0, Math.max(1, max)] }, n: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+          axes: [
+            { ...axis, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) },
+            { ...axis, scale: 'usd', size: 60 },
+            { ...axis, scale: 'n', side: 1, grid: { show: false } },
+          ],
+          legend: { show: false },
+          cursor: { drag: { x: false, y: false } },
+        },
+        [xs, volume, counts],
+        el,
+      );
+    };
+    let drawnFor = document.documentElement.dataset.theme;
+    let plot = draw();
+    el.dataset.drawn = drawnFor ?? '';
+    const redraw = () => {
+      if (document.documentElement.dataset.theme === drawnFor) return;
+      drawnFor = document.documentElement.dataset.theme;
+      plot.destroy();
+      plot = draw();
+      el.dataset.drawn = drawnFor ?? '';
+    };
+    const themes = new MutationObserver(redraw);
+    themes.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height: 240 }));
     resize.observe(el);
     return () => {
+      themes.disconnect();
       resize.disconnect();
       plot.destroy();
     };
-  }, [days, dark]);
+  }, [days]);
   return (
     <div>
       <div ref={box} class="chart" aria-hidden="true" />

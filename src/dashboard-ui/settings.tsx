@@ -1,7 +1,7 @@
-// Settings: the merchant's users (owners invite and remove), this account's sessions, and the
+// Settings: the merchant's default callback and return URLs, users (owners invite and remove), this account's sessions, and the
 // audit log of changes.
 import { useState } from 'preact/hooks';
-import { get, post } from './api.ts';
+import { ApiError, get, post } from './api.ts';
 import { me, notify, signedOut } from './store.ts';
 import { time } from './format.ts';
 import { Badge, Card, Copy, Field, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
@@ -29,6 +29,7 @@ export function Settings() {
   const manage = me.value?.can_manage ?? false;
   return (
     <Page title="Settings">
+      <Defaults manage={manage} />
       {manage && <Keys />}
       {manage && <Profile />}
       <Users manage={manage} />
@@ -286,6 +287,77 @@ function Profile() {
         </form>
       )}
       <Problem error={error} />
+    </Card>
+  );
+}
+
+interface DefaultUrls {
+  url_callback: string | null;
+  url_return: string | null;
+  url_success: string | null;
+}
+
+const URL_FIELDS: Array<[keyof DefaultUrls, string, string]> = [
+  ['url_callback', 'Callback URL', 'receives the webhooks of invoices and static wallets created without url_callback'],
+  ['url_return', 'Return URL', 'offered on the payment page before paying, when an invoice has no url_return'],
+  ['url_success', 'Success URL', 'offered after a successful payment, when an invoice has no url_success'],
+];
+
+const RULE_TEXT: Record<string, string> = {
+  'validation.url': 'Enter an http:// or https:// address.',
+  'validation.min.string': 'At least 6 characters.',
+  'validation.max.string': 'At most 255 characters.',
+  'validation.string': 'Enter an address as text.',
+};
+
+function Defaults({ manage }: { manage: boolean }) {
+  const urls = useLoad(() => get<DefaultUrls>('/settings'), []);
+  const [error, setError] = useState<unknown>(null);
+  const fieldErrors = error instanceof ApiError ? (error.errors ?? {}) : {};
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    setError(null);
+    try {
+      await post('/settings', Object.fromEntries(URL_FIELDS.map(([k]) => [k, String(f.get(k) ?? '').trim()])));
+      notify('ok', 'The default URLs were saved.');
+      urls.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <Card title="Default URLs">
+      <p class="muted small">Used when an invoice or static wallet is created without its own. Existing invoices and wallets keep what they were created with.</p>
+      {!urls.data ? (
+        urls.error ? <Problem error={urls.error} /> : <Loading />
+      ) : manage ? (
+        <form class="stack-form" onSubmit={save} noValidate>
+          {URL_FIELDS.map(([k, label, hint]) => {
+            const problem = fieldErrors[k]?.[0];
+            return (
+              <Field key={k} id={`def-${k}`} label={label} hint={hint} error={problem ? (RULE_TEXT[problem] ?? 'Not a valid address.') : null}>
+                {(id, by) => (
+                  <input id={id} name={k} type="url" inputMode="url" maxLength={255} defaultValue={urls.data![k] ?? ''} aria-describedby={by} aria-invalid={problem ? true : undefined} placeholder="https://" autoComplete="off" />
+                )}
+              </Field>
+            );
+          })}
+          {!(error instanceof ApiError && error.errors) && <Problem error={error} />}
+          <button class="btn primary" type="submit">
+            Save default URLs
+          </button>
+        </form>
+      ) : (
+        <dl class="facts">
+          {URL_FIELDS.map(([k, label]) => (
+            <div key={k}>
+              <dt>{label}</dt>
+              <dd class="mono break">{urls.data![k] ?? '—'}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
     </Card>
   );
 }

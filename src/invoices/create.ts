@@ -11,7 +11,7 @@ import { isWalletActive } from '../wallets/merchant-wallets.ts';
 import { presentInvoice, type InvoiceRow } from './model.ts';
 import { allowedPairs, type CurrencyFilter } from './options.ts';
 import { price } from './pricing.ts';
-import { qrDataUrl } from './qr.ts';
+import { qrDataUrl } from '../chain/address/qr.ts';
 import { commissionPercent, quoteRate } from './rates.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';
 
@@ -170,13 +170,15 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     throw new BusinessError(Msg.minAmount(Decimal.of(1n, decimals).toString(), currency));
   }
 
+  let qr: string | null = null;
   const inserted = await ctx.storage.write(async (trx) => {
     // order_id is unique across the merchant's invoices and static wallets (the spec).
     if ((await claimOrderId(trx, merchant.id, orderId, 'invoice')) !== 'invoice') throw new ValidationError({ order_id: ['validation.unique'] });
     if (fixed) {
-      const a = await allocateAddress(trx, ctx.seed(), fixed.network, { kind: 'invoice', id }, now);
+      const a = await allocateAddress(trx, ctx, fixed.network, { kind: 'invoice', id }, now);
       row.address = a.address;
       row.address_path = a.path;
+      qr = a.qr;
     }
     const r = await trx
       .insertInto('invoices')
@@ -195,7 +197,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     if (!winner) throw new Error('order_id conflict without an invoice');
     return { invoice: await present(ctx, winner), created: false };
   }
-  return { invoice: await present(ctx, row), created: true };
+  return { invoice: await present(ctx, row, qr), created: true };
 }
 
 class OrderIdTaken extends Error {}
@@ -270,7 +272,7 @@ async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, input: Input): Promise<In
       version: inv.version + 1,
     };
     if (inv.address && network) {
-      const a = await allocateAddress(trx, ctx.seed(), network, { kind: 'invoice', id: inv.id }, now);
+      const a = await allocateAddress(trx, ctx, network, { kind: 'invoice', id: inv.id }, now);
       patch.address = a.address;
       patch.address_path = a.path;
     }
@@ -279,9 +281,10 @@ async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, input: Input): Promise<In
   });
 }
 
-export async function present(ctx: Ctx, row: InvoiceRow): Promise<Record<string, unknown>> {
+/** `qr`: the address's QR code when already drawn (an address from the pool). */
+export async function present(ctx: Ctx, row: InvoiceRow, qr: string | null = null): Promise<Record<string, unknown>> {
   return presentInvoice(row, {
     publicUrl: ctx.config.publicUrl,
-    creation: { qr: row.address ? await qrDataUrl(row.address) : null },
+    creation: { qr: row.address ? (qr ?? (await qrDataUrl(row.address))) : null },
   });
 }

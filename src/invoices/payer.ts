@@ -6,7 +6,7 @@ import { Decimal } from '../money/decimal.ts';
 import { paymentUri, qrContent } from '../chain/address/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
-import type { PayerCurrencyOption, PayerInvoice } from '../contracts/payer.ts';
+import type { PayerCurrencyOption, PayerEvm, PayerInvoice } from '../contracts/payer.ts';
 import { tally } from './lifecycle.ts';
 import { money } from '../money/format.ts';
 import type { InvoiceRow } from './model.ts';
@@ -76,16 +76,55 @@ async function options(ctx: Ctx, inv: InvoiceRow): Promise<{ list: PayerCurrency
   return { list: [...byCurrency.values()], test };
 }
 
-function uriOptions(network: NetworkDef, currency: CurrencyDef, address: string, amount: string | null) {
+/**
+ * The chain and token a network's driver actually watches: the operator's `chain_id` and
+ * `tokens` settings override the registry's (a test chain, a bridged token).
+ */
+function evmChain(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): { chainId: number | undefined; contract: string | undefined; rpc: string[] } {
+  const cfg = ctx.config.networks[network.code];
+  const override = Object.entries(cfg?.tokens ?? {}).find(([code]) => code.toUpperCase() === currency.code.toUpperCase())?.[1];
+  const chainId = typeof cfg?.chain_id === 'number' ? cfg.chain_id : network.chain_id;
+  // A public endpoint for wallets that lack the chain; the registry's only while it is the registry's chain.
+  const configured = typeof cfg?.public_rpc_url === 'string' && /^https?:\/\//i.test(cfg.public_rpc_url) ? [cfg.public_rpc_url] : null;
+  const rpc = configured ?? (chainId === network.chain_id ? (network.public_rpc ?? []) : []);
+  return { chainId, contract: currency.native ? undefined : (override ?? currency.contract), rpc };
+}
+
+/** What a browser wallet needs to pay; only on a real (not simulated) EVM network. */
+function evmView(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): PayerEvm | null {
+  if (network.family !== 'evm' || ctx.chains.isSimulated(network.code)) return null;
+  const { chainId, contract, rpc } = evmChain(ctx, network, currency);
+  if (!chainId || (!currency.native && !contract)) return null;
+  const native = network.currencies.find((c) => c.native);
+  if (!native) return null;
+  let explorer: string | null = null;
+  try {
+    explorer = new URL(network.explorer_tx.replace('{txid}', '')).origin;
+  } catch {
+    explorer = null;
+  }
+  return {
+    chain_id: chainId,
+    chain_name: network.name,
+    rpc_urls: rpc,
+    explorer_url: explorer,
+    native: { name: native.name, symbol: native.code, decimals: native.decimals },
+    contract: contract ?? null,
+    decimals: currency.decimals,
+  };
+}
+
+function uriOptions(ctx: Ctx, network: NetworkDef, currency: CurrencyDef, address: string, amount: string | null) {
+  const chain = network.family === 'evm' ? evmChain(ctx, network, currency) : null;
   return {
     format: network.address_format,
     scheme: network.uri_scheme,
     address,
     amount: amount ?? undefined,
     decimals: currency.decimals,
-    contract: currency.contract,
+    contract: chain ? chain.contract : currency.contract,
     native: currency.native === true,
-    chainId: network.chain_id,
+    chainId: chain ? chain.chainId : network.chain_id,
   };
 }
 
@@ -104,6 +143,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow): Promise<PayerInvoice
   let qr: string | null = null;
   let uri: string | null = null;
   let opts: PayerCurrencyOption[] | null = null;
+  let evm: PayerEvm | null = null;
   let test = ctx.chains.isTestNetwork(inv.network);
   if (chosen) {
     const t = await tally(ctx.storage.db, inv, ctx.chains.confirmations(network!.code));
@@ -112,9 +152,10 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow): Promise<PayerInvoice
     const open = inv.is_final === 0;
     if (open && rest.gt('0') && (t.confirmed.gt('0') || t.pending.gt('0'))) remaining = rest.toString();
     const due = remaining ?? inv.payer_amount!;
-    const u = uriOptions(network!, currency!, inv.address!, due);
+    const u = uriOptions(ctx, network!, currency!, inv.address!, due);
     qr = qrContent(u);
     uri = paymentUri(u);
+    if (open && inv.status === 'process') evm = evmView(ctx, network!, currency!);
   } else if (inv.is_final === 0) {
     const o = await options(ctx, inv);
     opts = o.list;
@@ -151,6 +192,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow): Promise<PayerInvoice
     theme: inv.theme === 'dark' || inv.theme === 'light' ? inv.theme : null,
     merchant: await getPublicProfile(ctx.storage.db, inv.merchant_id),
     test_mode: test,
+    evm,
     options: opts,
   };
 }
@@ -173,7 +215,7 @@ export async function chooseCurrency(ctx: Ctx, uuid: string, currencyCode: unkno
     }
     if (cur.is_final === 1 || Number(cur.expired_at) * 1000 <= ctx.now()) throw new BusinessError('The invoice has expired');
     const now = ctx.now();
-    const a = await allocateAddress(trx, ctx.seed(), network, { kind: 'invoice', id: cur.id }, now);
+    const a = await allocateAddress(trx, ctx, network, { kind: 'invoice', id: cur.id }, now);
     const patch: Partial<InvoiceRow> = { ...priced, address: a.address, address_path: a.path, updated_at: now, version: cur.version + 1 };
     await trx.updateTable('invoices').set(patch).where('id', '=', cur.id).execute();
     return { ...cur, ...patch };

@@ -7,6 +7,7 @@ import { useStore, type Screen } from './store.ts';
 import { lazyView } from './lazy.tsx';
 import { CoinIcon, Field, Notice, OpenWallet, Qr, StoreLink, useAmount } from './ui.tsx';
 import { ClockGlyph, WarnGlyph } from './icons.tsx';
+import { useBrowserWallets } from './wallets.ts';
 
 const Choose = lazyView(() => import('./choose.tsx').then((m) => m.Choose));
 // Screens after the payment is sent are not needed to start paying: they load when reached.
@@ -14,6 +15,8 @@ const Confirming = lazyView(() => import('./outcome.tsx').then((m) => m.Confirmi
 const Paid = lazyView(() => import('./outcome.tsx').then((m) => m.Paid));
 const Outcome = lazyView(() => import('./outcome.tsx').then((m) => m.Outcome));
 const Progress = lazyView(() => import('./outcome.tsx').then((m) => m.Progress));
+// Paying from a browser wallet: loaded only on EVM invoices, once the browser has a wallet.
+const EvmPay = lazyView(() => import('./evm-pay.tsx').then((m) => m.EvmPay));
 
 export function InvoiceView({ invoice, screen }: { invoice: PayerInvoice; screen: Screen }) {
   switch (screen) {
@@ -72,6 +75,7 @@ function Pay({ invoice, partial }: { invoice: PayerInvoice; partial: boolean }) 
   const due = (partial ? invoice.remaining : invoice.payer_amount) ?? invoice.payer_amount ?? '';
   const network = invoice.network_name ?? invoice.network ?? '';
   const showFiat = invoice.currency !== currency;
+  const wallets = useBrowserWallets(invoice.evm !== null && !!invoice.address);
 
   return (
     <section class="screen" aria-labelledby="screen-title">
@@ -107,6 +111,7 @@ function Pay({ invoice, partial }: { invoice: PayerInvoice; partial: boolean }) 
       >
         {showFiat && !partial && <p class="fiat">{t('approx', { amount: amount(invoice.amount, invoice.currency, true) })}</p>}
       </Field>
+      {wallets.length > 0 && <EvmPay key={due} invoice={invoice} wallets={wallets} due={due} />}
       {invoice.qr_content && (
         <Qr content={invoice.qr_content} alt={t('qr_alt', { amount: amount(due, currency), address: invoice.address ?? '' })} />
       )}

@@ -82,6 +82,8 @@ export interface Store {
   choose(currency: string, network: string): Promise<void>;
   simulate(mode: SimulateMode | { amount: string }): Promise<string>;
   openWallet(uri: string): boolean;
+  /** Asks the server now (after the payer sent a payment from a browser wallet). */
+  refresh(): void;
   requestClose(): void;
   /** Starts polling, ticking and messaging; returns the function that stops them. */
   start(): () => void;
@@ -173,6 +175,10 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
     if (!embedConfig) return false;
     post('open-wallet', { uri });
     return true;
+  }
+
+  function refresh() {
+    poller?.poll();
   }
 
   function requestClose() {
@@ -307,6 +313,7 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
     choose,
     simulate,
     openWallet,
+    refresh,
     requestClose,
     start,
   };

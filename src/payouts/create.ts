@@ -4,14 +4,15 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import { courseSourceName, isMissing, toBoolean, validationErrors, type Input } from '../contracts/rules.ts';
-import { balanceOf, InsufficientFunds, post } from '../ledger/index.ts';
+import { balanceOf, InsufficientFunds } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import { isValidAddress } from '../chain/address/index.ts';
 import type { Priority } from '../registry/index.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
 import { presentPayout, type PayoutRow } from './model.ts';
-import { ChainError } from '../chain/errors.ts';
+import { ensureHotWalletCovers } from './coverage.ts';
+import { enqueueOutgoing } from './outgoing.ts';
 import { CONVERT_FROM, PRIORITIES, quotePayout, type PayoutQuote, type PayoutService } from './pricing.ts';
 
 const COMMON_RULES: Record<string, string> = {
@@ -138,35 +139,19 @@ async function presentExisting(ctx: Ctx, row: PayoutRow): Promise<Record<string,
   return presentPayout(row, { balance, creation: true });
 }
 
-/** The answer to a payout the gateway's hot wallet cannot send now (nothing is recorded or debited). */
-export function hotWalletShort(currency: string): BusinessError {
-  return new BusinessError(`The gateway cannot send this payout now: not enough ${currency} in its hot wallet`);
-}
-
-/**
- * Refuses a payout the network's hot wallet cannot cover (the amount, or the fee in the native
- * coin), before anything is debited. A node that cannot be asked does not refuse it: the payout
- * is accepted and waits (see payouts/worker.ts for a wallet that stays short).
- */
+/** Refuses a payout the network's hot wallet cannot cover, before anything is debited. */
 async function checkHotWallet(ctx: Ctx, merchantId: string, plan: PayoutPlan): Promise<void> {
   const { quote } = plan;
   // The merchant's own shortfall answers first, with the spec's message, inside the transaction.
   if (Decimal.parse(await balanceOf(ctx.storage.db, merchantId, 'business', quote.debitCurrency)).lt(quote.debit)) return;
-  let coverage;
-  try {
-    coverage = await ctx.chains.driver(plan.network.code).canCover({
-      network: plan.network.code,
-      currency: plan.payer.code,
-      to: plan.address,
-      amount: quote.payerAmount.toString(),
-      priority: quote.priority,
-      memo: plan.memo,
-    });
-  } catch (err) {
-    if (err instanceof ChainError) return; // the node cannot tell now
-    throw err;
-  }
-  if (!coverage.covered) throw hotWalletShort(coverage.currency);
+  await ensureHotWalletCovers(ctx, {
+    network: plan.network.code,
+    currency: plan.payer.code,
+    to: plan.address,
+    amount: quote.payerAmount.toString(),
+    priority: quote.priority,
+    memo: plan.memo,
+  });
 }
 
 /**
@@ -220,24 +205,10 @@ export async function createPayout(ctx: Ctx, merchant: Merchant, input: Input): 
   let balance: string;
   try {
     balance = await ctx.storage.write(async (trx) => {
-      const r = await trx
-        .insertInto('payouts')
-        .values(row)
-        .onConflict((oc) => oc.columns(['merchant_id', 'order_id']).doNothing())
-        .executeTakeFirst();
-      if (Number(r.numInsertedOrUpdatedRows ?? 0n) === 0) throw new OrderIdTaken();
       try {
-        const after = await post(ctx.storage, trx, {
-          merchantId: merchant.id,
-          wallet: 'business',
-          currency: quote.debitCurrency,
-          amount: quote.debit.neg().toString(),
-          reason: 'payout',
-          ref: { kind: 'payout', id: row.id },
-          key: `payout:${row.id}:reserve`,
-          now,
-        });
-        return after!;
+        const r = await enqueueOutgoing(ctx, trx, row);
+        if (!r.inserted) throw new OrderIdTaken();
+        return r.balance!;
       } catch (e) {
         if (e instanceof InsufficientFunds) throw shortOfFunds(quote, plan.payer.code);
         throw e;

@@ -34,6 +34,8 @@ export interface NetworkDef {
   /** Bitcoin family: the chain its driver is configured for (main unless test or regtest). */
   chain?: 'main' | 'test' | 'regtest';
   chain_id?: number;
+  /** EVM: public JSON-RPC endpoints a payer's wallet may add the chain with (never the gateway's own node). */
+  public_rpc?: string[];
   confirmations: number;
   uri_scheme: string;
   explorer_tx: string;

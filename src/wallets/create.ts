@@ -5,7 +5,7 @@ import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import { isMissing, toBoolean, validate, type Input } from '../contracts/rules.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { allocateAddress } from '../chain/allocate.ts';
-import { qrDataUrl } from '../invoices/qr.ts';
+import { qrDataUrl } from '../chain/address/qr.ts';
 import { isWalletActive } from './merchant-wallets.ts';
 import { presentWallet, type StaticWalletRow } from './model.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';
@@ -76,7 +76,7 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, input: In
   const inserted = await ctx.storage
     .write(async (trx) => {
       if ((await claimOrderId(trx, merchant.id, orderId, 'wallet')) !== 'wallet') throw new ValidationError({ order_id: ['validation.unique'] });
-      const a = await allocateAddress(trx, ctx.seed(), network, { kind: 'wallet', id: row.id }, now);
+      const a = await allocateAddress(trx, ctx, network, { kind: 'wallet', id: row.id }, now);
       row.address = a.address;
       row.address_path = a.path;
       const r = await trx

@@ -58,6 +58,8 @@ describe.skipIf(!built)('dist/page budget', () => {
     expect(initial).not.toContain('Скопировано'); // Russian
     expect(initial).not.toContain('Kopyalandı'); // Turkish
     expect(initial).not.toMatch(/Invalid hex color|Bad data/); // qrcode internals
+    expect(initial).not.toContain('a9059cbb'); // paying from a browser wallet (ERC-20 transfer)
+    expect(initial).not.toContain('wallet_switchEthereumChain');
     expect(initial).toContain('Copied'); // English is bundled
   });
 

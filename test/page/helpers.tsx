@@ -37,6 +37,7 @@ export function invoiceFixture(overrides: Partial<PayerInvoice> = {}): PayerInvo
     theme: null,
     merchant: { display_name: null, logo_url: null, accent: null, theme: null },
     test_mode: false,
+    evm: null,
     options: null,
     ...overrides,
   };

@@ -10,21 +10,20 @@
 // orphaned blocks go back to the mempool if the node has them there, or are dropped otherwise
 // (unless the new chain holds them again). What was reported is persisted after the sink accepted
 // it; the sink is idempotent, so a crash replays at worst.
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ChainSink } from '../contract.ts';
 import { Decimal } from '../../money/decimal.ts';
 import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { btcDb, type BtcDB, type BtcOutputsTable } from './schema.ts';
+import { BtcOutputs, coinKey as key, type Trx } from './outputs.ts';
 import type { BitcoinNode, NodeBlock } from './node.ts';
 import { NULL_TXID, parseRawTx, type ParsedTx } from './rawtx.ts';
+import { WatchedScripts } from './watched.ts';
 
 export type BtcLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
 
-export interface Watched {
-  address: string;
-  kind: 'deposit' | 'change';
-}
+export type { Watched } from './watched.ts';
 
 interface Cursor {
   height: number;
@@ -32,9 +31,6 @@ interface Cursor {
 }
 
 type Row = BtcOutputsTable;
-type Trx = Transaction<BtcDB>;
-
-const key = (txid: string, vout: number) => `${txid}:${vout}`;
 
 export interface ScannerOptions {
   network: NetworkDef;
@@ -55,19 +51,21 @@ export interface ScannerOptions {
 
 export class BtcScanner {
   /** scriptPubKey hex -> our address. */
-  readonly watched = new Map<string, Watched>();
+  readonly watched = new WatchedScripts();
   /** Our coins not known to be spent ("txid:vout"). */
   private unspent: Set<string> | null = null;
   /** Mempool txids already looked at (matching or not), pruned to the node's mempool each poll. */
   private seenMempool = new Set<string>();
   private lastSaved: Cursor | null = null;
   private readonly db: Kysely<BtcDB>;
+  private readonly outputs: BtcOutputs;
   private readonly code: string;
   private readonly keepBlocks: number;
 
   constructor(private readonly o: ScannerOptions) {
     this.db = btcDb(o.storage.db);
     this.code = o.network.code;
+    this.outputs = new BtcOutputs(this.db, this.code, o.now);
     this.keepBlocks = Math.max(288, o.confirmations * 2);
   }
 
@@ -85,7 +83,7 @@ export class BtcScanner {
 
   /** One scan step: blocks up to the node's head (bounded), then the mempool. Returns the cursor and head. */
   async poll(sink: ChainSink): Promise<{ height: number; head: number }> {
-    if (!this.unspent) await this.loadUnspent();
+    if (!this.unspent) this.unspent = await this.outputs.unspentCoins();
     // The mempool is read BEFORE the head: a transaction missing from it then is either mined in a
     // block at or below the head (and found by the block scan) or really gone.
     const mempool = new Set(await this.o.node.mempool());
@@ -94,7 +92,7 @@ export class BtcScanner {
     // Another process scanned since this one last did: what it remembers may be stale.
     if (this.lastSaved && (this.lastSaved.height !== cursor.height || this.lastSaved.hash !== cursor.hash)) {
       this.reset();
-      await this.loadUnspent();
+      this.unspent = await this.outputs.unspentCoins();
     }
     if (cursor.height >= 0) {
       const onChain = cursor.height <= head ? await this.o.node.hashAt(cursor.height) : null;
@@ -175,7 +173,7 @@ export class BtcScanner {
       await this.saveCursor(trx, { height: h, hash });
     });
     this.unspent = null;
-    await this.loadUnspent();
+    this.unspent = await this.outputs.unspentCoins();
     return { height: h, hash };
   }
 
@@ -244,10 +242,10 @@ export class BtcScanner {
     spends: Array<{ coin: string; txid: string; height: number | null }>,
   ): Promise<void> {
     const tip = cursor.height;
-    const open = await this.db.selectFrom('btc_outputs').selectAll().where('network', '=', this.code).where('status', '=', 'pending').execute();
+    const open = await this.outputs.withStatus(['pending']);
     const rows = new Map<string, Row>(open.map((r) => [key(r.txid, r.vout), r]));
     const changed = new Map<string, Row>();
-    const known = await this.existing(found);
+    const known = await this.outputs.existing(found);
     for (const f of found) {
       const k = key(f.txid, f.vout);
       const old = known.get(k);
@@ -269,8 +267,8 @@ export class BtcScanner {
     for (const r of report) await this.report(sink, r);
     const spent = await this.spentRows(spends);
     await this.db.transaction().execute(async (trx) => {
-      for (const r of changed.values()) await this.upsert(trx, r);
-      for (const s of spent) await this.markSpent(trx, s);
+      for (const r of changed.values()) await this.outputs.upsert(trx, r);
+      for (const s of spent) await this.outputs.markSpent(trx, s);
       for (const b of blocks) await this.storeBlock(trx, b.height, b.hash);
       await trx.deleteFrom('btc_blocks').where('network', '=', this.code).where('height', '<', tip - this.keepBlocks).execute();
       await this.saveCursor(trx, cursor);
@@ -294,19 +292,14 @@ export class BtcScanner {
     for (const t of raw.keys()) seen.add(t);
     this.seenMempool = seen;
 
-    const known = await this.existing(found);
+    const known = await this.outputs.existing(found);
     const arrived: Row[] = [];
     for (const f of found) {
       const old = known.get(key(f.txid, f.vout));
       if (old && old.status !== 'dropped') continue; // already reported (or already in a block)
       arrived.push({ ...f, created_at: old?.created_at ?? f.created_at });
     }
-    const open = await this.db
-      .selectFrom('btc_outputs')
-      .selectAll()
-      .where('network', '=', this.code)
-      .where('status', 'in', ['mempool', 'orphaned'])
-      .execute();
+    const open = await this.outputs.withStatus(['mempool', 'orphaned']);
     const back: Row[] = [];
     const gone: Row[] = [];
     for (const r of open) {
@@ -319,37 +312,15 @@ export class BtcScanner {
     for (const r of [...arrived, ...back]) if (r.kind === 'deposit') await this.report(sink, r);
     for (const r of gone) if (r.kind === 'deposit') await sink.dropped(this.code, r.txid, r.vout);
     const spent = await this.spentRows(spends);
-    await this.releaseDroppedSpends(mempool);
+    await this.outputs.releaseDroppedSpends(mempool);
     if (arrived.length + back.length + gone.length + spent.length === 0) return;
     if (gone.length) this.o.log('info', 'bitcoin payments left the mempool unmined', { network: this.code, txids: gone.map((r) => r.txid), tip });
     await this.db.transaction().execute(async (trx) => {
-      for (const r of [...arrived, ...back, ...gone]) await this.upsert(trx, r);
-      for (const s of spent) await this.markSpent(trx, s);
+      for (const r of [...arrived, ...back, ...gone]) await this.outputs.upsert(trx, r);
+      for (const s of spent) await this.outputs.markSpent(trx, s);
     });
     // Coins spent in the mempool stay in `unspent` until the spend is mined (then its height is recorded).
     for (const r of arrived) this.unspent!.add(key(r.txid, r.vout));
-  }
-
-  /** Someone else's mempool spend of our coin that left the mempool unmined: the coin is ours to spend again. */
-  private async releaseDroppedSpends(mempool: Set<string>): Promise<void> {
-    const held = await this.db
-      .selectFrom('btc_outputs')
-      .select(['txid', 'vout', 'spent_txid'])
-      .where('network', '=', this.code)
-      .where('spent_by', '=', 'foreign')
-      .where('spent_height', 'is', null)
-      .execute();
-    for (const h of held) {
-      if (h.spent_txid && mempool.has(h.spent_txid)) continue;
-      await this.db
-        .updateTable('btc_outputs')
-        .set({ spent_txid: null, spent_by: null, updated_at: this.o.now() })
-        .where('network', '=', this.code)
-        .where('txid', '=', h.txid)
-        .where('vout', '=', h.vout)
-        .where('spent_height', 'is', null)
-        .execute();
-    }
   }
 
   // ---------------------------------------------------------------- storage
@@ -369,17 +340,6 @@ export class BtcScanner {
     });
   }
 
-  private async existing(found: Row[]): Promise<Map<string, Row>> {
-    const out = new Map<string, Row>();
-    const txids = [...new Set(found.map((f) => f.txid))];
-    for (let i = 0; i < txids.length; i += 500) {
-      const part = txids.slice(i, i + 500);
-      const rows = await this.db.selectFrom('btc_outputs').selectAll().where('network', '=', this.code).where('txid', 'in', part).execute();
-      for (const r of rows) out.set(key(r.txid, r.vout), r);
-    }
-    return out;
-  }
-
   private async spentRows(spends: Array<{ coin: string; txid: string; height: number | null }>) {
     const out: Array<{ coin: string; txid: string; height: number | null; by: 'own' | 'foreign' }> = [];
     for (const s of spends) out.push({ ...s, by: (await this.o.isOwnTx(s.txid)) ? 'own' : 'foreign' });
@@ -387,44 +347,6 @@ export class BtcScanner {
       if (s.by === 'foreign') this.o.log('warn', 'bitcoin: a coin of the gateway was spent by a transaction it did not sign', { network: this.code, coin: s.coin, txid: s.txid });
     }
     return out;
-  }
-
-  private async markSpent(trx: Trx, s: { coin: string; txid: string; height: number | null; by: string }): Promise<void> {
-    const [txid, vout] = s.coin.split(':') as [string, string];
-    await trx
-      .updateTable('btc_outputs')
-      .set({ spent_txid: s.txid, spent_by: s.by, spent_height: s.height, updated_at: this.o.now() })
-      .where('network', '=', this.code)
-      .where('txid', '=', txid)
-      .where('vout', '=', Number(vout))
-      .execute();
-  }
-
-  private async upsert(trx: Trx, r: Row): Promise<void> {
-    await trx
-      .insertInto('btc_outputs')
-      .values(r)
-      .onConflict((oc) =>
-        oc.columns(['network', 'txid', 'vout']).doUpdateSet({
-          block_height: r.block_height,
-          block_hash: r.block_hash,
-          confirmations: r.confirmations,
-          status: r.status,
-          updated_at: r.updated_at,
-        }),
-      )
-      .execute();
-  }
-
-  private async loadUnspent(): Promise<void> {
-    const rows = await this.db
-      .selectFrom('btc_outputs')
-      .select(['txid', 'vout'])
-      .where('network', '=', this.code)
-      .where('spent_height', 'is', null)
-      .where('status', '!=', 'dropped')
-      .execute();
-    this.unspent = new Set(rows.map((r) => key(r.txid, r.vout)));
   }
 
   private async storeBlock(trx: Kysely<BtcDB> | Trx, height: number, hash: string): Promise<void> {

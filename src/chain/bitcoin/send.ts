@@ -24,23 +24,12 @@ import { btcDb, type BtcDB, type BtcOutgoingTable } from './schema.ts';
 import { BitcoinRpcError } from './rpc.ts';
 import type { BitcoinNode } from './node.ts';
 import type { BitcoinKeys } from './keys.ts';
-import { AddressError, decodePayee, scriptHex, type PayeeType } from './address.ts';
+import { AddressError, decodePayee, scriptHex } from './address.ts';
 import type { ChainParams } from './params.ts';
 import type { BtcLog } from './scan.ts';
+import { CoinSelection, type FeePolicy, type Plan } from './coin-selection.ts';
 
-/** Fee rates in sat/vB (decimal text). */
-export interface FeePolicy {
-  min: string;
-  max: string;
-  fallback: string;
-}
-
-/** The priority's confirmation target, in blocks (economy: about a day of Bitcoin blocks). */
-export const PRIORITY_TARGET: Record<Priority, number> = { highest: 1, high: 3, recommended: 6, economy: 144 };
-
-/** Virtual sizes (vB) used to size the fee before signing. */
-const INPUT_VSIZE = { segwit: 68, legacy: 148 };
-const OUTPUT_VSIZE: Record<PayeeType, number> = { pkh: 34, sh: 32, wpkh: 31, wsh: 43, tr: 43 };
+export type { FeePolicy } from './coin-selection.ts';
 
 export interface SenderOptions {
   network: NetworkDef;
@@ -65,23 +54,6 @@ export interface SenderOptions {
  */
 export class BitcoinSendError extends SendRejectedError {}
 
-interface Coin {
-  txid: string;
-  vout: number;
-  sats: bigint;
-  address: string;
-  script: string;
-  path: string;
-}
-
-interface Plan {
-  coins: Coin[];
-  feeRate: bigint; // milli-sat per vB
-  fee: bigint;
-  change: bigint;
-  vsize: number;
-}
-
 type Row = BtcOutgoingTable;
 const ACTIVE = ['signed', 'sent', 'mined'];
 const KNOWN = /already in block chain|txn-already-known|txn-already-in-mempool|already have transaction|transaction already in block/i;
@@ -89,13 +61,12 @@ const KNOWN = /already in block chain|txn-already-known|txn-already-in-mempool|a
 export class BtcSender {
   private readonly db: Kysely<BtcDB>;
   private readonly code: string;
-  private readonly dust: bigint;
+  private readonly coins: CoinSelection;
 
   constructor(private readonly o: SenderOptions) {
     this.db = btcDb(o.storage.db);
     this.code = o.network.code;
-    // Change smaller than this is not worth an output (and below Dogecoin's 1 DOGE dust limit, not relayed).
-    this.dust = o.params.coin === 'dogecoin' ? 100_000_000n : 1_000n;
+    this.coins = new CoinSelection({ network: this.code, params: o.params, storage: o.storage, node: o.node, decimals: o.decimals, fees: o.fees });
   }
 
   async isOwnTx(txid: string): Promise<boolean> {
@@ -107,7 +78,7 @@ export class BtcSender {
   async canCover(req: { to: string; amount: string; priority: Priority }): Promise<{ covered: true } | { covered: false; message: string }> {
     const payee = this.payee(req.to);
     const sats = this.sats(req.amount);
-    const plan = this.plan(await this.spendable(), sats, payee.type, await this.feeRate(req.priority));
+    const plan = this.coins.plan(await this.coins.spendable(), sats, payee.type, await this.coins.feeRate(req.priority));
     if (plan) return { covered: true };
     return { covered: false, message: `The gateway's confirmed ${this.native()} coins do not cover ${req.amount} ${this.native()} and its network fee` };
   }
@@ -126,9 +97,9 @@ export class BtcSender {
       return { txid: existing.txid };
     }
     await this.o.checkChain();
-    const rate = await this.feeRate(req.priority);
+    const rate = await this.coins.feeRate(req.priority);
     for (let attempt = 0; ; attempt++) {
-      const plan = this.plan(await this.spendable(), sats, payee.type, rate);
+      const plan = this.coins.plan(await this.coins.spendable(), sats, payee.type, rate);
       if (!plan) {
         throw new HotWalletShortError(this.native(), `The gateway's confirmed ${this.native()} coins do not cover ${req.amount} ${this.native()} and its network fee`);
       }
@@ -190,71 +161,6 @@ export class BtcSender {
         await this.bump(row, head);
       }
     }
-  }
-
-  // ---------------------------------------------------------------- building
-
-  private async feeRate(priority: Priority): Promise<bigint> {
-    const perKvB = await this.o.node.estimateFee(PRIORITY_TARGET[priority] ?? 6);
-    // coin/kvB -> sat/vB, in thousandths of a sat: coin * 1e8 / 1000 * 1000.
-    let rate = perKvB ? Decimal.parse(perKvB).toBaseUnits(8) : Decimal.parse(this.o.fees.fallback).toBaseUnits(3);
-    const min = Decimal.parse(this.o.fees.min).toBaseUnits(3);
-    const max = Decimal.parse(this.o.fees.max).toBaseUnits(3);
-    if (rate < min) rate = min;
-    if (rate > max) rate = max;
-    return rate;
-  }
-
-  private plan(coins: Coin[], amount: bigint, payeeType: PayeeType, rate: bigint): Plan | null {
-    const inSize = this.o.params.segwit ? INPUT_VSIZE.segwit : INPUT_VSIZE.legacy;
-    const changeSize = this.o.params.segwit ? OUTPUT_VSIZE.wpkh : OUTPUT_VSIZE.pkh;
-    const base = (this.o.params.segwit ? 11 : 10) + OUTPUT_VSIZE[payeeType];
-    const fee = (vsize: number) => (BigInt(vsize) * rate + 999n) / 1000n;
-    const chosen: Coin[] = [];
-    let total = 0n;
-    for (const c of [...coins].sort((a, b) => (b.sats > a.sats ? 1 : b.sats < a.sats ? -1 : 0))) {
-      chosen.push(c);
-      total += c.sats;
-      const noChange = base + chosen.length * inSize;
-      if (total < amount + fee(noChange)) continue;
-      const withChange = noChange + changeSize;
-      const change = total - amount - fee(withChange);
-      if (change >= this.dust) return { coins: chosen, feeRate: rate, fee: fee(withChange), change, vsize: withChange };
-      return { coins: chosen, feeRate: rate, fee: total - amount, change: 0n, vsize: noChange };
-    }
-    return null;
-  }
-
-  /** Confirmed coins no transaction of ours or anyone's is known to spend. */
-  private async spendable(): Promise<Coin[]> {
-    const rows = await this.db
-      .selectFrom('btc_outputs')
-      .select(['txid', 'vout', 'amount', 'address'])
-      .where('network', '=', this.code)
-      .where('status', '=', 'confirmed')
-      .where('spent_txid', 'is', null)
-      .execute();
-    const paths = await this.paths(rows.map((r) => r.address));
-    const out: Coin[] = [];
-    for (const r of rows) {
-      const path = paths.get(r.address);
-      if (!path) continue;
-      out.push({ txid: r.txid, vout: r.vout, sats: Decimal.parse(r.amount).toBaseUnits(this.o.decimals), address: r.address, script: scriptHex(decodePayee(this.o.params, r.address).script), path });
-    }
-    return out;
-  }
-
-  private async paths(addresses: string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    const unique = [...new Set(addresses)];
-    for (let i = 0; i < unique.length; i += 500) {
-      const part = unique.slice(i, i + 500);
-      if (part.length === 0) continue;
-      const dep = await this.o.storage.db.selectFrom('addresses').select(['address', 'path']).where('network', '=', this.code).where('address', 'in', part).execute();
-      const chg = await this.db.selectFrom('btc_change').select(['address', 'path']).where('network', '=', this.code).where('address', 'in', part).execute();
-      for (const r of [...dep, ...chg]) out.set(r.address, r.path);
-    }
-    return out;
   }
 
   /** Signs and stores one attempt with its coins reserved; null when a coin was taken meanwhile. */
@@ -347,7 +253,7 @@ export class BtcSender {
       return;
     }
     // BIP-125: a higher rate and an absolute fee above the old one by at least 1 sat/vB of the new size.
-    const estimate = await this.feeRate('highest');
+    const estimate = await this.coins.feeRate('highest');
     let rate = old + old / 4n + 1000n;
     if (estimate > rate) rate = estimate;
     if (rate > max) rate = max;
@@ -361,11 +267,11 @@ export class BtcSender {
     let fee = (BigInt(row.vsize) * rate + 999n) / 1000n;
     if (fee < oldFee + BigInt(row.vsize)) fee = oldFee + BigInt(row.vsize);
     const change = total - amount - fee;
-    if (change < this.dust) {
+    if (change < this.coins.dust) {
       await this.update(row.id, { error: 'not bumped' });
       return;
     }
-    const changePath = (await this.paths([row.change_address!])).get(row.change_address!)!;
+    const changePath = (await this.coins.paths([row.change_address!])).get(row.change_address!)!;
     const payee = decodePayee(this.o.params, row.to_address);
     const next = await this.signAndStore(row.request_id, row.attempt + 1, row.to_address, payee.script, amount, { coins, feeRate: rate, fee, change, vsize: row.vsize }, { address: row.change_address!, path: changePath });
     if (!next) return;

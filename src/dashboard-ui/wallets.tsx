@@ -1,0 +1,392 @@
+// Static wallets: the list (filters and search in the address bar, keyset pages) and one wallet
+// with its top-ups, webhooks and, for owners, Block and the refund of blocked funds.
+import { useState } from 'preact/hooks';
+import { ApiError, get, post } from './api.ts';
+import { amount, safeHref, short, time } from './format.ts';
+import { current, navigate } from './route.ts';
+import { me, notify } from './store.ts';
+import { DeliveryList, type Delivery } from './deliveries.tsx';
+import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
+
+const STATUSES = ['active', 'blocked', 'in_active'];
+const FILTER_KEYS = ['q', 'status', 'currency', 'network'] as const;
+
+interface ListedWallet {
+  id: string;
+  order_id: string;
+  currency: string;
+  network: string;
+  address: string;
+  status: string;
+  refund_status: string | null;
+  created_at: number;
+}
+
+interface Choices {
+  networks: Array<{ code: string; name: string }>;
+  currencies: string[];
+}
+
+export function Wallets() {
+  const query = current.value.query;
+  const filters = Object.fromEntries(FILTER_KEYS.map((k) => [k, query.get(k) ?? ''])) as Record<(typeof FILTER_KEYS)[number], string>;
+  const after = query.get('after') ?? '';
+  const key = FILTER_KEYS.map((k) => filters[k]).join('|') + '|' + after;
+  const page = useLoad(() => get<{ items: ListedWallet[]; next: string | null }>('/wallets', { ...filters, after }), [key]);
+  const choices = useLoad(() => get<Choices>('/choices'), []);
+  const [earlier, setEarlier] = useState<string[]>([]);
+  const go = (next: Record<string, string>) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(next)) if (v) q.set(k, v);
+    const s = q.toString();
+    navigate(`/wallets${s ? `?${s}` : ''}`);
+  };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    setEarlier([]);
+    go(Object.fromEntries(FILTER_KEYS.map((k) => [k, String(form.get(k) ?? '').trim()])));
+  };
+  const active = FILTER_KEYS.some((k) => filters[k]);
+
+  return (
+    <Page title="Static wallets">
+      <Card>
+        <form class="filters" onSubmit={submit} role="search" aria-label="Filter wallets" key={key}>
+          <Field id="w-q" label="Search" hint="order_id, uuid or address">
+            {(id, by) => <input id={id} name="q" type="search" defaultValue={filters.q} aria-describedby={by} size={28} />}
+          </Field>
+          <Field id="w-status" label="Status">
+            {(id) => (
+              <select id={id} name="status">
+                <option value="">Any</option>
+                {STATUSES.map((s) => (
+                  <option key={s} value={s} selected={filters.status === s}>
+                    {s.replace(/_/g, ' ')}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="w-currency" label="Currency">
+            {(id) => (
+              <select id={id} name="currency">
+                <option value="">Any</option>
+                {choices.data?.currencies.map((c) => (
+                  <option key={c} value={c} selected={filters.currency === c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="w-network" label="Network">
+            {(id) => (
+              <select id={id} name="network">
+                <option value="">Any</option>
+                {choices.data?.networks.map((n) => (
+                  <option key={n.code} value={n.code} selected={filters.network === n.code}>
+                    {n.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <button class="btn primary" type="submit">
+            Apply
+          </button>
+          {active && (
+            <button class="btn ghost" type="button" onClick={() => go({})}>
+              Clear
+            </button>
+          )}
+        </form>
+      </Card>
+      <Card>
+        <Problem error={page.error} />
+        {!page.data ? (
+          !page.error && <Loading />
+        ) : page.data.items.length === 0 ? (
+          <p class="muted">{active ? 'No wallet matches.' : 'No static wallets yet. Create them with POST /v1/wallet.'}</p>
+        ) : (
+          <>
+            <TableScroll label="Wallets table">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Order</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Currency</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Address</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.data.items.map((w) => (
+                    <tr key={w.id}>
+                      <td class="order-cell">
+                        <Link to={`/wallets/${w.id}`}>{w.order_id}</Link>
+                      </td>
+                      <td>
+                        <Badge value={w.status} />
+                      </td>
+                      <td class="nowrap">
+                        {w.currency} <span class="muted small">{w.network}</span>
+                      </td>
+                      <td class="nowrap">{time(w.created_at)}</td>
+                      <td class="mono small">{short(w.address, 8)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+            <nav class="pager" aria-label="Pages">
+              {after && (
+                <button
+                  type="button"
+                  class="btn"
+                  onClick={() => {
+                    setEarlier(earlier.slice(0, -1));
+                    go({ ...filters, after: earlier.at(-1) ?? '' });
+                  }}
+                >
+                  Newer
+                </button>
+              )}
+              {page.data.next && (
+                <button
+                  type="button"
+                  class="btn"
+                  onClick={() => {
+                    setEarlier([...earlier, after]);
+                    go({ ...filters, after: page.data!.next! });
+                  }}
+                >
+                  Older
+                </button>
+              )}
+            </nav>
+          </>
+        )}
+      </Card>
+    </Page>
+  );
+}
+
+interface WalletDetailData {
+  wallet: {
+    uuid: string;
+    wallet_uuid: string;
+    order_id: string;
+    address: string;
+    network: string;
+    currency: string;
+    url: string;
+    status: string;
+    is_force_refund: boolean;
+    url_callback: string | null;
+    refund_status: string | null;
+    blocked_at: number | null;
+    created_at: number;
+  };
+  topups: Array<{
+    txid: string;
+    idx: number;
+    network: string;
+    currency: string;
+    amount: string;
+    confirmations: number;
+    confirmations_needed: number | null;
+    status: string;
+    seen_at: number;
+    explorer: string | null;
+    outcome: string | null;
+    merchant_amount: string | null;
+    commission: string | null;
+  }>;
+  refund: { id: string; amount: string; payer_amount: string | null; currency: string; address: string; status: string; txid: string | null; created_at: number } | null;
+  webhooks: Delivery[];
+  can: { block: boolean; refund: boolean };
+}
+
+const OUTCOME: Record<string, string> = {
+  credited: 'credited',
+  blocked: 'held (blocked)',
+  force_refund: 'sent back',
+  refunded: 'sent back',
+};
+
+export function WalletDetail({ id }: { id: string }) {
+  const { data, error, reload } = useLoad(() => get<WalletDetailData>(`/wallets/${id}`), [id]);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const [open, setOpen] = useState<'block' | 'refund' | null>(null);
+  const [busy, setBusy] = useState(false);
+  const manage = me.value?.can_manage ?? false;
+
+  const act = async (path: string, body: unknown, done: string) => {
+    setActionError(null);
+    setBusy(true);
+    try {
+      await post(`/wallets/${id}/${path}`, body);
+      notify('ok', done);
+      setOpen(null);
+      reload();
+    } catch (err) {
+      setActionError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (error && !data) {
+    return (
+      <Page title="Static wallet">
+        <Problem error={error} />
+        {error instanceof ApiError && error.status === 404 && <Link to="/wallets">Back to wallets</Link>}
+      </Page>
+    );
+  }
+  if (!data) return <Loading />;
+  const w = data.wallet;
+  const page = safeHref(w.url);
+  return (
+    <Page
+      title={`Wallet ${w.order_id}`}
+      actions={
+        <>
+          {page && (
+            <a class="btn" href={page} target="_blank" rel="noopener noreferrer">
+              Open payer page
+            </a>
+          )}
+          {manage && data.can.block && (
+            <button type="button" class="btn danger" aria-expanded={open === 'block'} onClick={() => setOpen(open === 'block' ? null : 'block')}>
+              {w.status === 'blocked' ? 'Block settings…' : 'Block…'}
+            </button>
+          )}
+          {manage && data.can.refund && (
+            <button type="button" class="btn danger" aria-expanded={open === 'refund'} onClick={() => setOpen(open === 'refund' ? null : 'refund')}>
+              Refund blocked funds…
+            </button>
+          )}
+        </>
+      }
+    >
+      <Problem error={actionError} />
+      {open === 'block' && (
+        <Card title="Block this wallet">
+          <form
+            class="inline-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const force = new FormData(e.currentTarget as HTMLFormElement).get('force') === 'on';
+              if (!confirm(`Block wallet ${w.order_id}? Later payments to it are not credited to your balance.`)) return;
+              void act('block', { is_force_refund: force }, 'The wallet is blocked.');
+            }}
+          >
+            <p class="muted small">Later payments to this address are not credited. You may refund what it receives once, or have every payment sent back to its sender.</p>
+            <label class="check">
+              <input type="checkbox" name="force" defaultChecked={w.is_force_refund} /> Send every payment back to its sender
+            </label>
+            <button class="btn danger" type="submit" disabled={busy}>
+              Block wallet
+            </button>
+          </form>
+        </Card>
+      )}
+      {open === 'refund' && (
+        <Card title="Refund blocked funds">
+          <form
+            class="inline-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const address = String(new FormData(e.currentTarget as HTMLFormElement).get('address') ?? '').trim();
+              if (!confirm(`Send the blocked ${w.currency} to ${address}, less the network fee? This is allowed once.`)) return;
+              void act('refund', { address }, 'The refund of the blocked funds was requested.');
+            }}
+          >
+            <Field id="wr-address" label={`Address (${w.currency} on ${w.network})`}>
+              {(fid) => <input id={fid} name="address" required size={40} autoComplete="off" />}
+            </Field>
+            <button class="btn danger" type="submit" disabled={busy}>
+              Send refund
+            </button>
+          </form>
+        </Card>
+      )}
+      <Card title="Wallet">
+        <Facts
+          rows={[
+            ['Status', <Badge value={w.status} />],
+            ['Order ID', <span class="mono">{w.order_id}</span>],
+            ['UUID', <span class="mono">{w.uuid}</span>],
+            ['Currency', `${w.currency} on ${w.network}`],
+            ['Address', <span class="mono">{w.address}</span>],
+            ['Created', time(w.created_at)],
+            ['Blocked', w.blocked_at ? `${time(w.blocked_at)}${w.is_force_refund ? ' (payments sent back)' : ''}` : '—'],
+            ['Callback URL', w.url_callback ? <span class="mono">{w.url_callback}</span> : '—'],
+            ['Refund of blocked funds', data.refund ? <span>{amount(data.refund.payer_amount ?? data.refund.amount, data.refund.currency)} <Badge value={data.refund.status} /> <span class="mono small">{short(data.refund.address, 8)}</span></span> : '—'],
+          ]}
+        />
+      </Card>
+      <Card title="Top-ups">
+        {data.topups.length === 0 ? (
+          <p class="muted">Nothing received yet.</p>
+        ) : (
+          <TableScroll label="Top-ups table">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Seen</th>
+                  <th scope="col" class="num">Amount</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="num">Credited</th>
+                  <th scope="col">Transaction</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.topups.map((t) => {
+                  const link = safeHref(t.explorer);
+                  return (
+                    <tr key={`${t.txid}:${t.idx}`}>
+                      <td class="nowrap">{time(t.seen_at)}</td>
+                      <td class="num">{amount(t.amount, t.currency)}</td>
+                      <td>
+                        {t.outcome ? <span>{OUTCOME[t.outcome] ?? t.outcome}</span> : <Badge value={t.status} />}
+                        {!t.outcome && (
+                          <span class="muted small">
+                            {' '}
+                            {t.confirmations}
+                            {t.confirmations_needed !== null ? `/${t.confirmations_needed}` : ''}
+                          </span>
+                        )}
+                      </td>
+                      <td class="num">{t.outcome === 'credited' ? amount(t.merchant_amount, t.currency) : '—'}</td>
+                      <td class="mono small">
+                        {link ? (
+                          <a href={link} target="_blank" rel="noopener noreferrer">
+                            {short(t.txid, 6)}
+                            <span class="sr-only"> (opens the explorer)</span>
+                          </a>
+                        ) : (
+                          short(t.txid, 6)
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+      </Card>
+      <Card title="Webhooks">
+        {data.webhooks.length === 0 ? (
+          <p class="muted">No webhook was sent for this wallet (it has no callback URL, or nothing arrived yet).</p>
+        ) : (
+          <DeliveryList items={data.webhooks} />
+        )}
+      </Card>
+    </Page>
+  );
+}

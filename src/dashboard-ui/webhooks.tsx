@@ -1,0 +1,119 @@
+// Webhooks: recent deliveries across invoices, static wallets and payouts, the failing ones first,
+// each with its attempts; owners can make a failing or waiting one due at once ("Retry now").
+import { useState } from 'preact/hooks';
+import { get, post } from './api.ts';
+import { current, navigate } from './route.ts';
+import { me, notify } from './store.ts';
+import { DeliveryList, type Delivery } from './deliveries.tsx';
+import { Card, Loading, Page, Problem, useLoad } from './ui.tsx';
+
+const SHOW = [
+  ['all', 'Failing first'],
+  ['failed', 'Failed'],
+  ['pending', 'Waiting'],
+  ['delivered', 'Delivered'],
+] as const;
+
+export function Webhooks() {
+  const query = current.value.query;
+  const show = query.get('show') ?? 'all';
+  const after = query.get('after') ?? '';
+  const list = useLoad(() => get<{ failing: Delivery[]; items: Delivery[]; next: string | null }>('/webhooks', { show, after }), [show, after]);
+  const [earlier, setEarlier] = useState<string[]>([]);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const manage = me.value?.can_manage ?? false;
+
+  const go = (next: { show?: string; after?: string }) => {
+    const q = new URLSearchParams();
+    if (next.show && next.show !== 'all') q.set('show', next.show);
+    if (next.after) q.set('after', next.after);
+    const s = q.toString();
+    navigate(`/webhooks${s ? `?${s}` : ''}`);
+  };
+  const retry = async (d: Delivery) => {
+    setError(null);
+    setBusy(d.id);
+    try {
+      const r = await post<{ due: number }>(`/webhooks/${d.id}/retry`);
+      notify('ok', r.due > 1 ? `Due now, after the ${r.due - 1} older one(s) about the same object.` : 'The webhook is due now; the worker sends it within seconds.');
+      list.reload();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Page title="Webhooks">
+      <nav class="tabs" aria-label="Which deliveries">
+        {SHOW.map(([value, label]) => (
+          <button
+            key={value}
+            type="button"
+            class="btn small"
+            aria-pressed={show === value}
+            onClick={() => {
+              setEarlier([]);
+              go({ show: value });
+            }}
+          >
+            {label}
+          </button>
+        ))}
+      </nav>
+      <Problem error={error ?? list.error} />
+      {!list.data ? (
+        !list.error && <Loading />
+      ) : (
+        <>
+          {show === 'all' && !after && (
+            <Card title="Failing">
+              {list.data.failing.length === 0 ? (
+                <p class="muted">Nothing is failing.</p>
+              ) : (
+                <DeliveryList items={list.data.failing} onRetry={manage ? retry : undefined} busy={busy} />
+              )}
+            </Card>
+          )}
+          <Card title={show === 'all' ? 'Recent' : SHOW.find(([v]) => v === show)?.[1] ?? 'Deliveries'}>
+            {list.data.items.length === 0 ? (
+              <p class="muted">No webhooks here.</p>
+            ) : (
+              <DeliveryList items={list.data.items} onRetry={manage ? retry : undefined} busy={busy} />
+            )}
+            {(after || list.data.next) && (
+              <nav class="pager" aria-label="Pages">
+                {after && (
+                  <button
+                    type="button"
+                    class="btn"
+                    onClick={() => {
+                      setEarlier(earlier.slice(0, -1));
+                      go({ show, after: earlier.at(-1) ?? '' });
+                    }}
+                  >
+                    Newer
+                  </button>
+                )}
+                {list.data.next && (
+                  <button
+                    type="button"
+                    class="btn"
+                    onClick={() => {
+                      setEarlier([...earlier, after]);
+                      go({ show, after: list.data!.next! });
+                    }}
+                  >
+                    Older
+                  </button>
+                )}
+              </nav>
+            )}
+          </Card>
+        </>
+      )}
+    </Page>
+  );
+}
