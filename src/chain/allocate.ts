@@ -1,29 +1,195 @@
 // Hands out deposit addresses: a fresh HD index each time, recorded so none is ever reused and
 // every one can be recovered from the seed.
+//
+// Deriving an address (an elliptic-curve multiplication) and drawing its QR image cost more CPU
+// than the rest of creating an invoice, so both are done ahead of need: `address_pool` holds
+// addresses already derived, with their QR code. A request deletes one pool row in the same
+// transaction that records the address's owner, so a crash either hands the address out with its
+// invoice or leaves it in the pool, never both and never to two owners (the `addresses` primary
+// key is a second guard). When the pool is empty the address is derived in the request, as before.
+//
+// Refilling reserves a range of indexes (one short transaction on `hd_counters`), derives them
+// outside any transaction and stores them. A crash between the two leaves those indexes unused,
+// which is harmless: an index is never handed out twice, and gaps only mean addresses nobody uses.
+// The pool keeps at most POOL_TARGET unused addresses ahead of the last one handed out.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import type { DB } from '../db/schema.ts';
+import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef } from '../registry/index.ts';
-import { deriveAddress } from './address/index.ts';
+import { addressDeriver } from './address/index.ts';
+import { qrDataUrl } from './address/qr.ts';
+
+/** Addresses kept derived ahead per network (the worker tops the pool up to this). */
+export const POOL_TARGET = 256;
+/** Below this, a process that hands addresses out refills the pool itself (no worker running). */
+export const POOL_LOW = 64;
+/** Addresses derived per refill step; the event loop gets a turn between addresses. */
+const CHUNK = 32;
+
+export interface AllocatorCtx {
+  storage: Storage;
+  seed: () => Uint8Array;
+}
+
+export interface AllocatedAddress {
+  address: string;
+  path: string;
+  /** data:image/png;base64 QR code of the address, when the pool had it drawn already. */
+  qr: string | null;
+}
+
+const fingerprints = new WeakMap<Uint8Array, string>();
+
+/** What a pool row must have been made from to be handed out for this network with this seed. */
+function sourceOf(seed: Uint8Array, network: NetworkDef): string {
+  let fp = fingerprints.get(seed);
+  if (!fp) fingerprints.set(seed, (fp = bytesToHex(sha256(seed)).slice(0, 16)));
+  return `${fp}:${network.address_format}:${network.coin_type}:${network.chain ?? 'main'}`;
+}
+
+function counterKey(network: NetworkDef): string {
+  return `${network.address_format}:${network.coin_type}`;
+}
 
 export async function allocateAddress(
   trx: Kysely<DB> | Transaction<DB>,
-  seed: Uint8Array,
+  ctx: AllocatorCtx,
   network: NetworkDef,
   owner: { kind: 'invoice' | 'wallet'; id: string },
   now: number,
-): Promise<{ address: string; path: string }> {
-  const counterKey = `${network.address_format}:${network.coin_type}`;
-  const row = await trx
-    .insertInto('hd_counters')
-    .values({ key: counterKey, next_index: 1 })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ next_index: sql<number>`hd_counters.next_index + 1` }))
-    .returning('next_index')
-    .executeTakeFirstOrThrow();
-  const index = Number(row.next_index) - 1;
-  const { address, path } = deriveAddress(network.address_format, seed, network.coin_type, index, network.chain);
+): Promise<AllocatedAddress> {
+  const seed = ctx.seed();
+  const source = sourceOf(seed, network);
+  const first = trx
+    .selectFrom('address_pool')
+    .select('idx')
+    .where('network', '=', network.code)
+    .where('source', '=', source)
+    .orderBy('idx')
+    .limit(1);
+  const pooled = await trx
+    .deleteFrom('address_pool')
+    .where('network', '=', network.code)
+    .where('source', '=', source)
+    .where('idx', '=', ctx.storage.skipLocked(first))
+    .returning(['address', 'path', 'qr'])
+    .executeTakeFirst();
+  let out: AllocatedAddress;
+  if (pooled) {
+    out = { address: pooled.address, path: pooled.path, qr: pooled.qr };
+  } else {
+    const row = await trx
+      .insertInto('hd_counters')
+      .values({ key: counterKey(network), next_index: 1 })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ next_index: sql<number>`hd_counters.next_index + 1` }))
+      .returning('next_index')
+      .executeTakeFirstOrThrow();
+    const { address, path } = addressDeriver(network.address_format, seed, network.coin_type, network.chain)(Number(row.next_index) - 1);
+    out = { address, path, qr: null };
+  }
   await trx
     .insertInto('addresses')
-    .values({ address, network: network.code, path, owner_kind: owner.kind, owner_id: owner.id, created_at: now })
+    .values({ address: out.address, network: network.code, path: out.path, owner_kind: owner.kind, owner_id: owner.id, created_at: now })
     .execute();
-  return { address, path };
+  refillSoon(ctx, network, !pooled);
+  return out;
+}
+
+/** Addresses of `network` waiting in the pool (made from the current seed). */
+export async function pooledCount(ctx: AllocatorCtx, network: NetworkDef): Promise<number> {
+  const r = await ctx.storage.db
+    .selectFrom('address_pool')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('network', '=', network.code)
+    .where('source', '=', sourceOf(ctx.seed(), network))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/**
+ * Tops the pool of `network` up to `target` when it holds fewer than `below`; returns how many
+ * addresses it added. Several processes may refill at once: each reserves its own indexes.
+ */
+export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, below = POOL_TARGET, target = POOL_TARGET): Promise<number> {
+  const seed = ctx.seed();
+  const source = sourceOf(seed, network);
+  let have = await pooledCount(ctx, network);
+  estimates(ctx.storage).set(network.code, have);
+  if (have >= below) return 0;
+  // Rows derived from another seed or format can never be handed out.
+  await ctx.storage.db.deleteFrom('address_pool').where('network', '=', network.code).where('source', '<>', source).execute();
+  const derive = addressDeriver(network.address_format, seed, network.coin_type, network.chain);
+  let added = 0;
+  while (have < target) {
+    const k = Math.min(CHUNK, target - have);
+    const reserved = await ctx.storage.write((trx) =>
+      trx
+        .insertInto('hd_counters')
+        .values({ key: counterKey(network), next_index: k })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ next_index: sql<number>`hd_counters.next_index + ${k}` }))
+        .returning('next_index')
+        .executeTakeFirstOrThrow(),
+    );
+    const start = Number(reserved.next_index) - k;
+    const rows: DB['address_pool'][] = [];
+    for (let idx = start; idx < start + k; idx++) {
+      const { address, path } = derive(idx);
+      rows.push({ network: network.code, source, idx, address, path, qr: await qrDataUrl(address) });
+      await nextTurn();
+    }
+    await ctx.storage.write((trx) => trx.insertInto('address_pool').values(rows).execute());
+    have += k;
+    added += k;
+    estimates(ctx.storage).set(network.code, have);
+  }
+  return added;
+}
+
+/** Tops up every pool that holds addresses for the current seed (the worker's job). */
+export async function refillAddressPools(ctx: AllocatorCtx & { registry: { network(code: string): NetworkDef | undefined } }): Promise<number> {
+  const pools = await ctx.storage.db.selectFrom('address_pool').select('network').distinct().execute();
+  let added = 0;
+  for (const { network: code } of pools) {
+    const network = ctx.registry.network(code);
+    if (network) added += await refill(ctx, network, POOL_TARGET);
+  }
+  return added;
+}
+
+// One refill at a time per network and storage in this process, and what this process last
+// counted in each pool (minus what it handed out since), so that a request costs no count query.
+const running = new WeakMap<Storage, Map<string, Promise<number>>>();
+const counted = new WeakMap<Storage, Map<string, number>>();
+
+function estimates(storage: Storage): Map<string, number> {
+  let m = counted.get(storage);
+  if (!m) counted.set(storage, (m = new Map()));
+  return m;
+}
+
+function refill(ctx: AllocatorCtx, network: NetworkDef, below: number): Promise<number> {
+  let m = running.get(ctx.storage);
+  if (!m) running.set(ctx.storage, (m = new Map()));
+  const busy = m.get(network.code);
+  if (busy) return busy;
+  const p = refillAddressPool(ctx, network, below).finally(() => m.delete(network.code));
+  m.set(network.code, p);
+  return p;
+}
+
+/**
+ * After a request took an address: refill in the background (after the request) when the pool
+ * was empty or this process's count says it runs low. Failures (a closed database) are left to
+ * the next request or the worker.
+ */
+function refillSoon(ctx: AllocatorCtx, network: NetworkDef, empty: boolean): void {
+  const est = estimates(ctx.storage);
+  const left = (est.get(network.code) ?? 0) - 1;
+  est.set(network.code, left);
+  if (!empty && left >= POOL_LOW) return;
+  if (running.get(ctx.storage)?.has(network.code)) return;
+  setImmediate(() => void refill(ctx, network, POOL_LOW).catch(() => {}));
 }

@@ -114,18 +114,17 @@ export function Wallets() {
               <table>
                 <thead>
                   <tr>
-                    <th scope="col">Created</th>
                     <th scope="col">Order</th>
                     <th scope="col">Status</th>
                     <th scope="col">Currency</th>
+                    <th scope="col">Created</th>
                     <th scope="col">Address</th>
                   </tr>
                 </thead>
                 <tbody>
                   {page.data.items.map((w) => (
                     <tr key={w.id}>
-                      <td class="nowrap">{time(w.created_at)}</td>
-                      <td class="break">
+                      <td class="order-cell">
                         <Link to={`/wallets/${w.id}`}>{w.order_id}</Link>
                       </td>
                       <td>
@@ -134,6 +133,7 @@ export function Wallets() {
                       <td class="nowrap">
                         {w.currency} <span class="muted small">{w.network}</span>
                       </td>
+                      <td class="nowrap">{time(w.created_at)}</td>
                       <td class="mono small">{short(w.address, 8)}</td>
                     </tr>
                   ))}
@@ -249,6 +249,7 @@ export function WalletDetail({ id }: { id: string }) {
   if (!data) return <Loading />;
   const w = data.wallet;
   const page = safeHref(w.url);
+  const addressError = actionError instanceof ApiError && actionError.errors?.address ? `Not a valid ${w.network} address.` : null;
   return (
     <Page
       title={`Wallet ${w.order_id}`}
@@ -305,8 +306,8 @@ export function WalletDetail({ id }: { id: string }) {
               void act('refund', { address }, 'The refund of the blocked funds was requested.');
             }}
           >
-            <Field id="wr-address" label={`Address (${w.currency} on ${w.network})`}>
-              {(fid) => <input id={fid} name="address" required size={40} autoComplete="off" />}
+            <Field id="wr-address" label={`Address (${w.currency} on ${w.network})`} error={addressError}>
+              {(fid, by) => <input id={fid} name="address" required size={40} autoComplete="off" aria-describedby={by} aria-invalid={addressError ? true : undefined} />}
             </Field>
             <button class="btn danger" type="submit" disabled={busy}>
               Send refund

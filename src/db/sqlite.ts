@@ -113,7 +113,13 @@ class GroupCommit {
   run<T>(fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.running) void this.drain();
+      if (!this.running) {
+        // Start on the next turn of the event loop, not now: a commit blocks the thread (SQLite is
+        // synchronous), so the requests that arrived meanwhile are read in one I/O phase and each
+        // reaches here before the batch starts. Started at once, every batch would hold one caller.
+        this.running = true;
+        setImmediate(() => void this.drain());
+      }
     });
   }
 

@@ -11,37 +11,11 @@ import { isWalletActive } from '../wallets/merchant-wallets.ts';
 import { presentInvoice, type InvoiceRow } from './model.ts';
 import { allowedPairs, type CurrencyFilter } from './options.ts';
 import { price } from './pricing.ts';
-import { qrDataUrl } from './qr.ts';
+import { qrDataUrl } from '../chain/address/qr.ts';
 import { commissionPercent, quoteRate } from './rates.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';
-
-const RULES = {
-  amount: 'required|string|numeric|amount',
-  currency: 'required|string',
-  order_id: 'required|string|min:1|max:128|alpha_dash',
-  network: 'string',
-  url_return: 'string|min:6|max:255|url',
-  url_success: 'string|min:6|max:255|url',
-  url_callback: 'string|min:6|max:255|url',
-  is_payment_multiple: 'boolean',
-  lifetime: 'integer|min:300|max:43200',
-  to_currency: 'string',
-  subtract: 'integer|min:0|max:100',
-  accuracy_payment_percent: 'numeric|min:0|max:5|plain_decimal',
-  additional_data: 'string|max:255',
-  currencies: 'array',
-  except_currencies: 'array',
-  course_source: 'string|min:4|max:20|course_source',
-  from_referral_code: 'string',
-  discount_percent: 'integer|min:-99|max:100',
-  is_refresh: 'boolean',
-  payer_email: 'string',
-  theme: 'string|in:dark,light',
-  'currencies.*.currency': 'required|string',
-  'currencies.*.network': 'string',
-  'except_currencies.*.currency': 'required|string',
-  'except_currencies.*.network': 'string',
-};
+import type { Invoice } from '../contracts/merchant-api/objects.ts';
+import { createInvoiceOp } from '../contracts/merchant-api/invoices.ts';
 
 function filters(v: unknown): CurrencyFilter[] | null {
   if (!Array.isArray(v) || v.length === 0) return null;
@@ -59,12 +33,12 @@ function str(v: unknown): string | null {
 }
 
 export interface CreateResult {
-  invoice: Record<string, unknown>;
+  invoice: Invoice;
   created: boolean;
 }
 
 export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input): Promise<CreateResult> {
-  validate(input, RULES);
+  validate(input, createInvoiceOp.params);
   const { registry } = ctx;
   const orderId = String(input.order_id);
 
@@ -170,13 +144,15 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     throw new BusinessError(Msg.minAmount(Decimal.of(1n, decimals).toString(), currency));
   }
 
+  let qr: string | null = null;
   const inserted = await ctx.storage.write(async (trx) => {
     // order_id is unique across the merchant's invoices and static wallets (the spec).
     if ((await claimOrderId(trx, merchant.id, orderId, 'invoice')) !== 'invoice') throw new ValidationError({ order_id: ['validation.unique'] });
     if (fixed) {
-      const a = await allocateAddress(trx, ctx.seed(), fixed.network, { kind: 'invoice', id }, now);
+      const a = await allocateAddress(trx, ctx, fixed.network, { kind: 'invoice', id }, now);
       row.address = a.address;
       row.address_path = a.path;
+      qr = a.qr;
     }
     const r = await trx
       .insertInto('invoices')
@@ -195,7 +171,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     if (!winner) throw new Error('order_id conflict without an invoice');
     return { invoice: await present(ctx, winner), created: false };
   }
-  return { invoice: await present(ctx, row), created: true };
+  return { invoice: await present(ctx, row, qr), created: true };
 }
 
 class OrderIdTaken extends Error {}
@@ -270,7 +246,7 @@ async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, input: Input): Promise<In
       version: inv.version + 1,
     };
     if (inv.address && network) {
-      const a = await allocateAddress(trx, ctx.seed(), network, { kind: 'invoice', id: inv.id }, now);
+      const a = await allocateAddress(trx, ctx, network, { kind: 'invoice', id: inv.id }, now);
       patch.address = a.address;
       patch.address_path = a.path;
     }
@@ -279,9 +255,10 @@ async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, input: Input): Promise<In
   });
 }
 
-export async function present(ctx: Ctx, row: InvoiceRow): Promise<Record<string, unknown>> {
+/** `qr`: the address's QR code when already drawn (an address from the pool). */
+export async function present(ctx: Ctx, row: InvoiceRow, qr: string | null = null): Promise<Invoice> {
   return presentInvoice(row, {
     publicUrl: ctx.config.publicUrl,
-    creation: { qr: row.address ? await qrDataUrl(row.address) : null },
+    creation: { qr: row.address ? (qr ?? (await qrDataUrl(row.address))) : null },
   });
 }

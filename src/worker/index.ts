@@ -5,6 +5,7 @@ import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import type { Ctx, Job } from '../context.ts';
 import { createSink } from '../chain/ingest.ts';
+import { refillAddressPools } from '../chain/allocate.ts';
 import { WebhookDeliverer } from '../webhooks/deliver.ts';
 
 export interface Workers {
@@ -29,6 +30,8 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
       );
     }],
     ['expiry', ctx.features.jobs.expiry],
+    // Deposit addresses derived ahead (with their QR codes), so that requests do not derive them.
+    ['addresses', (c) => refillAddressPools(c)],
     ['webhooks', (_c, signal) => deliverer.runOnce(50, signal)],
     ['payouts', ctx.features.jobs.payouts],
   ];

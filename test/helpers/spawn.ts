@@ -10,8 +10,13 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
-export async function startScript(script: string, env: Record<string, string>, ready: RegExp = /LISTENING (\S+)|listening on (\S+)/): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+export async function startScript(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp = /LISTENING (\S+)|listening on (\S+)/,
+  nodeFlags: string[] = [],
+): Promise<Proc> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

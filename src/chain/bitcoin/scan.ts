@@ -19,13 +19,11 @@ import { btcDb, type BtcDB, type BtcOutputsTable } from './schema.ts';
 import { BtcOutputs, coinKey as key, type Trx } from './outputs.ts';
 import type { BitcoinNode, NodeBlock } from './node.ts';
 import { NULL_TXID, parseRawTx, type ParsedTx } from './rawtx.ts';
+import { WatchedScripts } from './watched.ts';
 
 export type BtcLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
 
-export interface Watched {
-  address: string;
-  kind: 'deposit' | 'change';
-}
+export type { Watched } from './watched.ts';
 
 interface Cursor {
   height: number;
@@ -53,7 +51,7 @@ export interface ScannerOptions {
 
 export class BtcScanner {
   /** scriptPubKey hex -> our address. */
-  readonly watched = new Map<string, Watched>();
+  readonly watched = new WatchedScripts();
   /** Our coins not known to be spent ("txid:vout"). */
   private unspent: Set<string> | null = null;
   /** Mempool txids already looked at (matching or not), pruned to the node's mempool each poll. */

@@ -7,6 +7,16 @@ export interface HdCountersTable {
   next_index: number;
 }
 
+/** Deposit addresses derived ahead of need (src/chain/allocate.ts). */
+export interface AddressPoolTable {
+  network: string;
+  source: string;
+  idx: number;
+  address: string;
+  path: string;
+  qr: string;
+}
+
 /** Every address the gateway ever handed out, so none is reused and each can be recovered. */
 export interface AddressesTable {
   address: string;

@@ -1,0 +1,93 @@
+// Deposit addresses derived ahead (src/chain/allocate.ts): handed out in the transaction that
+// records their owner, never twice, none lost by a rollback, the same addresses as derived inline.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { loadConfig } from '../../src/config.ts';
+import type { Ctx } from '../../src/context.ts';
+import { createContext } from '../../src/compose.ts';
+import { allocateAddress, pooledCount, POOL_TARGET, refillAddressPool } from '../../src/chain/allocate.ts';
+import { deriveAddress } from '../../src/chain/address/index.ts';
+import { qrDataUrl } from '../../src/chain/address/qr.ts';
+import { backends } from '../helpers/backends.ts';
+import { TEST_MNEMONIC } from '../helpers/gateway.ts';
+
+describe.each(await backends())('address pool on $name', (backend) => {
+  let dir: string;
+  let db: Awaited<ReturnType<(typeof backend)['create']>>;
+  let ctx: Ctx;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'satchel-pool-'));
+    db = await backend.create();
+    ctx = await createContext(loadConfig({ SATCHEL_DATA_DIR: dir, SATCHEL_MNEMONIC: TEST_MNEMONIC, ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) }));
+  });
+  afterAll(async () => {
+    await ctx?.storage.close();
+    await db?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('hands out pooled addresses in index order, each with its QR code, as inline derivation would', async () => {
+    const tron = ctx.registry.network('TRON')!;
+    const seed = mnemonicToSeedSync(TEST_MNEMONIC);
+    // Empty pool: derived in the request (index 0), no QR drawn yet.
+    const first = await ctx.storage.write((trx) => allocateAddress(trx, ctx, tron, { kind: 'invoice', id: 'inv-0' }, 1));
+    expect(first).toEqual({ ...deriveAddress('tron', seed, 195, 0), qr: null });
+    await refillAddressPool(ctx, tron);
+    expect(await pooledCount(ctx, tron)).toBeGreaterThanOrEqual(POOL_TARGET);
+    const second = await ctx.storage.write((trx) => allocateAddress(trx, ctx, tron, { kind: 'invoice', id: 'inv-1' }, 2));
+    const { address, path } = deriveAddress('tron', seed, 195, 1);
+    expect(second).toEqual({ address, path, qr: await qrDataUrl(address) });
+    const rows = await ctx.storage.db.selectFrom('addresses').selectAll().where('network', '=', 'TRON').orderBy('created_at').execute();
+    expect(rows.map((r) => [r.address, r.owner_id])).toEqual([[first.address, 'inv-0'], [address, 'inv-1']]);
+  });
+
+  it('gives an address back to the pool when the transaction that took it rolls back', async () => {
+    const eth = ctx.registry.network('ETH')!;
+    await refillAddressPool(ctx, eth);
+    const before = await pooledCount(ctx, eth);
+    let taken = '';
+    await expect(
+      ctx.storage.write(async (trx) => {
+        taken = (await allocateAddress(trx, ctx, eth, { kind: 'invoice', id: 'rolled-back' }, 3)).address;
+        throw new Error('the invoice insert failed');
+      }),
+    ).rejects.toThrow('the invoice insert failed');
+    expect(await pooledCount(ctx, eth)).toBe(before);
+    expect(await ctx.storage.db.selectFrom('addresses').select('address').where('address', '=', taken).execute()).toEqual([]);
+    const next = await ctx.storage.write((trx) => allocateAddress(trx, ctx, eth, { kind: 'invoice', id: 'kept' }, 4));
+    expect(next.address).toBe(taken);
+  });
+
+  it('never hands one address to two owners, with concurrent takers and refills', async () => {
+    const bsc = ctx.registry.network('BSC') ?? ctx.registry.network('ETH')!;
+    await refillAddressPool(ctx, bsc);
+    const owners = Array.from({ length: 120 }, (_, i) => `conc-${i}`);
+    const refills = [refillAddressPool(ctx, bsc, Infinity, POOL_TARGET * 2), refillAddressPool(ctx, bsc, Infinity, POOL_TARGET * 2)];
+    const got = await Promise.all(owners.map((id) => ctx.storage.write((trx) => allocateAddress(trx, ctx, bsc, { kind: 'invoice', id }, 5))));
+    await Promise.all(refills);
+    expect(new Set(got.map((g) => g.address)).size).toBe(owners.length);
+    const pooled = await ctx.storage.db.selectFrom('address_pool').select('address').where('network', '=', bsc.code).execute();
+    const given = new Set(got.map((g) => g.address));
+    expect(pooled.filter((p) => given.has(p.address))).toEqual([]);
+    // Every pooled address is distinct and none was recorded for an owner.
+    expect(new Set(pooled.map((p) => p.address)).size).toBe(pooled.length);
+  });
+
+  it('never hands out addresses pooled for another seed', async () => {
+    const tron = ctx.registry.network('TRON')!;
+    const other = await createContext(loadConfig({ SATCHEL_DATA_DIR: dir, SATCHEL_MNEMONIC: 'legal winner thank year wave sausage worth useful legal winner thank yellow', ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) }));
+    try {
+      expect(await pooledCount(other, tron)).toBe(0);
+      const a = await other.storage.write((trx) => allocateAddress(trx, other, tron, { kind: 'invoice', id: 'other-seed' }, 6));
+      const otherSeed = mnemonicToSeedSync('legal winner thank year wave sausage worth useful legal winner thank yellow');
+      expect(a.qr).toBeNull();
+      expect(a.address).toBe(deriveAddress('tron', otherSeed, 195, Number(a.path.split('/').pop())).address);
+    } finally {
+      await other.storage.close();
+    }
+  });
+});
