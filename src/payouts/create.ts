@@ -13,26 +13,9 @@ import { isWalletActive } from '../wallets/merchant-wallets.ts';
 import { presentPayout, type PayoutRow } from './model.ts';
 import { ensureHotWalletCovers } from './coverage.ts';
 import { enqueueOutgoing } from './outgoing.ts';
-import { CONVERT_FROM, PRIORITIES, quotePayout, type PayoutQuote, type PayoutService } from './pricing.ts';
-
-const COMMON_RULES: Record<string, string> = {
-  amount: 'required|string|numeric|amount',
-  currency: 'required|string',
-  address: 'required|string',
-  is_subtract: 'required|boolean',
-  network: 'string',
-  to_currency: 'string',
-  course_source: 'string|min:4|max:20|course_source',
-  from_currency: 'string',
-  priority: `string|min:4|max:11|in:${PRIORITIES.join(',')}`,
-};
-
-const CREATE_RULES: Record<string, string> = {
-  ...COMMON_RULES,
-  order_id: 'required|string|min:1|max:100|alpha_dash',
-  url_callback: 'string|min:6|max:255|url',
-  memo: 'string|min:1|max:30',
-};
+import { CONVERT_FROM, quotePayout, type PayoutQuote, type PayoutService } from './pricing.ts';
+import type { Payout } from '../contracts/merchant-api/objects.ts';
+import { calcPayoutOp, createPayoutOp } from '../contracts/merchant-api/payouts.ts';
 
 function validateInput(ctx: Ctx, input: Input, rules: Record<string, string>): void {
   const errors = validationErrors(input, rules);
@@ -111,7 +94,7 @@ export function shortOfFunds(quote: PayoutQuote, payerCode: string): BusinessErr
 
 /** POST /v1/payout/calc (and /v1/payout/calculate): what creating the payout would charge now. */
 export async function calcPayout(ctx: Ctx, merchant: Merchant, input: Input): Promise<{ commission: string; merchant_amount: string; payout_amount: string }> {
-  validateInput(ctx, input, COMMON_RULES);
+  validateInput(ctx, input, calcPayoutOp.params);
   const plan = await planPayout(ctx, merchant.id, input);
   const balance = await balanceOf(ctx.storage.db, merchant.id, 'business', plan.quote.debitCurrency);
   if (Decimal.parse(balance).lt(plan.quote.debit)) throw shortOfFunds(plan.quote, plan.payer.code);
@@ -134,7 +117,7 @@ export async function findPayoutByOrder(ctx: Ctx, merchantId: string, orderId: s
     .executeTakeFirst();
 }
 
-async function presentExisting(ctx: Ctx, row: PayoutRow): Promise<Record<string, unknown>> {
+async function presentExisting(ctx: Ctx, row: PayoutRow): Promise<Payout> {
   const balance = await balanceOf(ctx.storage.db, row.merchant_id, 'business', row.debit_currency);
   return presentPayout(row, { balance, creation: true });
 }
@@ -160,8 +143,8 @@ async function checkHotWallet(ctx: Ctx, merchantId: string, plan: PayoutPlan): P
  * The debit that reserves the funds is booked in the same transaction as the payout row; a
  * balance that cannot cover it rolls both back (`Not enough funds`).
  */
-export async function createPayout(ctx: Ctx, merchant: Merchant, input: Input): Promise<Record<string, unknown>> {
-  validateInput(ctx, input, CREATE_RULES);
+export async function createPayout(ctx: Ctx, merchant: Merchant, input: Input): Promise<Payout> {
+  validateInput(ctx, input, createPayoutOp.params);
   const orderId = String(input.order_id);
   const existing = await findPayoutByOrder(ctx, merchant.id, orderId);
   if (existing) return presentExisting(ctx, existing);

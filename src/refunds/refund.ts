@@ -15,14 +15,7 @@ import { ensureHotWalletCovers } from '../payouts/coverage.ts';
 import { enqueueOutgoing, newOutgoing } from '../payouts/outgoing.ts';
 import { networkFee } from '../payouts/pricing.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
-
-const RULES: Record<string, string> = {
-  address: 'required|string',
-  is_subtract: 'required|boolean',
-  uuid: 'required_without:order_id|uuid',
-  order_id: 'required_without:uuid|string|min:1|max:128|alpha_dash',
-  amount: 'string|amount|positive',
-};
+import { refundInvoiceOp } from '../contracts/merchant-api/invoices.ts';
 
 /** Invoices that may be refunded: finalized and paid (a partial refund leaves them refundable). */
 const REFUNDABLE: ReadonlySet<string> = new Set(['paid', 'paid_over', 'refund_paid', 'refund_fail']);
@@ -45,7 +38,7 @@ const SPENT = ['process', 'check', 'paid'];
  * (nothing is recorded or debited), as for payouts.
  */
 export async function refundInvoice(ctx: Ctx, merchant: Merchant, input: Input): Promise<[]> {
-  validate(input, RULES);
+  validate(input, refundInvoiceOp.params);
   const address = String(input.address);
   const isSubtract = toBoolean(input.is_subtract, false);
   const first = await prepareRefund(ctx, ctx.storage.db, merchant, input, address, isSubtract, false);

@@ -10,6 +10,7 @@ import { entriesByKey, InsufficientFunds, lockBalances, post, type Wallet } from
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
+import { TRANSFER_RULES } from '../contracts/merchant-api/transfers.ts';
 
 export type TransferDirection = 'to-business' | 'to-personal';
 
@@ -32,12 +33,6 @@ export function transferLimits(ctx: Ctx, currency: string): { min: string; max: 
   const max = defs.map((d) => Decimal.parse(d.max)).reduce((a, b) => a.max(b));
   return { min: min.toString(), max: max.toString(), decimals: Math.max(...defs.map((d) => d.decimals)) };
 }
-
-const RULES = {
-  amount: 'required|string|amount',
-  currency: 'required|string',
-  order_id: 'string|min:1|max:100|alpha_dash',
-};
 
 /** Both balances, locked in one fixed order (business, then personal): a transfer each way at
  * once would otherwise each hold one lock and wait for the other. */
@@ -75,7 +70,7 @@ async function entryId(trx: Transaction<DB>, key: string): Promise<string> {
  * `Minimum amount <min> <currency>` / `Maximum amount <max> <currency>`, `Not enough funds`.
  */
 export async function transfer(ctx: Ctx, merchant: Merchant, direction: TransferDirection, input: Input): Promise<TransferResult> {
-  validate(input, RULES);
+  validate(input, TRANSFER_RULES);
   const amount = Decimal.parse(String(input.amount).trim());
   const currency = String(input.currency).toUpperCase();
   const db = ctx.storage.db;

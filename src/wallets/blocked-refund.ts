@@ -10,6 +10,7 @@ import { Decimal } from '../money/decimal.ts';
 import { ensureHotWalletCovers } from '../payouts/coverage.ts';
 import { enqueueOutgoing, newOutgoing } from '../payouts/outgoing.ts';
 import { networkFee } from '../payouts/pricing.ts';
+import { blockedWalletRefundOp } from '../contracts/merchant-api/wallets.ts';
 
 /**
  * Sends every blocked top-up of the wallet (in its currency; not credited, not refunded to its
@@ -23,11 +24,7 @@ import { networkFee } from '../payouts/pricing.ts';
  * hot wallet` when the network's hot wallet cannot pay it, as for payouts.
  */
 export async function blockedAddressRefund(ctx: Ctx, merchantId: string, input: Input): Promise<{ commission: string; amount: string }> {
-  validate(input, {
-    uuid: 'required_without:order_id|uuid',
-    order_id: 'required_without:uuid|string|min:1|max:32|alpha_dash',
-    address: 'required|string|min:10|max:128|alpha_dash',
-  });
+  validate(input, blockedWalletRefundOp.params);
   const address = String(input.address);
   const first = await prepareWalletRefund(ctx, ctx.storage.db, merchantId, input, address, false);
   await ensureHotWalletCovers(ctx, { network: first.network, currency: first.currency, to: address, amount: first.amount.toString(), priority: 'recommended' });

@@ -61,7 +61,7 @@ describe('sendWebhook', () => {
   });
 
   it('does not follow redirects with an injected fetch', async () => {
-    let redirect: RequestRedirect | undefined;
+    let redirect: RequestInit['redirect'];
     const fake: typeof fetch = async (_url, init) => {
       redirect = init?.redirect;
       return new Response(null, { status: 302, headers: { location: 'http://169.254.169.254/' } });
