@@ -131,3 +131,28 @@ export async function entriesSum(db: Kysely<DB>, merchantId: string, wallet: Wal
     .execute();
   return rows.reduce((s, r) => s.add(r.amount), Decimal.ZERO).toString();
 }
+
+/**
+ * Locks balances of one merchant and currency, in the order given (creating the missing ones at
+ * zero), for a change that moves several of them: callers that take them in one fixed order cannot
+ * each hold one and wait for the other.
+ */
+export async function lockBalances(storage: Storage, trx: Transaction<DB>, merchantId: string, wallets: readonly Wallet[], currency: string, now: number): Promise<void> {
+  for (const kind of wallets) {
+    await trx
+      .insertInto('balances')
+      .values({ merchant_id: merchantId, kind, currency, amount: '0', updated_at: now })
+      .onConflict((oc) => oc.columns(['merchant_id', 'kind', 'currency']).doNothing())
+      .execute();
+    await storage
+      .forUpdate(trx.selectFrom('balances').select('amount').where('merchant_id', '=', merchantId).where('kind', '=', kind).where('currency', '=', currency))
+      .execute();
+  }
+}
+
+/** The entries booked under these idempotency keys (its id, wallet and the balance after it). */
+export async function entriesByKey(db: Kysely<DB> | Transaction<DB>, keys: string[]): Promise<Array<{ id: string; key: string; wallet: Wallet; balanceAfter: string }>> {
+  if (keys.length === 0) return [];
+  const rows = await db.selectFrom('ledger_entries').select(['id', 'key', 'kind', 'balance_after']).where('key', 'in', keys).execute();
+  return rows.map((r) => ({ id: r.id, key: r.key, wallet: r.kind as Wallet, balanceAfter: r.balance_after }));
+}
