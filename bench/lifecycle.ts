@@ -2,7 +2,7 @@
 // second to a local receiver, each beside a baseline measured in the same round. Several rounds;
 // the figures are medians (the machine is shared, single rounds are noisy).
 import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import http from 'node:http';
 import Database from 'better-sqlite3';
@@ -199,7 +199,7 @@ export async function lifecycleBench(count = Number(process.env.BENCH_LC_COUNT ?
   const col = (k: keyof Round) => results.map((r) => r[k]);
   const ratios = (a: keyof Round, b: keyof Round) => results.map((r) => r[a] / r[b]);
   const n = results.length;
-  const about = `median of ${n} rounds of ${count} on a shared 2-core machine`;
+  const about = `median of ${n} rounds of ${count}, on 2 cores shared with other engineers' work (load average ${loadavg()[0]!.toFixed(0)} at the end)`;
   return [
     {
       name: `Payments confirmed through the simulator (${count} at once)`,
@@ -220,7 +220,7 @@ export async function lifecycleBench(count = Number(process.env.BENCH_LC_COUNT ?
       value: `${median(col('deliver')).toFixed(0)} webhooks/s`,
       baseline: `${median(col('posts')).toFixed(0)} plain POSTs/s to the same receiver`,
       ratio: median(ratios('deliver', 'posts')).toFixed(2),
-      note: `each delivery: claimed with a lease, POSTed (keep-alive, ${DELIVERER_PARALLEL} at a time, connections pinned to the checked addresses), attempt row and status recorded (many per transaction); baseline: the same bodies, ${DELIVERER_PARALLEL} at a time over keep-alive; ${about}, ratio range ${range(ratios('deliver', 'posts'), 2)}`,
+      note: `each delivery: claimed with a lease, POSTed (keep-alive, ${DELIVERER_PARALLEL} at a time, connections pinned to the checked addresses), attempt row and status recorded (many per transaction, committed without waiting for the disk: a power cut can only make those webhooks go out again, under the same delivery ids); baseline: the same bodies, ${DELIVERER_PARALLEL} at a time over keep-alive; ${about}, ratio range ${range(ratios('deliver', 'posts'), 2)}`,
     },
   ];
 }
