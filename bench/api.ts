@@ -56,10 +56,10 @@ export function durableCommitRate(dbFile: string, ms = 3000): number {
   const start = Date.now();
   while (Date.now() < end) {
     db.exec('begin immediate');
-    const id = `raw-${n}`;
+    const id = `raw-${n}-${start}`;
     counter.get();
-    addr.run(`raw-address-${n}`, 'TRON', "m/44'/195'/0'/0/1", 'invoice', id, Date.now());
-    ins.run(...cols.map((c) => (c === 'id' ? id : c === 'order_id' ? id : c === 'address' ? `raw-address-${n}` : template[c])));
+    addr.run(`raw-address-${id}`, 'TRON', "m/44'/195'/0'/0/1", 'invoice', id, Date.now());
+    ins.run(...cols.map((c) => (c === 'id' ? id : c === 'order_id' ? id : c === 'address' ? `raw-address-${id}` : template[c])));
     db.exec('commit');
     n++;
   }
