@@ -28,6 +28,8 @@ export interface SatchelMerchant {
   accent: string | null;
   /** The merchant's default theme; null for "auto". */
   theme: 'dark' | 'light' | null;
+  /** The page's default language (when the link has no `?lang=`); null: the payer's browser decides. */
+  language: 'en' | 'es' | 'pt' | 'ru' | 'tr' | 'zh' | 'ar' | 'fa' | 'de' | 'fr' | 'it' | 'nl' | 'pl' | 'uk' | 'ja' | 'ko' | 'id' | 'vi' | 'hi' | 'th' | null;
 }
 
 /** What the payment page shows of an invoice: its public fields only. Amounts are decimal strings. */

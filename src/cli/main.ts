@@ -29,7 +29,7 @@ const USAGE = `Usage: satchel <command>
   merchant list [--json]                 list merchants
   merchant block <uuid>                  block payments and payouts of a merchant
   merchant unblock <uuid>                lift the block
-  merchant update <uuid> [--display-name NAME] [--logo FILE | --remove-logo] [--accent '#RRGGBB'] [--theme dark|light|auto] [--json]
+  merchant update <uuid> [--display-name NAME] [--logo FILE | --remove-logo] [--accent '#RRGGBB'] [--theme dark|light|auto] [--language CODE|auto] [--json]
                                          set the public profile payers see (empty text clears a field)
   migrate                                apply database migrations
   simulate pay --invoice <uuid> [--amount <decimal>] [--unconfirmed] [--json]
@@ -91,6 +91,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
         'remove-logo': { type: 'boolean', default: false },
         accent: { type: 'string' },
         theme: { type: 'string' },
+        language: { type: 'string' },
       },
       allowPositionals: true,
     });
@@ -137,6 +138,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
           display_name: values['display-name'],
           accent: values.accent,
           theme: values.theme,
+          language: values.language,
           logo,
         });
         out.log(values.json ? JSON.stringify(p) : describeProfile(p));
@@ -230,6 +232,7 @@ function describeProfile(p: MerchantProfile): string {
     `logo:         ${p.logo ? `${p.logo.type}, ${p.logo.bytes} bytes` : '(none)'}`,
     `accent:       ${p.accent ?? '(default)'}`,
     `theme:        ${p.theme}`,
+    `language:     ${p.language ?? 'auto'}`,
   ].join('\n');
 }
 

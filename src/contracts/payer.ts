@@ -38,6 +38,10 @@ export const PayerCurrencyOption = z.object({
 });
 export type PayerCurrencyOption = z.infer<typeof PayerCurrencyOption>;
 
+/** The payment page's languages (src/page/i18n has one file per code). */
+export const PAGE_LANGUAGES = ['en', 'es', 'pt', 'ru', 'tr', 'zh', 'ar', 'fa', 'de', 'fr', 'it', 'nl', 'pl', 'uk', 'ja', 'ko', 'id', 'vi', 'hi', 'th'] as const;
+export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
+
 /** Who is paid: the merchant's public profile, and nothing else of the merchant. */
 export const PayerMerchant = z.object({
   display_name: z.nullable(z.string()),
@@ -47,6 +51,8 @@ export const PayerMerchant = z.object({
   accent: z.nullable(z.string().check(z.regex(/^#[0-9a-f]{6}$/))),
   /** The merchant's default theme; null for "auto" (the payer's system preference). */
   theme: z.nullable(z.enum(['dark', 'light'])),
+  /** The merchant's default language for the page: used when the link has no ?lang=, before the browser's. */
+  language: z.nullable(z.enum(PAGE_LANGUAGES)),
 });
 export type PayerMerchant = z.infer<typeof PayerMerchant>;
 

@@ -12,6 +12,9 @@ export type Input = Record<string, unknown>;
  * (once `list` itself passed), item by item. */
 export type RuleSet = Record<string, string>;
 
+/** A history date, `YYYY-MM-DD H:mm:ss`. */
+export const HISTORY_DATE_RULE = 'string|regex:/^\\d{4}-\\d{2}-\\d{2} \\d{1,2}:\\d{2}:\\d{2}$/';
+
 /** `course_source` values the API accepts (any case) -> the rate source's name. */
 export const COURSE_SOURCES: Readonly<Record<string, string>> = {
   binance: 'Binance',

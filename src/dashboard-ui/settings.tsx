@@ -178,10 +178,10 @@ function Audit() {
                 <tr key={e.id}>
                   <td class="nowrap">{time(e.at)}</td>
                   <td>{e.email}</td>
-                  <td>
+                  <td class="audit-what">
                     {e.action.replace(/_/g, ' ')} {e.target && <span class="mono">{e.target}</span>}
                   </td>
-                  <td class="mono small break">{e.detail ? JSON.stringify(e.detail) : ''}</td>
+                  <td class="mono small break audit-detail">{e.detail ? JSON.stringify(e.detail) : ''}</td>
                 </tr>
               ))}
             </tbody>

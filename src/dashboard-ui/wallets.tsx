@@ -249,6 +249,7 @@ export function WalletDetail({ id }: { id: string }) {
   if (!data) return <Loading />;
   const w = data.wallet;
   const page = safeHref(w.url);
+  const addressError = actionError instanceof ApiError && actionError.errors?.address ? `Not a valid ${w.network} address.` : null;
   return (
     <Page
       title={`Wallet ${w.order_id}`}
@@ -305,8 +306,8 @@ export function WalletDetail({ id }: { id: string }) {
               void act('refund', { address }, 'The refund of the blocked funds was requested.');
             }}
           >
-            <Field id="wr-address" label={`Address (${w.currency} on ${w.network})`}>
-              {(fid) => <input id={fid} name="address" required size={40} autoComplete="off" />}
+            <Field id="wr-address" label={`Address (${w.currency} on ${w.network})`} error={addressError}>
+              {(fid, by) => <input id={fid} name="address" required size={40} autoComplete="off" aria-describedby={by} aria-invalid={addressError ? true : undefined} />}
             </Field>
             <button class="btn danger" type="submit" disabled={busy}>
               Send refund

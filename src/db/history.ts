@@ -2,7 +2,7 @@
 // over (created_at, id), newest first, so pages stay stable while new records arrive.
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import { ValidationError } from '../errors.ts';
-import { isMissing, validate, type Input } from '../contracts/rules.ts';
+import { HISTORY_DATE_RULE, isMissing, validate, type Input } from '../contracts/rules.ts';
 import type { DB } from './schema.ts';
 
 export const PER_PAGE = 15;
@@ -57,8 +57,7 @@ export async function historyPage<T extends Table, R extends Keyed>(
   input: Input,
   query: Record<string, unknown>,
 ): Promise<{ rows: R[]; paginate: Page<R>['paginate'] }> {
-  const re = '/^\\d{4}-\\d{2}-\\d{2} \\d{1,2}:\\d{2}:\\d{2}$/';
-  validate(input, { date_from: `string|regex:${re}`, date_to: `string|regex:${re}` });
+  validate(input, { date_from: HISTORY_DATE_RULE, date_to: HISTORY_DATE_RULE });
   const errors: Record<string, string[]> = {};
   const from = isMissing(input.date_from) ? null : parseListDate(String(input.date_from));
   const to = isMissing(input.date_to) ? null : parseListDate(String(input.date_to));

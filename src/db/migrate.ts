@@ -13,6 +13,7 @@ import * as m010 from './migrations/010_dashboard.ts';
 import * as m011 from './migrations/011_chain_scans.ts';
 import * as m012 from './migrations/012_merchant_defaults.ts';
 import * as m013 from './migrations/013_address_pool.ts';
+import * as m014 from './migrations/014_merchant_language.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '011_chain_scans': m011,
   '012_merchant_defaults': m012,
   '013_address_pool': m013,
+  '014_merchant_language': m014,
 };
 
 class StaticProvider implements MigrationProvider {

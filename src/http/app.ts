@@ -22,6 +22,7 @@ import { logoRoutes } from './routes/logos.ts';
 import { demoRoutes } from '../demo/index.ts';
 import { moneyOutSimulatorRoutes, payoutRoutes } from './routes/payouts.ts';
 import { exchangeRateRoutes } from './routes/exchange-rates.ts';
+import { openApiRoutes } from './routes/openapi.ts';
 import { dashboardRoutes } from './dashboard/index.ts';
 import { countStuckPayouts } from '../payouts/stuck.ts';
 
@@ -173,6 +174,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     await moneyOutSimulatorRoutes(app, ctx);
   }
   await exchangeRateRoutes(app, ctx);
+  await openApiRoutes(app);
   await payerRoutes(app, ctx);
   await pageRoutes(app, ctx, opts.distDir);
   await logoRoutes(app, ctx);

@@ -36,7 +36,7 @@ export type SignedRouteGroup = FastifyPluginAsync<{ ctx: Ctx }>;
 const calls = new WeakMap<FastifyRequest, SignedCall>();
 
 /** Registers `op` on its path; `handler` gets the authenticated call and returns the result. */
-export function signedRoute<Params, Result>(app: FastifyInstance, op: Operation<Params, Result>, handler: SignedHandler<Result>): void {
+export function signedRoute<Params, Result>(app: FastifyInstance, op: Operation<Params, Result>, handler: SignedHandler<NoInfer<Result>>): void {
   app.post(op.path, { config: { merchantOperation: op as Operation<unknown, unknown> } }, async (req) => {
     const call = calls.get(req);
     if (!call) throw new AuthError();

@@ -14,34 +14,8 @@ import { price } from './pricing.ts';
 import { qrDataUrl } from '../chain/address/qr.ts';
 import { commissionPercent, quoteRate } from './rates.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';
-
-const RULES = {
-  amount: 'required|string|numeric|amount',
-  currency: 'required|string',
-  order_id: 'required|string|min:1|max:128|alpha_dash',
-  network: 'string',
-  url_return: 'string|min:6|max:255|url',
-  url_success: 'string|min:6|max:255|url',
-  url_callback: 'string|min:6|max:255|url',
-  is_payment_multiple: 'boolean',
-  lifetime: 'integer|min:300|max:43200',
-  to_currency: 'string',
-  subtract: 'integer|min:0|max:100',
-  accuracy_payment_percent: 'numeric|min:0|max:5|plain_decimal',
-  additional_data: 'string|max:255',
-  currencies: 'array',
-  except_currencies: 'array',
-  course_source: 'string|min:4|max:20|course_source',
-  from_referral_code: 'string',
-  discount_percent: 'integer|min:-99|max:100',
-  is_refresh: 'boolean',
-  payer_email: 'string',
-  theme: 'string|in:dark,light',
-  'currencies.*.currency': 'required|string',
-  'currencies.*.network': 'string',
-  'except_currencies.*.currency': 'required|string',
-  'except_currencies.*.network': 'string',
-};
+import type { Invoice } from '../contracts/merchant-api/objects.ts';
+import { createInvoiceOp } from '../contracts/merchant-api/invoices.ts';
 
 function filters(v: unknown): CurrencyFilter[] | null {
   if (!Array.isArray(v) || v.length === 0) return null;
@@ -59,12 +33,12 @@ function str(v: unknown): string | null {
 }
 
 export interface CreateResult {
-  invoice: Record<string, unknown>;
+  invoice: Invoice;
   created: boolean;
 }
 
 export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input): Promise<CreateResult> {
-  validate(input, RULES);
+  validate(input, createInvoiceOp.params);
   const { registry } = ctx;
   const orderId = String(input.order_id);
 
@@ -282,7 +256,7 @@ async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, input: Input): Promise<In
 }
 
 /** `qr`: the address's QR code when already drawn (an address from the pool). */
-export async function present(ctx: Ctx, row: InvoiceRow, qr: string | null = null): Promise<Record<string, unknown>> {
+export async function present(ctx: Ctx, row: InvoiceRow, qr: string | null = null): Promise<Invoice> {
   return presentInvoice(row, {
     publicUrl: ctx.config.publicUrl,
     creation: { qr: row.address ? (qr ?? (await qrDataUrl(row.address))) : null },

@@ -1,4 +1,5 @@
 import type { InvoicesTable } from '../db/schema.ts';
+import type { Invoice } from '../contracts/merchant-api/objects.ts';
 import { money } from '../money/format.ts';
 
 export type InvoiceRow = InvoicesTable;
@@ -35,17 +36,16 @@ export const PRESENTED_COLUMNS = [
 export type PresentedInvoice = Pick<InvoiceRow, (typeof PRESENTED_COLUMNS)[number]>;
 
 /** The spec's Invoice object, fields in the spec's order. */
-export function presentInvoice(row: PresentedInvoice, opts: PresentOptions): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function presentInvoice(row: PresentedInvoice, opts: PresentOptions): Invoice {
+  const status = row.status as InvoiceStatus;
+  return {
     uuid: row.id,
     order_id: row.order_id,
     amount: money(row.amount),
     payment_amount: money(row.payment_amount),
-  };
-  if (opts.creation) out.payment_amount_usd = money(row.payment_amount_usd ?? '0');
-  out.payer_amount = money(row.payer_amount);
-  if (opts.creation) out.payer_amount_exchange_rate = row.exchange_rate;
-  Object.assign(out, {
+    ...(opts.creation ? { payment_amount_usd: money(row.payment_amount_usd ?? '0') } : {}),
+    payer_amount: money(row.payer_amount),
+    ...(opts.creation ? { payer_amount_exchange_rate: row.exchange_rate } : {}),
     discount_percent: row.discount_percent,
     discount: money(row.discount ?? '0'),
     payer_currency: row.payer_currency,
@@ -56,18 +56,14 @@ export function presentInvoice(row: PresentedInvoice, opts: PresentOptions): Rec
     address: row.address,
     from: row.from_address,
     txid: row.txid,
-    payment_status: row.status,
-    status: row.status,
+    payment_status: status,
+    status,
     url: `${opts.publicUrl}/pay/${row.id}`,
     expired_at: Number(row.expired_at),
     is_final: row.is_final === 1,
     additional_data: row.additional_data,
     created_at: isoMsk(Number(row.created_at)),
     updated_at: isoMsk(Number(row.updated_at)),
-  });
-  if (opts.creation) {
-    out.commission = money(row.commission ?? '0');
-    out.address_qr_code = opts.creation.qr;
-  }
-  return out;
+    ...(opts.creation ? { commission: money(row.commission ?? '0'), address_qr_code: opts.creation.qr } : {}),
+  };
 }

@@ -36,6 +36,10 @@ const transferState = prepared((db, id: string) =>
     .where('owner_id', '=', id),
 );
 
+const profileStamp = prepared((db, merchantId: string) =>
+  db.selectFrom('merchant_profiles').select('updated_at').where('merchant_id', '=', merchantId),
+);
+
 export async function loadInvoice(ctx: Ctx, uuid: string): Promise<InvoiceRow> {
   if (!isUuid(uuid)) throw new NotFoundError();
   const [inv] = await invoiceById(ctx.storage.db, uuid.toLowerCase());
@@ -44,14 +48,15 @@ export async function loadInvoice(ctx: Ctx, uuid: string): Promise<InvoiceRow> {
 }
 
 /**
- * A tag that changes whenever the payer's view can: the invoice row and its transfers (and, while
+ * A tag that changes whenever the payer's view can: the invoice row, its transfers and the
+ * merchant's public profile (a new name or logo reaches an open page on its next poll; and, while
  * the payer still chooses, the minute, since options are priced at current rates). A poll whose
  * If-None-Match equals it is answered 304 without building the view.
  */
 export async function payerFingerprint(ctx: Ctx, inv: InvoiceRow): Promise<string> {
-  const [t] = await transferState(ctx.storage.db, inv.id);
+  const [[t], [p]] = await Promise.all([transferState(ctx.storage.db, inv.id), profileStamp(ctx.storage.db, inv.merchant_id)]);
   const choosing = !inv.address && inv.is_final === 0 ? Math.floor(ctx.now() / 60_000) : 0;
-  const key = [inv.status, inv.version, inv.updated_at, inv.payment_amount, inv.address, t?.n, t?.at, t?.c, choosing].join('|');
+  const key = [inv.status, inv.version, inv.updated_at, inv.payment_amount, inv.address, t?.n, t?.at, t?.c, choosing, p?.updated_at].join('|');
   return `"${createHash('sha1').update(key).digest('base64url')}"`;
 }
 

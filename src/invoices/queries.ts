@@ -6,12 +6,9 @@ import { PRESENTED_COLUMNS, presentInvoice, type PresentedInvoice } from './mode
 import { qrDataUrl } from '../chain/address/qr.ts';
 import { prepared } from '../db/prepared.ts';
 import { historyPage, type Page } from '../db/history.ts';
+import type { Invoice } from '../contracts/merchant-api/objects.ts';
+import { invoiceInfoOp, invoiceQrOp } from '../contracts/merchant-api/invoices.ts';
 
-
-const ID_RULES = {
-  uuid: 'required_without:order_id|uuid',
-  order_id: 'required_without:uuid|string|min:1|max:128|alpha_dash',
-};
 
 const byId = prepared((db, merchantId: string, id: string) =>
   db.selectFrom('invoices').select(PRESENTED_COLUMNS).where('merchant_id', '=', merchantId).where('id', '=', id),
@@ -21,7 +18,7 @@ const byOrder = prepared((db, merchantId: string, orderId: string) =>
 );
 
 /** uuid or order_id; `order_id` wins when both are passed. */
-export async function findInvoice(ctx: Ctx, merchantId: string, input: Input, rules = ID_RULES): Promise<PresentedInvoice | undefined> {
+export async function findInvoice(ctx: Ctx, merchantId: string, input: Input, rules = invoiceInfoOp.params): Promise<PresentedInvoice | undefined> {
   validate(input, rules);
   const rows = isMissing(input.order_id)
     ? await byId(ctx.storage.db, merchantId, String(input.uuid).toLowerCase())
@@ -29,14 +26,14 @@ export async function findInvoice(ctx: Ctx, merchantId: string, input: Input, ru
   return rows[0];
 }
 
-export async function invoiceInfo(ctx: Ctx, merchantId: string, input: Input): Promise<Record<string, unknown>> {
+export async function invoiceInfo(ctx: Ctx, merchantId: string, input: Input): Promise<Invoice> {
   const row = await findInvoice(ctx, merchantId, input);
   if (!row) throw new BusinessError(Msg.paymentNotFound);
   return presentInvoice(row, { publicUrl: ctx.config.publicUrl });
 }
 
 export async function invoiceQr(ctx: Ctx, merchantId: string, input: Input): Promise<{ image: string }> {
-  validate(input, { merchant_payment_uuid: 'required|string|uuid' });
+  validate(input, invoiceQrOp.params);
   const row = await ctx.storage.db
     .selectFrom('invoices')
     .select(['id', 'address'])
@@ -49,7 +46,7 @@ export async function invoiceQr(ctx: Ctx, merchantId: string, input: Input): Pro
 }
 
 /** Invoice history: newest first, keyset cursors, date filters (src/db/history.ts). */
-export async function listInvoices(ctx: Ctx, merchantId: string, input: Input, query: Record<string, unknown>): Promise<Page<Record<string, unknown>>> {
+export async function listInvoices(ctx: Ctx, merchantId: string, input: Input, query: Record<string, unknown>): Promise<Page<Invoice>> {
   const base = ctx.storage.db.selectFrom('invoices').selectAll().where('merchant_id', '=', merchantId);
   const { rows, paginate } = await historyPage(base, input, query);
   return { items: rows.map((r) => presentInvoice(r, { publicUrl: ctx.config.publicUrl })), paginate };

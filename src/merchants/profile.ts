@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB, MerchantProfilesTable } from '../db/schema.ts';
 import { BusinessError, NotFoundError } from '../errors.ts';
+import { PAGE_LANGUAGES, type PageLanguage } from '../contracts/payer.ts';
 
 export const LOGO_MAX_BYTES = 256 * 1024;
 export const DISPLAY_NAME_MAX = 80;
@@ -17,7 +18,7 @@ export type LogoType = keyof typeof LOGO_TYPES;
 /** A profile field was refused (HTTP 422 through BusinessError); `field` names which. */
 export class ProfileError extends BusinessError {
   constructor(
-    readonly field: 'display_name' | 'accent' | 'theme' | 'logo',
+    readonly field: 'display_name' | 'accent' | 'theme' | 'logo' | 'language',
     message: string,
   ) {
     super(message);
@@ -31,6 +32,8 @@ export interface MerchantProfile {
   /** Lower-case #rrggbb, or null for the page's own colours. */
   accent: string | null;
   theme: ProfileTheme;
+  /** The payment page's default language; null: the payer's browser decides. */
+  language: PageLanguage | null;
   logo: { type: LogoType; sha256: string; bytes: number } | null;
   updated_at: number | null;
 }
@@ -40,6 +43,7 @@ export interface ProfilePatch {
   display_name?: string | null;
   accent?: string | null;
   theme?: ProfileTheme;
+  language?: PageLanguage | null;
   logo?: Uint8Array | null;
 }
 
@@ -49,6 +53,7 @@ export interface PublicProfile {
   logo_url: string | null;
   accent: string | null;
   theme: 'dark' | 'light' | null;
+  language: PageLanguage | null;
 }
 
 // Control characters, and bidi controls that could make the name read as something else.
@@ -75,6 +80,13 @@ export function validateAccent(value: unknown): string | null {
 export function validateTheme(value: unknown): ProfileTheme {
   if (typeof value === 'string' && (PROFILE_THEMES as readonly string[]).includes(value)) return value as ProfileTheme;
   throw new ProfileError('theme', 'The theme must be dark, light or auto');
+}
+
+export function validateLanguage(value: unknown): PageLanguage | null {
+  if (value === null || value === undefined || value === '' || value === 'auto') return null;
+  const code = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if ((PAGE_LANGUAGES as readonly string[]).includes(code)) return code as PageLanguage;
+  throw new ProfileError('language', `The language must be one of ${PAGE_LANGUAGES.join(', ')}, or auto`);
 }
 
 const startsWith = (b: Uint8Array, bytes: number[], at = 0) => bytes.every((x, i) => b[at + i] === x);
@@ -105,11 +117,12 @@ export function detectLogoType(bytes: Uint8Array): LogoType {
 }
 
 /** Checks a whole change before anything is written: a refused field writes nothing. */
-export function validateProfilePatch(input: { display_name?: unknown; accent?: unknown; theme?: unknown; logo?: unknown }): ProfilePatch {
+export function validateProfilePatch(input: { display_name?: unknown; accent?: unknown; theme?: unknown; language?: unknown; logo?: unknown }): ProfilePatch {
   const patch: ProfilePatch = {};
   if (input.display_name !== undefined) patch.display_name = validateDisplayName(input.display_name);
   if (input.accent !== undefined) patch.accent = validateAccent(input.accent);
   if (input.theme !== undefined) patch.theme = validateTheme(input.theme);
+  if (input.language !== undefined) patch.language = validateLanguage(input.language);
   if (input.logo !== undefined) {
     if (input.logo !== null && !(input.logo instanceof Uint8Array)) throw new ProfileError('logo', 'The logo must be image bytes');
     if (input.logo) detectLogoType(input.logo);
@@ -119,19 +132,24 @@ export function validateProfilePatch(input: { display_name?: unknown; accent?: u
 }
 
 function fromRow(merchantId: string, row: MerchantProfilesTable | undefined): MerchantProfile {
-  if (!row) return { merchant_id: merchantId, display_name: null, accent: null, theme: 'auto', logo: null, updated_at: null };
+  if (!row) return { merchant_id: merchantId, display_name: null, accent: null, theme: 'auto', language: null, logo: null, updated_at: null };
   const type = row.logo_type as LogoType | null;
   return {
     merchant_id: merchantId,
     display_name: row.display_name,
     accent: row.accent,
     theme: (PROFILE_THEMES as readonly string[]).includes(row.theme) ? (row.theme as ProfileTheme) : 'auto',
+    language: knownLanguage(row.language),
     logo: row.logo && type && row.logo_sha256 ? { type, sha256: row.logo_sha256, bytes: Math.floor((row.logo.length * 3) / 4) - (row.logo.match(/=+$/)?.[0].length ?? 0) } : null,
     updated_at: Number(row.updated_at),
   };
 }
 
-const PROFILE_COLUMNS = ['merchant_id', 'display_name', 'accent', 'theme', 'logo_type', 'logo_sha256', 'updated_at'] as const;
+const PROFILE_COLUMNS = ['merchant_id', 'display_name', 'accent', 'theme', 'language', 'logo_type', 'logo_sha256', 'updated_at'] as const;
+
+function knownLanguage(code: string | null | undefined): PageLanguage | null {
+  return code && (PAGE_LANGUAGES as readonly string[]).includes(code) ? (code as PageLanguage) : null;
+}
 
 /** The merchant's profile; every field empty when none was ever set. */
 export async function getProfile(db: Kysely<DB>, merchantId: string): Promise<MerchantProfile> {
@@ -151,6 +169,7 @@ export async function getPublicProfile(db: Kysely<DB>, merchantId: string): Prom
     logo_url: row?.logo_sha256 && row.logo_type ? logoPath(row.logo_sha256, row.logo_type as LogoType) : null,
     accent: row?.accent ?? null,
     theme: row?.theme === 'dark' || row?.theme === 'light' ? row.theme : null,
+    language: knownLanguage(row?.language),
   };
 }
 
@@ -171,6 +190,7 @@ export async function updateProfile(db: Kysely<DB>, merchantId: string, input: P
   if (patch.display_name !== undefined) set.display_name = patch.display_name;
   if (patch.accent !== undefined) set.accent = patch.accent;
   if (patch.theme !== undefined) set.theme = patch.theme;
+  if (patch.language !== undefined) set.language = patch.language;
   if (patch.logo !== undefined) {
     if (patch.logo === null) Object.assign(set, { logo: null, logo_type: null, logo_sha256: null });
     else {
@@ -182,7 +202,7 @@ export async function updateProfile(db: Kysely<DB>, merchantId: string, input: P
   }
   await db
     .insertInto('merchant_profiles')
-    .values({ merchant_id: merchantId, display_name: null, accent: null, theme: 'auto', logo: null, logo_type: null, logo_sha256: null, ...set })
+    .values({ merchant_id: merchantId, display_name: null, accent: null, theme: 'auto', language: null, logo: null, logo_type: null, logo_sha256: null, ...set })
     .onConflict((oc) => oc.column('merchant_id').doUpdateSet(set))
     .execute();
   return getProfile(db, merchantId);

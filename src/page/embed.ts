@@ -7,26 +7,12 @@ import type { Payable } from './api.ts';
 import { translate, type Messages } from './i18n/index.ts';
 import type { EmbedConfig } from './route.ts';
 import { asTheme, type Theme } from './theme.ts';
+import { EMBED_SOURCE, EMBED_VERSION, type EmbedMessage, type EmbedMessageType, type UncheckedEmbedMessage } from '../contracts/embed.ts';
 
 export { readEmbedConfig, type EmbedConfig, type EmbedMode } from './route.ts';
 
-export type OutgoingType =
-  | 'loaded'
-  | 'status'
-  | 'paid'
-  | 'expired'
-  | 'error'
-  | 'resize'
-  | 'open-wallet'
-  | 'close-request';
-
-export interface EmbedMessage<P = unknown> {
-  source: 'satchel';
-  version: 1;
-  instance: string;
-  type: string;
-  payload: P;
-}
+export type { EmbedMessage } from '../contracts/embed.ts';
+export type OutgoingType = EmbedMessageType;
 
 export interface IncomingMessage {
   type: string;
@@ -47,7 +33,7 @@ export function createEmbed(config: EmbedConfig, win: Window = window): Embed {
 
   function post(type: OutgoingType, payload: unknown = null) {
     if (!parent || parent === win) return;
-    const message: EmbedMessage = { source: 'satchel', version: 1, instance: config.instance, type, payload };
+    const message: EmbedMessage = { source: EMBED_SOURCE, version: EMBED_VERSION, instance: config.instance, type, payload };
     parent.postMessage(message, config.origin);
   }
 
@@ -57,8 +43,8 @@ export function createEmbed(config: EmbedConfig, win: Window = window): Embed {
       if (event.source !== null && event.source !== parent) return;
       const data: unknown = event.data;
       if (!data || typeof data !== 'object') return;
-      const { source, instance, type, payload } = data as Record<string, unknown>;
-      if (source !== 'satchel' || instance !== config.instance || typeof type !== 'string') return;
+      const { source, instance, type, payload } = data as UncheckedEmbedMessage;
+      if (source !== EMBED_SOURCE || instance !== config.instance || typeof type !== 'string') return;
       handler({ type, payload });
     };
     win.addEventListener('message', onMessage);

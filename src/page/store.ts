@@ -104,7 +104,14 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
   const unsent: Array<Parameters<Embed['post']>> = [];
   const post: Embed['post'] = (...message) => (embed ? embed.post(...message) : void unsent.push(message));
   const nav = win.navigator;
-  const i18n = createI18n(pickLanguage(params.get('lang'), nav.languages?.length ? nav.languages : [nav.language]));
+  const browserLanguages = nav.languages?.length ? nav.languages : [nav.language];
+  // The server put the first view in the HTML: render it at once, before any request. Its
+  // merchant's default language is the invoice's language (between ?lang= and the browser's).
+  const embedded = route?.kind === 'invoice' ? readInitialView(win.document) : null;
+  const initial = embedded && 'result' in embedded && embedded.result.uuid === route?.uuid.toLowerCase() ? embedded : null;
+  const i18n = createI18n(pickLanguage(params.get('lang'), browserLanguages, initial?.result.merchant.language ?? null));
+  // Without a first view, the invoice's language is known with the first answer.
+  let languageKnown = initial !== null || params.get('lang') !== null;
   const clock = createServerClock(monotonic);
 
   const payable = signal<Payable | null>(null);
@@ -137,14 +144,16 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
   });
 
   function receive(data: Payable) {
+    if (!languageKnown) {
+      languageKnown = true;
+      const language = data.merchant.language;
+      if (language && language !== i18n.lang.peek()) void i18n.setLanguage(pickLanguage(null, browserLanguages, language));
+    }
     clock.sync(data.server_time);
     now.value = clock.now();
     payable.value = data;
   }
 
-  // The server put the first view in the HTML: render it at once, before any request.
-  const embedded = route?.kind === 'invoice' ? readInitialView(win.document) : null;
-  const initial = embedded && 'result' in embedded && embedded.result.uuid === route?.uuid.toLowerCase() ? embedded : null;
   if (initial) receive(initial.result);
   else if (embedded && 'status' in embedded) fatal.value = 'not_found';
 

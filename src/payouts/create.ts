@@ -4,34 +4,18 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import { courseSourceName, isMissing, toBoolean, validationErrors, type Input } from '../contracts/rules.ts';
-import { balanceOf, InsufficientFunds, post } from '../ledger/index.ts';
+import { balanceOf, InsufficientFunds } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import { isValidAddress } from '../chain/address/index.ts';
 import type { Priority } from '../registry/index.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
 import { presentPayout, type PayoutRow } from './model.ts';
-import { ChainError } from '../chain/errors.ts';
-import { CONVERT_FROM, PRIORITIES, quotePayout, type PayoutQuote, type PayoutService } from './pricing.ts';
-
-const COMMON_RULES: Record<string, string> = {
-  amount: 'required|string|numeric|amount',
-  currency: 'required|string',
-  address: 'required|string',
-  is_subtract: 'required|boolean',
-  network: 'string',
-  to_currency: 'string',
-  course_source: 'string|min:4|max:20|course_source',
-  from_currency: 'string',
-  priority: `string|min:4|max:11|in:${PRIORITIES.join(',')}`,
-};
-
-const CREATE_RULES: Record<string, string> = {
-  ...COMMON_RULES,
-  order_id: 'required|string|min:1|max:100|alpha_dash',
-  url_callback: 'string|min:6|max:255|url',
-  memo: 'string|min:1|max:30',
-};
+import { ensureHotWalletCovers } from './coverage.ts';
+import { enqueueOutgoing } from './outgoing.ts';
+import { CONVERT_FROM, quotePayout, type PayoutQuote, type PayoutService } from './pricing.ts';
+import type { Payout } from '../contracts/merchant-api/objects.ts';
+import { calcPayoutOp, createPayoutOp } from '../contracts/merchant-api/payouts.ts';
 
 function validateInput(ctx: Ctx, input: Input, rules: Record<string, string>): void {
   const errors = validationErrors(input, rules);
@@ -110,7 +94,7 @@ export function shortOfFunds(quote: PayoutQuote, payerCode: string): BusinessErr
 
 /** POST /v1/payout/calc (and /v1/payout/calculate): what creating the payout would charge now. */
 export async function calcPayout(ctx: Ctx, merchant: Merchant, input: Input): Promise<{ commission: string; merchant_amount: string; payout_amount: string }> {
-  validateInput(ctx, input, COMMON_RULES);
+  validateInput(ctx, input, calcPayoutOp.params);
   const plan = await planPayout(ctx, merchant.id, input);
   const balance = await balanceOf(ctx.storage.db, merchant.id, 'business', plan.quote.debitCurrency);
   if (Decimal.parse(balance).lt(plan.quote.debit)) throw shortOfFunds(plan.quote, plan.payer.code);
@@ -133,40 +117,24 @@ export async function findPayoutByOrder(ctx: Ctx, merchantId: string, orderId: s
     .executeTakeFirst();
 }
 
-async function presentExisting(ctx: Ctx, row: PayoutRow): Promise<Record<string, unknown>> {
+async function presentExisting(ctx: Ctx, row: PayoutRow): Promise<Payout> {
   const balance = await balanceOf(ctx.storage.db, row.merchant_id, 'business', row.debit_currency);
   return presentPayout(row, { balance, creation: true });
 }
 
-/** The answer to a payout the gateway's hot wallet cannot send now (nothing is recorded or debited). */
-export function hotWalletShort(currency: string): BusinessError {
-  return new BusinessError(`The gateway cannot send this payout now: not enough ${currency} in its hot wallet`);
-}
-
-/**
- * Refuses a payout the network's hot wallet cannot cover (the amount, or the fee in the native
- * coin), before anything is debited. A node that cannot be asked does not refuse it: the payout
- * is accepted and waits (see payouts/worker.ts for a wallet that stays short).
- */
+/** Refuses a payout the network's hot wallet cannot cover, before anything is debited. */
 async function checkHotWallet(ctx: Ctx, merchantId: string, plan: PayoutPlan): Promise<void> {
   const { quote } = plan;
   // The merchant's own shortfall answers first, with the spec's message, inside the transaction.
   if (Decimal.parse(await balanceOf(ctx.storage.db, merchantId, 'business', quote.debitCurrency)).lt(quote.debit)) return;
-  let coverage;
-  try {
-    coverage = await ctx.chains.driver(plan.network.code).canCover({
-      network: plan.network.code,
-      currency: plan.payer.code,
-      to: plan.address,
-      amount: quote.payerAmount.toString(),
-      priority: quote.priority,
-      memo: plan.memo,
-    });
-  } catch (err) {
-    if (err instanceof ChainError) return; // the node cannot tell now
-    throw err;
-  }
-  if (!coverage.covered) throw hotWalletShort(coverage.currency);
+  await ensureHotWalletCovers(ctx, {
+    network: plan.network.code,
+    currency: plan.payer.code,
+    to: plan.address,
+    amount: quote.payerAmount.toString(),
+    priority: quote.priority,
+    memo: plan.memo,
+  });
 }
 
 /**
@@ -175,8 +143,8 @@ async function checkHotWallet(ctx: Ctx, merchantId: string, plan: PayoutPlan): P
  * The debit that reserves the funds is booked in the same transaction as the payout row; a
  * balance that cannot cover it rolls both back (`Not enough funds`).
  */
-export async function createPayout(ctx: Ctx, merchant: Merchant, input: Input): Promise<Record<string, unknown>> {
-  validateInput(ctx, input, CREATE_RULES);
+export async function createPayout(ctx: Ctx, merchant: Merchant, input: Input): Promise<Payout> {
+  validateInput(ctx, input, createPayoutOp.params);
   const orderId = String(input.order_id);
   const existing = await findPayoutByOrder(ctx, merchant.id, orderId);
   if (existing) return presentExisting(ctx, existing);
@@ -220,24 +188,10 @@ export async function createPayout(ctx: Ctx, merchant: Merchant, input: Input): 
   let balance: string;
   try {
     balance = await ctx.storage.write(async (trx) => {
-      const r = await trx
-        .insertInto('payouts')
-        .values(row)
-        .onConflict((oc) => oc.columns(['merchant_id', 'order_id']).doNothing())
-        .executeTakeFirst();
-      if (Number(r.numInsertedOrUpdatedRows ?? 0n) === 0) throw new OrderIdTaken();
       try {
-        const after = await post(ctx.storage, trx, {
-          merchantId: merchant.id,
-          wallet: 'business',
-          currency: quote.debitCurrency,
-          amount: quote.debit.neg().toString(),
-          reason: 'payout',
-          ref: { kind: 'payout', id: row.id },
-          key: `payout:${row.id}:reserve`,
-          now,
-        });
-        return after!;
+        const r = await enqueueOutgoing(ctx, trx, row);
+        if (!r.inserted) throw new OrderIdTaken();
+        return r.balance!;
       } catch (e) {
         if (e instanceof InsufficientFunds) throw shortOfFunds(quote, plan.payer.code);
         throw e;

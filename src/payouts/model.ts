@@ -1,11 +1,13 @@
 // The payout record, the spec's Payout object and the payout webhook (D3, D4).
 import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
+import type { Payout, PayoutConvert } from '../contracts/merchant-api/objects.ts';
 import type { DB, PayoutsTable } from '../db/schema.ts';
 import { isoMsk } from '../invoices/model.ts';
 import { money } from '../money/format.ts';
 import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { payoutWebhookFields, signedBody, type PayoutWebhookSource } from '../webhooks/payload.ts';
+import type { PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
 
 export type PayoutRow = PayoutsTable;
 
@@ -30,30 +32,23 @@ export interface PresentPayoutOptions {
  * The spec's Payout object, fields in the spec's order. `balance` and `payer_amount` are JSON
  * numbers, as the spec types them (display values: every other amount is an exact string).
  */
-export function presentPayout(row: PayoutRow, opts: PresentPayoutOptions): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function presentPayout(row: PayoutRow, opts: PresentPayoutOptions): Payout {
+  return {
     uuid: row.id,
     amount: money(row.amount),
     currency: row.currency,
     network: row.network,
     address: row.address,
     txid: row.txid,
-    status: row.status,
+    status: row.status as PayoutStatus,
     is_final: row.is_final === 1,
     balance: Number(opts.balance),
     payer_currency: row.payer_currency,
     payer_amount: Number(row.payer_amount),
+    ...(opts.creation ? { commission: money(row.commission), merchant_amount: money(row.merchant_amount) } : {}),
+    ...(row.convert ? { convert: JSON.parse(row.convert) as PayoutConvert } : {}),
+    ...(opts.times ? { created_at: isoMsk(Number(row.created_at)), updated_at: isoMsk(Number(row.updated_at)) } : {}),
   };
-  if (opts.creation) {
-    out.commission = money(row.commission);
-    out.merchant_amount = money(row.merchant_amount);
-  }
-  if (row.convert) out.convert = JSON.parse(row.convert) as Record<string, unknown>;
-  if (opts.times) {
-    out.created_at = isoMsk(Number(row.created_at));
-    out.updated_at = isoMsk(Number(row.updated_at));
-  }
-  return out;
 }
 
 /** What a payout webhook is built from (also used by the test webhooks). */
@@ -75,7 +70,7 @@ export function payoutWebhookSourceOf(row: PayoutRow): PayoutWebhookSource {
 }
 
 /** Payout webhook fields (D3 order, without `sign`) for a payout row as it stands. */
-export function payoutWebhookFieldsOf(row: PayoutRow): Record<string, unknown> {
+export function payoutWebhookFieldsOf(row: PayoutRow): PayoutWebhook {
   return payoutWebhookFields(payoutWebhookSourceOf(row));
 }
 

@@ -1,9 +1,10 @@
 // Every payment that leaves the gateway (payouts, invoice refunds, blocked-wallet refunds, forced
 // refunds) is a row of `payouts` and moves through D4's payout statuses: process (funds reserved)
-// -> check (broadcast) -> paid (confirmed) | fail (funds returned). This module makes those moves,
-// each in one transaction with its ledger entry and its webhook.
+// -> check (broadcast) -> paid (confirmed) | fail (funds returned). This module is the only writer
+// of that table: it enqueues each payment (with the reservation of its funds), leases it to the
+// sender, and makes every later move, each in one transaction with its ledger entry and webhook.
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Ctx, OutgoingOutcome } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { post } from '../ledger/index.ts';
@@ -63,8 +64,25 @@ export function newOutgoing(o: NewOutgoing): PayoutRow {
   };
 }
 
+/**
+ * Enqueues an outgoing payment inside `trx`: records the row and books the reservation of its
+ * funds (the ledger debit of `merchant_amount`, when the money is the merchant's). A merchant
+ * payout whose (merchant, order_id) is taken records nothing (`inserted` false). The balance
+ * after the debit, if one was booked; InsufficientFunds when it cannot cover it.
+ */
+export async function enqueueOutgoing(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<{ inserted: boolean; balance: string | null }> {
+  const r = await trx
+    .insertInto('payouts')
+    .values(row)
+    .onConflict((oc) => oc.columns(['merchant_id', 'order_id']).doNothing())
+    .executeTakeFirst();
+  if (Number(r.numInsertedOrUpdatedRows ?? 0n) === 0) return { inserted: false, balance: null };
+  const balance = Decimal.parse(row.merchant_amount).gt('0') ? await reserveFunds(ctx, trx, row) : null;
+  return { inserted: true, balance };
+}
+
 /** Books the reservation of an outgoing payment's funds (the ledger debit), inside `trx`. */
-export async function reserveFunds(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<string | null> {
+async function reserveFunds(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<string | null> {
   return post(ctx.storage, trx, {
     merchantId: row.merchant_id,
     wallet: 'business',
@@ -213,3 +231,55 @@ export const payoutOutcome: OutgoingOutcome = {
   lock: async () => {},
   settle: async () => {},
 };
+
+/**
+ * Claims up to `limit` payments due for sending: a lease until `until` (next_attempt_at moved
+ * forward, one more attempt counted) in one transaction, rows taken with SKIP LOCKED on PostgreSQL.
+ */
+export async function claimDue(ctx: Ctx, limit: number, until: number): Promise<PayoutRow[]> {
+  const now = ctx.now();
+  return ctx.storage.write(async (trx) => {
+    const rows = await ctx.storage
+      .skipLocked(
+        trx
+          .selectFrom('payouts')
+          .selectAll()
+          .where('status', '=', 'process')
+          .where('txid', 'is', null)
+          .where('next_attempt_at', '<=', now)
+          .orderBy('next_attempt_at')
+          .orderBy('id')
+          .limit(limit),
+      )
+      .execute();
+    if (rows.length > 0) {
+      await trx
+        .updateTable('payouts')
+        .set({ next_attempt_at: until, attempts: sql<number>`attempts + 1` })
+        .where('id', 'in', rows.map((r) => r.id))
+        .execute();
+    }
+    return rows;
+  });
+}
+
+/** Ends the lease of claimed payments that were not sent, so that another worker takes them now. */
+export async function releaseClaims(ctx: Ctx, ids: string[]): Promise<void> {
+  await ctx.storage.db
+    .updateTable('payouts')
+    .set({ next_attempt_at: ctx.now(), attempts: sql<number>`attempts - 1` })
+    .where('id', 'in', ids)
+    .where('status', '=', 'process')
+    .where('txid', 'is', null)
+    .execute();
+}
+
+/** A send that may yet succeed failed: remembers why and when to try again. */
+export async function recordSendError(ctx: Ctx, id: string, error: string, retryAt: number): Promise<void> {
+  await ctx.storage.db
+    .updateTable('payouts')
+    .set({ last_error: error, next_attempt_at: retryAt, updated_at: ctx.now() })
+    .where('id', '=', id)
+    .where('status', '=', 'process')
+    .execute();
+}

@@ -6,13 +6,14 @@ import { BusinessError, Msg } from '../errors.ts';
 import { quoteRate } from '../invoices/rates.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { CurrencyDef, NetworkDef, Priority } from '../registry/index.ts';
+import { PRIORITIES } from '../contracts/merchant-api/payouts.ts';
 
 const FEES = JSON.parse(readFileSync(new URL('./fees.json', import.meta.url), 'utf8')) as { convert_percent: string };
 
 /** Fee on the amount swapped when a payout is taken from another balance (`from_currency`). */
 export const CONVERT_PERCENT = Decimal.parse(FEES.convert_percent).toString();
 
-export const PRIORITIES = ['recommended', 'economy', 'high', 'highest'] as const;
+export { PRIORITIES };
 
 /** The spec: `priority` is applied only on BTC, ETH, POLYGON and BSC; elsewhere it is `recommended`. */
 const PRIORITY_NETWORKS: ReadonlySet<string> = new Set(['BTC', 'ETH', 'POLYGON', 'BSC']);

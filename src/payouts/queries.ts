@@ -6,14 +6,13 @@ import { historyPage, type Page } from '../db/history.ts';
 import { balanceOf } from '../ledger/index.ts';
 import type { PayoutWebhookSource } from '../webhooks/payload.ts';
 import { payoutWebhookSourceOf, presentPayout, type PayoutRow } from './model.ts';
+import type { Payout } from '../contracts/merchant-api/objects.ts';
+import { payoutInfoOp } from '../contracts/merchant-api/payouts.ts';
 
 
 /** POST /v1/payout/info: uuid or order_id (1..32); `order_id` wins. Unknown: `Not found payout`. */
-export async function payoutInfo(ctx: Ctx, merchantId: string, input: Input): Promise<Record<string, unknown>> {
-  validate(input, {
-    uuid: 'required_without:order_id|uuid',
-    order_id: 'required_without:uuid|string|min:1|max:32|alpha_dash',
-  });
+export async function payoutInfo(ctx: Ctx, merchantId: string, input: Input): Promise<Payout> {
+  validate(input, payoutInfoOp.params);
   let q = ctx.storage.db.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId).where('kind', '=', 'payout');
   q = isMissing(input.order_id) ? q.where('id', '=', String(input.uuid).toLowerCase()) : q.where('order_id', '=', String(input.order_id));
   const row = await q.executeTakeFirst();
@@ -30,11 +29,11 @@ export async function listPayouts(
   merchantId: string,
   input: Input,
   query: Record<string, unknown>,
-): Promise<{ merchant_uuid: string } & Page<Record<string, unknown>>> {
+): Promise<{ merchant_uuid: string } & Page<Payout>> {
   const base = ctx.storage.db.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId).where('kind', '=', 'payout');
   const { rows: page, paginate } = await historyPage(base, input, query);
   const balances = new Map<string, string>();
-  const items: Record<string, unknown>[] = [];
+  const items: Payout[] = [];
   for (const r of page) {
     if (!balances.has(r.debit_currency)) balances.set(r.debit_currency, await balanceOf(ctx.storage.db, merchantId, 'business', r.debit_currency));
     items.push(presentPayout(r, { balance: balances.get(r.debit_currency)!, times: true }));

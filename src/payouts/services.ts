@@ -2,19 +2,16 @@
 // (POST /v1/payment/services, /v1/payout/services) and exchange rates
 // (GET /v1/exchange-rate/{currency}/list).
 import type { Ctx } from '../context.ts';
+import type { Service } from '../contracts/merchant-api/objects.ts';
+import type { ExchangeRates } from '../contracts/merchant-api/account.ts';
 import { BusinessError, Msg } from '../errors.ts';
 import { commissionPercent } from '../invoices/rates.ts';
 import { Decimal } from '../money/decimal.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
 import { networkFee } from './pricing.ts';
 
-export interface ServiceItem {
-  network: string;
-  currency: string;
-  is_available: boolean;
-  limit: { min_amount: string; max_amount: string };
-  commission: { fee_amount: string; percent: string };
-}
+/** A payment or payout service, as the merchant API answers it. */
+export type ServiceItem = Service;
 
 /** Limits as Cryptomus writes them: 8 places at least ("1.00000000"), never cutting a digit. */
 function limit(v: string): string {
@@ -64,12 +61,12 @@ export async function payoutServices(ctx: Ctx, merchantId: string): Promise<Serv
  * The price of one `currency` in every other currency the rates can price (fiat first, then
  * cryptocurrencies), as `[{from, to, course}]`. Unknown currency: `The currency was not found`.
  */
-export async function exchangeRateList(ctx: Ctx, currency: string): Promise<Array<{ from: string; to: string; course: string }>> {
+export async function exchangeRateList(ctx: Ctx, currency: string): Promise<ExchangeRates> {
   const from = currency.toUpperCase();
   if (!ctx.registry.isKnownCurrency(from)) throw new BusinessError(Msg.currencyNotFound);
   const crypto = [...new Set(ctx.registry.networks.flatMap((n) => n.currencies.map((c) => c.code.toUpperCase())))].sort();
   const targets = [...ctx.registry.fiat.map((f) => f.code.toUpperCase()), ...crypto].filter((c) => c !== from);
-  const out: Array<{ from: string; to: string; course: string }> = [];
+  const out: ExchangeRates = [];
   for (const to of targets) {
     try {
       const { rate } = await ctx.rates.quote(from, to, null);

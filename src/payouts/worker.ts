@@ -4,12 +4,11 @@
 // itself happens outside any transaction. A worker that dies between the driver's send and the
 // record of its txid leaves the payout claimable again once the lease ends, and the driver's send
 // is idempotent on the payout's uuid: the retry returns the same transaction, never a second one.
-import { sql } from 'kysely';
 import type { Ctx, Job } from '../context.ts';
 import { HotWalletShortError, SendRejectedError } from '../chain/errors.ts';
 import type { Priority } from '../registry/index.ts';
 import type { PayoutRow } from './model.ts';
-import { applyPendingEvents, failUnsent, recordBroadcast } from './outgoing.ts';
+import { applyPendingEvents, claimDue, failUnsent, recordBroadcast, recordSendError, releaseClaims } from './outgoing.ts';
 
 /** How long a claimed payout is left to its worker before another may try it (the default of
  * SATCHEL_PAYOUT_LEASE_MS). */
@@ -38,30 +37,7 @@ function errorText(err: unknown): string {
 /** Sends what is due (at most `limit`); returns how many were tried. Once `signal` aborts (the
  * process is shutting down) the claimed payouts not yet begun are handed back at once. */
 export async function sendDuePayouts(ctx: Ctx, limit = 25, signal?: AbortSignal): Promise<number> {
-  const now = ctx.now();
-  const claimed = await ctx.storage.write(async (trx) => {
-    const rows = await ctx.storage
-      .skipLocked(
-        trx
-          .selectFrom('payouts')
-          .selectAll()
-          .where('status', '=', 'process')
-          .where('txid', 'is', null)
-          .where('next_attempt_at', '<=', now)
-          .orderBy('next_attempt_at')
-          .orderBy('id')
-          .limit(limit),
-      )
-      .execute();
-    if (rows.length > 0) {
-      await trx
-        .updateTable('payouts')
-        .set({ next_attempt_at: now + (ctx.config.payoutLeaseMs ?? LEASE_MS), attempts: sql<number>`attempts + 1` })
-        .where('id', 'in', rows.map((r) => r.id))
-        .execute();
-    }
-    return rows;
-  });
+  const claimed = await claimDue(ctx, limit, ctx.now() + (ctx.config.payoutLeaseMs ?? LEASE_MS));
   for (let i = 0; i < claimed.length; i++) {
     if (signal?.aborted) {
       await releaseClaims(ctx, claimed.slice(i).map((r) => r.id));
@@ -70,17 +46,6 @@ export async function sendDuePayouts(ctx: Ctx, limit = 25, signal?: AbortSignal)
     await sendOne(ctx, { ...claimed[i]!, attempts: claimed[i]!.attempts + 1 });
   }
   return claimed.length;
-}
-
-/** Ends the lease of claimed payouts that were not sent, so that another worker takes them now. */
-async function releaseClaims(ctx: Ctx, ids: string[]): Promise<void> {
-  await ctx.storage.db
-    .updateTable('payouts')
-    .set({ next_attempt_at: ctx.now(), attempts: sql<number>`attempts - 1` })
-    .where('id', 'in', ids)
-    .where('status', '=', 'process')
-    .where('txid', 'is', null)
-    .execute();
 }
 
 /** Sends one payout now, lease or not (the simulator; the send is idempotent anyway). */
@@ -118,12 +83,7 @@ async function sendOne(ctx: Ctx, row: PayoutRow): Promise<void> {
       }
       console.warn(`payout ${row.id} is stuck: the ${row.network} hot wallet lacks ${err.currency} (fails with funds returned after ${Math.round(ctx.config.payoutStuckTimeoutMs / 60_000)} min)`);
     }
-    await ctx.storage.db
-      .updateTable('payouts')
-      .set({ last_error: errorText(err), next_attempt_at: ctx.now() + retryDelay(row.attempts), updated_at: ctx.now() })
-      .where('id', '=', row.id)
-      .where('status', '=', 'process')
-      .execute();
+    await recordSendError(ctx, row.id, errorText(err), ctx.now() + retryDelay(row.attempts));
     return;
   }
   await ctx.storage.write((trx) => recordBroadcast(ctx, trx, row.id, txid));

@@ -1,25 +1,21 @@
 // POST /v1/payment/refund: sends (part of) what an invoice received back out, from the merchant's
 // business balance, and moves the invoice through refund_process -> refund_paid | refund_fail.
+import type { Kysely } from 'kysely';
 import type { Ctx } from '../context.ts';
+import type { DB } from '../db/schema.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import { isMissing, toBoolean, validate, type Input } from '../contracts/rules.ts';
 import { isValidAddress } from '../chain/address/index.ts';
 import { enqueueInvoiceWebhook } from '../invoices/lifecycle.ts';
 import type { InvoiceRow } from '../invoices/model.ts';
-import { InsufficientFunds } from '../ledger/index.ts';
+import { balanceOf, InsufficientFunds } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
-import { newOutgoing, reserveFunds } from '../payouts/outgoing.ts';
+import { ensureHotWalletCovers } from '../payouts/coverage.ts';
+import { enqueueOutgoing, newOutgoing } from '../payouts/outgoing.ts';
 import { networkFee } from '../payouts/pricing.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
-
-const RULES: Record<string, string> = {
-  address: 'required|string',
-  is_subtract: 'required|boolean',
-  uuid: 'required_without:order_id|uuid',
-  order_id: 'required_without:uuid|string|min:1|max:128|alpha_dash',
-  amount: 'string|amount|positive',
-};
+import { refundInvoiceOp } from '../contracts/merchant-api/invoices.ts';
 
 /** Invoices that may be refunded: finalized and paid (a partial refund leaves them refundable). */
 const REFUNDABLE: ReadonlySet<string> = new Set(['paid', 'paid_over', 'refund_paid', 'refund_fail']);
@@ -36,66 +32,99 @@ const SPENT = ['process', 'check', 'paid'];
  * payments`, address `validation.regex`, `The refund amount should not be more than the amount
  * paid` (earlier refunds that did not fail count), `The withdrawal amount is too small` (the fee
  * would take it all), `Not enough funds` (the balance cannot cover it). All checks and the debit
- * happen with the invoice row locked, so concurrent refunds cannot exceed what was paid.
+ * happen with the invoice row locked, so concurrent refunds cannot exceed what was paid. Before
+ * that, the same checks on the invoice as it stands, and then `The gateway cannot send this payout
+ * now: not enough <C> in its hot wallet` when the network's hot wallet cannot pay the refund
+ * (nothing is recorded or debited), as for payouts.
  */
 export async function refundInvoice(ctx: Ctx, merchant: Merchant, input: Input): Promise<[]> {
-  validate(input, RULES);
+  validate(input, refundInvoiceOp.params);
   const address = String(input.address);
   const isSubtract = toBoolean(input.is_subtract, false);
+  const first = await prepareRefund(ctx, ctx.storage.db, merchant, input, address, isSubtract, false);
+  // The merchant's own shortfall answers first (Not enough funds, in the transaction).
+  if (!Decimal.parse(await balanceOf(ctx.storage.db, merchant.id, 'business', first.currency)).lt(first.merchantAmount)) {
+    await ensureHotWalletCovers(ctx, { network: first.network, currency: first.currency, to: address, amount: first.sent.toString(), priority: 'recommended' });
+  }
   await ctx.storage.write(async (trx) => {
-    let q = trx.selectFrom('invoices').selectAll().where('merchant_id', '=', merchant.id);
-    q = !isMissing(input.uuid) ? q.where('id', '=', String(input.uuid).toLowerCase()) : q.where('order_id', '=', String(input.order_id));
-    const inv = await ctx.storage.forUpdate(q).executeTakeFirst();
-    if (!inv) throw new BusinessError(Msg.refundPaymentNotFound);
-    if (inv.payer_currency && !(await isWalletActive(ctx, trx, merchant.id, 'business', inv.payer_currency))) {
-      throw new BusinessError(Msg.undefinedMerchantWallet);
-    }
-    const network = ctx.registry.network(inv.network);
-    const currency = network && inv.payer_currency ? ctx.registry.currencyOn(network.code, inv.payer_currency) : undefined;
-    if (!REFUNDABLE.has(inv.status) || inv.is_final !== 1 || !inv.payment_amount || !network || !currency) {
-      throw new BusinessError(Msg.refundOnlyCompleted);
-    }
-    if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
-
-    const earlier = await trx
-      .selectFrom('payouts')
-      .select('amount')
-      .where('kind', '=', 'refund')
-      .where('ref_id', '=', inv.id)
-      .where('status', 'in', SPENT)
-      .execute();
-    const refundable = Decimal.parse(inv.payment_amount).sub(earlier.reduce((s, r) => s.add(r.amount), Decimal.ZERO));
-    const amount = isMissing(input.amount) ? refundable : Decimal.parse(String(input.amount).trim()).round(currency.decimals, 'down');
-    if (!amount.gt('0') || amount.gt(refundable)) throw new BusinessError(Msg.refundTooMuch);
-
-    const fee = await networkFee(ctx, network, currency, 'recommended');
-    const sent = isSubtract ? amount : amount.sub(fee);
-    if (!sent.gt('0')) throw new BusinessError(Msg.withdrawalTooSmall);
+    const p = await prepareRefund(ctx, trx, merchant, input, address, isSubtract, true);
     const now = ctx.now();
     const out = newOutgoing({
       merchantId: merchant.id,
       kind: 'refund',
-      refId: inv.id,
-      amount: amount.toString(),
-      currency: currency.code,
-      network: network.code,
+      refId: p.inv.id,
+      amount: p.amount.toString(),
+      currency: p.currency,
+      network: p.network,
       address,
       isSubtract,
-      payerAmount: sent.toString(),
-      commission: fee.toString(),
-      merchantAmount: (isSubtract ? amount.add(fee) : amount).toString(),
+      payerAmount: p.sent.toString(),
+      commission: p.fee.toString(),
+      merchantAmount: p.merchantAmount.toString(),
       now,
     });
-    await trx.insertInto('payouts').values(out).execute();
     try {
-      await reserveFunds(ctx, trx, out);
+      await enqueueOutgoing(ctx, trx, out);
     } catch (e) {
       if (e instanceof InsufficientFunds) throw new BusinessError(Msg.notEnoughFunds);
       throw e;
     }
-    const patch: Partial<InvoiceRow> = { status: 'refund_process', updated_at: now, version: inv.version + 1 };
-    await trx.updateTable('invoices').set(patch).where('id', '=', inv.id).execute();
-    await enqueueInvoiceWebhook(ctx, trx, { ...inv, ...patch });
+    const patch: Partial<InvoiceRow> = { status: 'refund_process', updated_at: now, version: p.inv.version + 1 };
+    await trx.updateTable('invoices').set(patch).where('id', '=', p.inv.id).execute();
+    await enqueueInvoiceWebhook(ctx, trx, { ...p.inv, ...patch });
   });
   return [];
+}
+
+interface RefundPlan {
+  inv: InvoiceRow;
+  network: string;
+  currency: string;
+  amount: Decimal;
+  fee: Decimal;
+  /** What the address receives. */
+  sent: Decimal;
+  /** What the business balance pays. */
+  merchantAmount: Decimal;
+}
+
+/** Every check of the refund, in the answer's order; with `lock`, on the invoice row locked. */
+async function prepareRefund(
+  ctx: Ctx,
+  db: Kysely<DB>,
+  merchant: Merchant,
+  input: Input,
+  address: string,
+  isSubtract: boolean,
+  lock: boolean,
+): Promise<RefundPlan> {
+  let q = db.selectFrom('invoices').selectAll().where('merchant_id', '=', merchant.id);
+  q = !isMissing(input.uuid) ? q.where('id', '=', String(input.uuid).toLowerCase()) : q.where('order_id', '=', String(input.order_id));
+  const inv = await (lock ? ctx.storage.forUpdate(q) : q).executeTakeFirst();
+  if (!inv) throw new BusinessError(Msg.refundPaymentNotFound);
+  if (inv.payer_currency && !(await isWalletActive(ctx, db, merchant.id, 'business', inv.payer_currency))) {
+    throw new BusinessError(Msg.undefinedMerchantWallet);
+  }
+  const network = ctx.registry.network(inv.network);
+  const currency = network && inv.payer_currency ? ctx.registry.currencyOn(network.code, inv.payer_currency) : undefined;
+  if (!REFUNDABLE.has(inv.status) || inv.is_final !== 1 || !inv.payment_amount || !network || !currency) {
+    throw new BusinessError(Msg.refundOnlyCompleted);
+  }
+  if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
+
+  const earlier = await db
+    .selectFrom('payouts')
+    .select('amount')
+    .where('kind', '=', 'refund')
+    .where('ref_id', '=', inv.id)
+    .where('status', 'in', SPENT)
+    .execute();
+  const refundable = Decimal.parse(inv.payment_amount).sub(earlier.reduce((s, r) => s.add(r.amount), Decimal.ZERO));
+  const amount = isMissing(input.amount) ? refundable : Decimal.parse(String(input.amount).trim()).round(currency.decimals, 'down');
+  if (!amount.gt('0') || amount.gt(refundable)) throw new BusinessError(Msg.refundTooMuch);
+
+  const fee = await networkFee(ctx, network, currency, 'recommended');
+  const sent = isSubtract ? amount : amount.sub(fee);
+  if (!sent.gt('0')) throw new BusinessError(Msg.withdrawalTooSmall);
+  return { inv, network: network.code, currency: currency.code, amount, fee, sent, merchantAmount: isSubtract ? amount.add(fee) : amount };
 }

@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
 import { isMissing, validate, type Input } from '../contracts/rules.ts';
-import { FINAL_STATUSES, INVOICE_STATUSES } from '../invoices/model.ts';
+import { FINAL_STATUSES } from '../invoices/model.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
@@ -13,6 +13,10 @@ import { sendWebhook, type SendResult } from '../webhooks/send.ts';
 
 import { findPayoutWebhookSourceForTest } from '../payouts/queries.ts';
 import { walletTestWebhookFields } from '../wallets/payer.ts';
+import { testPaymentWebhookOp, testPayoutWebhookOp, testWalletWebhookOp } from '../contracts/merchant-api/webhooks.ts';
+import type { PaymentWebhook, PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
+
+const TEST_WEBHOOK_OPS = { payment: testPaymentWebhookOp, payout: testPayoutWebhookOp, wallet: testWalletWebhookOp } as const;
 
 export type TestWebhookKind = 'payment' | 'payout' | 'wallet';
 
@@ -31,7 +35,7 @@ export async function findPayoutForTest(ctx: Ctx, merchantId: string, target: Te
 }
 
 /** The static wallet a test webhook names, as the fields of a top-up webhook (without `sign`), or null. */
-export async function findWalletForTest(ctx: Ctx, merchantId: string, target: TestTarget): Promise<Record<string, unknown> | null> {
+export async function findWalletForTest(ctx: Ctx, merchantId: string, target: TestTarget): Promise<PaymentWebhook | null> {
   return walletTestWebhookFields(ctx, merchantId, target);
 }
 
@@ -47,19 +51,7 @@ export interface TestWebhookOptions {
  * answers `[]` either way.
  */
 export async function sendTestWebhook(ctx: Ctx, merchant: Merchant, kind: TestWebhookKind, input: Input, opts: TestWebhookOptions = {}): Promise<SendResult> {
-  const statuses: readonly string[] = kind === 'payout' ? PAYOUT_STATUSES : INVOICE_STATUSES;
-  const ids =
-    kind === 'wallet'
-      ? { uuid: 'required_without:order_id|uuid', order_id: 'required_without:uuid|string|min:1|max:32|alpha_dash' }
-      : { uuid: 'uuid', order_id: 'string|min:1|max:32|alpha_dash' };
-  validate(input, {
-    url_callback: 'required|string|min:6|max:150|url',
-    currency: 'required|string',
-    network: 'required|string',
-    ...ids,
-    // The spec lists status as required with the default `paid`: a missing status means paid.
-    status: `string|in:${statuses.join(',')}`,
-  });
+  validate(input, TEST_WEBHOOK_OPS[kind].params);
   const status = isMissing(input.status) ? 'paid' : String(input.status);
   const network = ctx.registry.network(String(input.network));
   const currency = network && ctx.registry.currencyOn(network.code, String(input.currency));
@@ -70,7 +62,7 @@ export async function sendTestWebhook(ctx: Ctx, merchant: Merchant, kind: TestWe
   };
   const named = target.uuid !== null || target.order_id !== null;
 
-  let fields: Record<string, unknown>;
+  let fields: PaymentWebhook | PayoutWebhook;
   if (kind === 'payment') {
     const inv = named ? await findInvoiceForTest(ctx, merchant.id, target) : await madeUpInvoice(ctx, network, currency);
     if (!inv) throw new BusinessError(Msg.testPaymentNotFound);

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { AMOUNT_REFUSED, SimulatorError } from '../simulator/payments.ts';
 import { isUuid } from '../contracts/rules.ts';
-import { post } from '../ledger/index.ts';
+import { entriesByKey, post } from '../ledger/index.ts';
 import { findMerchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
@@ -40,7 +40,8 @@ export async function simulateDeposit(ctx: Ctx, opts: { merchant: string; curren
       key,
       now: ctx.now(),
     }))!;
-    const entry = await trx.selectFrom('ledger_entries').select('id').where('key', '=', key).executeTakeFirstOrThrow();
+    const [entry] = await entriesByKey(trx, [key]);
+    if (!entry) throw new Error(`no ledger entry ${key}`);
     return { transaction_uuid: entry.id, merchant: merchant.id, currency, amount: amount.toString(), balance: Decimal.parse(balance).toString() };
   });
 }

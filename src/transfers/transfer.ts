@@ -6,10 +6,11 @@ import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import { isMissing, validate, type Input } from '../contracts/rules.ts';
-import { InsufficientFunds, post, type Wallet } from '../ledger/index.ts';
+import { entriesByKey, InsufficientFunds, lockBalances, post, type Wallet } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
+import { TRANSFER_RULES } from '../contracts/merchant-api/transfers.ts';
 
 export type TransferDirection = 'to-business' | 'to-personal';
 
@@ -33,28 +34,9 @@ export function transferLimits(ctx: Ctx, currency: string): { min: string; max: 
   return { min: min.toString(), max: max.toString(), decimals: Math.max(...defs.map((d) => d.decimals)) };
 }
 
-const RULES = {
-  amount: 'required|string|amount',
-  currency: 'required|string',
-  order_id: 'string|min:1|max:100|alpha_dash',
-};
-
-/**
- * Takes the locks of both balances in one fixed order (business, then personal) before moving
- * anything: a transfer each way at once would otherwise each hold one lock and wait for the other.
- */
-async function lockBoth(ctx: Ctx, trx: Transaction<DB>, merchantId: string, currency: string, now: number): Promise<void> {
-  for (const kind of ['business', 'personal'] as const) {
-    await trx
-      .insertInto('balances')
-      .values({ merchant_id: merchantId, kind, currency, amount: '0', updated_at: now })
-      .onConflict((oc) => oc.columns(['merchant_id', 'kind', 'currency']).doNothing())
-      .execute();
-    await ctx.storage
-      .forUpdate(trx.selectFrom('balances').select('amount').where('merchant_id', '=', merchantId).where('kind', '=', kind).where('currency', '=', currency))
-      .execute();
-  }
-}
+/** Both balances, locked in one fixed order (business, then personal): a transfer each way at
+ * once would otherwise each hold one lock and wait for the other. */
+const LOCK_ORDER: readonly Wallet[] = ['business', 'personal'];
 
 /** A stable transfer id per merchant and order_id (its ledger keys make the transfer unique). */
 function transferIdFor(merchantId: string, orderId: string): string {
@@ -64,24 +46,22 @@ function transferIdFor(merchantId: string, orderId: string): string {
 
 /** The result of a transfer already booked under `id`, as it was answered then; null if none. */
 async function earlierTransfer(db: Kysely<DB> | Transaction<DB>, id: string): Promise<TransferResult | null> {
-  const rows = await db
-    .selectFrom('ledger_entries')
-    .select(['id', 'kind', 'balance_after'])
-    .where('key', 'in', [`transfer:${id}:out`, `transfer:${id}:in`])
-    .execute();
-  const personal = rows.find((r) => r.kind === 'personal');
-  const business = rows.find((r) => r.kind === 'business');
+  const rows = await entriesByKey(db, [`transfer:${id}:out`, `transfer:${id}:in`]);
+  const personal = rows.find((r) => r.wallet === 'personal');
+  const business = rows.find((r) => r.wallet === 'business');
   if (!personal || !business) return null;
   return {
     user_wallet_transaction_uuid: personal.id,
-    user_wallet_balance: Decimal.parse(personal.balance_after).toAmount(2),
+    user_wallet_balance: Decimal.parse(personal.balanceAfter).toAmount(2),
     merchant_transaction_uuid: business.id,
-    merchant_balance: Decimal.parse(business.balance_after).toAmount(2),
+    merchant_balance: Decimal.parse(business.balanceAfter).toAmount(2),
   };
 }
 
 async function entryId(trx: Transaction<DB>, key: string): Promise<string> {
-  return (await trx.selectFrom('ledger_entries').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
+  const [entry] = await entriesByKey(trx, [key]);
+  if (!entry) throw new Error(`no ledger entry ${key}`);
+  return entry.id;
 }
 
 /**
@@ -90,7 +70,7 @@ async function entryId(trx: Transaction<DB>, key: string): Promise<string> {
  * `Minimum amount <min> <currency>` / `Maximum amount <max> <currency>`, `Not enough funds`.
  */
 export async function transfer(ctx: Ctx, merchant: Merchant, direction: TransferDirection, input: Input): Promise<TransferResult> {
-  validate(input, RULES);
+  validate(input, TRANSFER_RULES);
   const amount = Decimal.parse(String(input.amount).trim());
   const currency = String(input.currency).toUpperCase();
   const db = ctx.storage.db;
@@ -114,7 +94,7 @@ export async function transfer(ctx: Ctx, merchant: Merchant, direction: Transfer
   const [from, to] = direction === 'to-business' ? (['personal', 'business'] as const) : (['business', 'personal'] as const);
   const now = ctx.now();
   return ctx.storage.write(async (trx) => {
-    await lockBoth(ctx, trx, merchant.id, currency, now);
+    await lockBalances(ctx.storage, trx, merchant.id, LOCK_ORDER, currency, now);
     // The same order_id racing in on another connection finished while we waited for the locks.
     const raced = await earlierTransfer(trx, id);
     if (raced) return raced;

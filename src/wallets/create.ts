@@ -9,14 +9,8 @@ import { qrDataUrl } from '../chain/address/qr.ts';
 import { isWalletActive } from './merchant-wallets.ts';
 import { presentWallet, type StaticWalletRow } from './model.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';
-
-const CREATE_RULES = {
-  currency: 'required|string',
-  network: 'required|string',
-  order_id: 'required|string|min:1|max:100|alpha_dash',
-  url_callback: 'string|min:6|max:255|url',
-  from_referral_code: 'string',
-};
+import type { StaticWallet } from '../contracts/merchant-api/objects.ts';
+import { blockWalletOp, createWalletOp } from '../contracts/merchant-api/wallets.ts';
 
 function str(v: unknown): string | null {
   return isMissing(v) ? null : String(v);
@@ -35,8 +29,8 @@ class OrderIdTaken extends Error {}
  * service was not found` (a currency or network the registry does not have, or a network that
  * does not carry the currency), `Wallet not found` (the business wallet is switched off).
  */
-export async function createStaticWallet(ctx: Ctx, merchant: Merchant, input: Input): Promise<Record<string, unknown>> {
-  validate(input, CREATE_RULES);
+export async function createStaticWallet(ctx: Ctx, merchant: Merchant, input: Input): Promise<StaticWallet> {
+  validate(input, createWalletOp.params);
   const orderId = String(input.order_id);
   const existing = await findWalletByOrder(ctx, merchant.id, orderId);
   if (existing) return presentWallet(ctx, existing);
@@ -118,12 +112,8 @@ export async function walletQr(ctx: Ctx, merchantId: string, input: Input): Prom
  * POST /v1/wallet/block-address: uuid or order_id (1..32; `order_id` wins). Blocking again is
  * allowed and sets `is_force_refund` to the value given. Unknown wallet: `Not found`.
  */
-export async function blockWallet(ctx: Ctx, merchantId: string, input: Input): Promise<{ uuid: string; status: string }> {
-  validate(input, {
-    uuid: 'required_without:order_id|uuid',
-    order_id: 'required_without:uuid|string|min:1|max:32|alpha_dash',
-    is_force_refund: 'boolean',
-  });
+export async function blockWallet(ctx: Ctx, merchantId: string, input: Input): Promise<{ uuid: string; status: 'blocked' }> {
+  validate(input, blockWalletOp.params);
   const force = toBoolean(input.is_force_refund, false) ? 1 : 0;
   return ctx.storage.write(async (trx) => {
     let q = trx.selectFrom('static_wallets').selectAll().where('merchant_id', '=', merchantId);

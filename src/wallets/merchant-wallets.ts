@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
-import type { Wallet } from '../ledger/index.ts';
+import { balances, type Wallet } from '../ledger/index.ts';
 import { money } from '../money/format.ts';
 import { Decimal } from '../money/decimal.ts';
 
@@ -72,8 +72,8 @@ export interface WalletBalance {
  * as Cryptomus clients parse it.
  */
 export async function merchantBalances(ctx: Ctx, merchantId: string): Promise<Array<{ balance: { merchant: WalletBalance[]; user: WalletBalance[] } }>> {
-  const rows = await ctx.storage.db.selectFrom('balances').select(['kind', 'currency', 'amount']).where('merchant_id', '=', merchantId).execute();
-  const held = new Map(rows.map((r) => [`${r.kind}:${r.currency}`, r.amount]));
+  const rows = await balances(ctx.storage.db, merchantId);
+  const held = new Map(rows.map((r) => [`${r.wallet}:${r.currency}`, r.amount]));
   const codes = new Set(walletCurrencies(ctx));
   // A balance in a currency the registry no longer lists is still shown: money is never hidden.
   for (const r of rows) codes.add(r.currency);

@@ -2,6 +2,7 @@
 import type { Ctx } from '../context.ts';
 import type { StaticWalletsTable, WalletTopupsTable } from '../db/schema.ts';
 import { walletUuid } from './merchant-wallets.ts';
+import type { StaticWallet } from '../contracts/merchant-api/objects.ts';
 
 export type StaticWalletRow = StaticWalletsTable;
 export type TopupRow = WalletTopupsTable;
@@ -9,7 +10,7 @@ export type TopupRow = WalletTopupsTable;
 export const WALLET_STATUSES = ['active', 'blocked', 'in_active'] as const;
 
 /** The spec's static wallet creation result, fields in the spec's order. */
-export function presentWallet(ctx: Ctx, w: StaticWalletRow): Record<string, unknown> {
+export function presentWallet(ctx: Ctx, w: StaticWalletRow): StaticWallet {
   return {
     wallet_uuid: walletUuid(w.merchant_id, 'business', w.currency),
     uuid: w.id,

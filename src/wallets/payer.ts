@@ -8,6 +8,7 @@ import type { PayerWallet } from '../contracts/payer.ts';
 import type { StaticWalletRow, TopupRow } from './model.ts';
 import { topupWebhookFields } from './webhook.ts';
 import { getPublicProfile } from '../merchants/profile.ts';
+import type { PaymentWebhook } from '../contracts/merchant-api/webhooks.ts';
 
 async function byId(ctx: Ctx, uuid: string): Promise<StaticWalletRow | undefined> {
   if (!isUuid(uuid)) return undefined;
@@ -70,7 +71,7 @@ export async function walletTestWebhookFields(
   ctx: Ctx,
   merchantId: string,
   target: { uuid?: string | null; order_id?: string | null },
-): Promise<Record<string, unknown> | null> {
+): Promise<PaymentWebhook | null> {
   const w = await findWalletForTest(ctx, merchantId, target);
   if (!w) return null;
   let t = await ctx.storage.db.selectFrom('wallet_topups').selectAll().where('wallet_id', '=', w.id).orderBy('created_at', 'desc').limit(1).executeTakeFirst();

@@ -10,7 +10,7 @@ import { isValidAddress } from '../chain/address/index.ts';
 import { commissionPercent } from '../invoices/rates.ts';
 import { post } from '../ledger/index.ts';
 import { Decimal } from '../money/decimal.ts';
-import { newOutgoing } from '../payouts/outgoing.ts';
+import { enqueueOutgoing, newOutgoing } from '../payouts/outgoing.ts';
 import { networkFee } from '../payouts/pricing.ts';
 import type { TopupRow } from './model.ts';
 import { enqueueTopupWebhook } from './webhook.ts';
@@ -121,7 +121,7 @@ export async function onWalletTransfer(
           merchantAmount: '0',
           now,
         });
-        await trx.insertInto('payouts').values(out).execute();
+        await enqueueOutgoing(ctx, trx, out);
         topup.outcome = 'force_refund';
         topup.refund_id = out.id;
         topup.commission = fee.toString();

@@ -7,13 +7,14 @@ import { Decimal } from '../money/decimal.ts';
 import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { paymentWebhookFields, signedBody } from '../webhooks/payload.ts';
 import type { StaticWalletRow, TopupRow } from './model.ts';
+import type { PaymentWebhook } from '../contracts/merchant-api/webhooks.ts';
 
 /**
  * Fields of a top-up webhook, without `sign`. `status` is `paid` for a credited top-up, `locked`
  * for one kept on a blocked wallet, and `refund_process` / `refund_paid` / `refund_fail` for one
  * refunded to its sender (is_force_refund). `uuid` identifies the top-up.
  */
-export function topupWebhookFields(w: StaticWalletRow, t: TopupRow, status: string): Record<string, unknown> {
+export function topupWebhookFields(w: StaticWalletRow, t: TopupRow, status: string): PaymentWebhook {
   // What the gateway kept: commission and creation fee of a credited top-up, the network fee of
   // one sent back to its sender, nothing of one held on a blocked wallet.
   const kept = t.outcome === 'credited' ? Decimal.parse(t.commission).add(t.creation_fee) : t.outcome === 'blocked' ? Decimal.ZERO : Decimal.parse(t.commission);

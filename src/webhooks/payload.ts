@@ -4,16 +4,18 @@ import { Decimal } from '../money/decimal.ts';
 import type { InvoicesTable as InvoiceRow } from '../db/schema.ts';
 import { money } from '../money/format.ts';
 import { phpJsonEncode } from './php-json.ts';
+import type { PaymentWebhook, PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
 
 /** md5_hex(base64(J) + key), where J is the PHP encoding of the fields without `sign`. */
-export function webhookSign(fields: Record<string, unknown>, key: string): string {
+export function webhookSign(fields: object, key: string): string {
   const j = phpJsonEncode(fields);
   return createHash('md5').update(Buffer.from(j, 'utf8').toString('base64') + key).digest('hex');
 }
 
 /** The exact body to deliver: `fields` with `sign` appended as the last key, PHP-encoded. */
-export function signedBody(fields: Record<string, unknown>, key: string): string {
-  const { sign: _ignored, ...rest } = fields;
+export function signedBody(fields: PaymentWebhook | PayoutWebhook | Record<string, unknown>, key: string): string {
+  const rest: Record<string, unknown> = { ...fields };
+  delete rest.sign;
   return phpJsonEncode({ ...rest, sign: webhookSign(rest, key) });
 }
 
@@ -35,8 +37,8 @@ export type WebhookInvoice = Pick<
 >;
 
 /** Payment and static-wallet top-up fields, in D3's order, without `sign`. */
-export function paymentWebhookFields(inv: WebhookInvoice, type: 'payment' | 'wallet', extra: PaymentWebhookExtra = {}): Record<string, unknown> {
-  const fields: Record<string, unknown> = {
+export function paymentWebhookFields(inv: WebhookInvoice, type: 'payment' | 'wallet', extra: PaymentWebhookExtra = {}): PaymentWebhook {
+  return {
     type,
     uuid: inv.id,
     order_id: inv.order_id,
@@ -55,10 +57,9 @@ export function paymentWebhookFields(inv: WebhookInvoice, type: 'payment' | 'wal
     payer_amount: money(inv.payer_amount),
     payer_amount_exchange_rate: inv.exchange_rate,
     additional_data: inv.additional_data,
+    ...(extra.convert ? { convert: extra.convert } : {}),
+    txid: inv.txid,
   };
-  if (extra.convert) fields.convert = extra.convert;
-  fields.txid = inv.txid;
-  return fields;
 }
 
 /** What the gateway actually kept: once money is credited, what was paid minus what was credited
@@ -87,7 +88,7 @@ export interface PayoutWebhookSource {
 }
 
 /** Payout fields, in D3's order, without `sign`. */
-export function payoutWebhookFields(p: PayoutWebhookSource): Record<string, unknown> {
+export function payoutWebhookFields(p: PayoutWebhookSource): PayoutWebhook {
   return {
     type: 'payout',
     uuid: p.uuid,

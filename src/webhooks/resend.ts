@@ -6,14 +6,10 @@ import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { enqueueWebhook } from './outbox.ts';
 import { paymentWebhookFields, signedBody } from './payload.ts';
+import { RESEND_BY_TXID_RULES, resendWebhookOp } from '../contracts/merchant-api/webhooks.ts';
 
 export const MAX_RESENDS = 10;
 export const RESENDABLE_STATUSES: ReadonlySet<string> = new Set(['wrong_amount', 'paid', 'paid_over']);
-
-const RULES = {
-  uuid: 'required_without:order_id|uuid',
-  order_id: 'required_without:uuid|string|min:1|max:128|alpha_dash',
-};
 
 /**
  * Queues the invoice's payment webhook, as it stands now, for another delivery (order_id wins
@@ -26,10 +22,10 @@ const RULES = {
 export async function resendPaymentWebhook(ctx: Ctx, merchant: Merchant, input: Input, opts: { byTxid?: boolean } = {}): Promise<string> {
   // The v2 path also finds the invoice by the transaction that paid it (order_id, then uuid, win).
   const byTxid = opts.byTxid === true && isMissing(input.order_id) && isMissing(input.uuid) && !isMissing(input.txid);
-  if (byTxid) validate(input, { txid: 'string|min:1|max:128' });
+  if (byTxid) validate(input, RESEND_BY_TXID_RULES);
   else if (opts.byTxid === true && isMissing(input.order_id) && isMissing(input.uuid)) {
     throw new ValidationError({ uuid: ['validation.required_without'], order_id: ['validation.required_without'], txid: ['validation.required_without'] });
-  } else validate(input, RULES);
+  } else validate(input, resendWebhookOp.params);
   const { storage } = ctx;
   return storage.db.transaction().execute(async (trx) => {
     let q = trx.selectFrom('invoices').selectAll().where('merchant_id', '=', merchant.id);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { signBody, verifySignature } from '../../src/http/signature.ts';
-import { MERCHANT_OPERATIONS } from '../../src/contracts/merchant-api/operations.ts';
+import { MERCHANT_OPERATIONS } from '../../src/contracts/merchant-api/index.ts';
 
 const keyOf = (path: string) => MERCHANT_OPERATIONS.find((op) => op.path === path)?.signedWith;
 

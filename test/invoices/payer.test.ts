@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { simulatePay } from '../../src/simulator/payments.ts';
+import { updateProfile } from '../../src/merchants/profile.ts';
 
 describe.each(await backends())('payer API on $name', (backend) => {
   let gw: TestGateway;
@@ -67,6 +68,23 @@ describe.each(await backends())('payer API on $name', (backend) => {
     await simulatePay(gw.ctx, { invoice: inv.uuid, unconfirmed: true });
     const seen = (await get(inv.uuid)).json().result;
     expect(seen).toMatchObject({ status: 'check', confirmations: { current: 0, required: 19 } });
+  });
+
+  it('answers 200 with the new profile to a poll after the merchant changes it (the ETag covers the profile)', async () => {
+    const inv = await create({ amount: '10', currency: 'USDT', network: 'TRON' });
+    const first = await get(inv.uuid);
+    const tag = first.headers.etag as string;
+    expect((await get(inv.uuid, { 'if-none-match': tag })).statusCode).toBe(304);
+    await updateProfile(gw.ctx.storage.db, gw.merchant.id, { display_name: 'Renamed shop' }, Date.now() + 1000);
+    const changed = await get(inv.uuid, { 'if-none-match': tag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().result.merchant).toMatchObject({ display_name: 'Renamed shop' });
+    expect(changed.headers.etag).not.toBe(tag);
+  });
+
+  it('offers no browser-wallet payment on a simulated network (its address is not watched on a real chain)', async () => {
+    const inv = await create({ amount: '10', currency: 'USDT', network: 'ETH' });
+    expect((await get(inv.uuid)).json().result).toMatchObject({ network: 'ETH', evm: null });
   });
 
   it('says whether the invoice takes several payments, and gives the transaction with its explorer link', async () => {

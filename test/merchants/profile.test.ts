@@ -43,6 +43,14 @@ describe('profile validation', () => {
     expect(() => validateProfilePatch({ theme: 'blue' })).toThrow('The theme must be dark, light or auto');
     expect(() => validateProfilePatch({ logo: 'not bytes' })).toThrow('The logo must be image bytes');
   });
+
+  it('checks the default language against the page\'s languages; auto clears it', () => {
+    expect(validateProfilePatch({ language: 'DE' })).toEqual({ language: 'de' });
+    expect(validateProfilePatch({ language: 'fa' })).toEqual({ language: 'fa' });
+    expect(validateProfilePatch({ language: 'auto' })).toEqual({ language: null });
+    expect(validateProfilePatch({ language: '' })).toEqual({ language: null });
+    for (const bad of ['xx', 'de-DE', 'english', 3]) expect(() => validateProfilePatch({ language: bad })).toThrow('The language must be one of en, es');
+  });
 });
 
 describe.each(await backends())('merchant profile on $name', (backend) => {
@@ -62,6 +70,7 @@ describe.each(await backends())('merchant profile on $name', (backend) => {
       display_name: 'Corner Café',
       accent: '#ff8800',
       theme: 'dark',
+      language: null,
       logo: { type: 'image/png', sha256: createHash('sha256').update(png).digest('hex'), bytes: png.length },
       updated_at: 2000,
     });
@@ -97,15 +106,15 @@ describe.each(await backends())('merchant profile on $name', (backend) => {
   });
 
   it('shows payers the public profile and nothing else of the merchant', async () => {
-    const p = await updateProfile(gw.ctx.storage.db, gw.merchant.id, { display_name: 'Test Shop Ltd', logo: png, accent: '#0A7F5A', theme: 'dark' });
+    const p = await updateProfile(gw.ctx.storage.db, gw.merchant.id, { display_name: 'Test Shop Ltd', logo: png, accent: '#0A7F5A', theme: 'dark', language: 'tr' });
     const inv = (await gw.api('/v1/payment', { amount: '10', currency: 'USDT', network: 'TRON', order_id: 'profile-1' })).body.result;
     const view = (await gw.app.inject({ method: 'GET', url: `/api/pay/${inv.uuid}` })).json().result;
-    expect(view.merchant).toEqual({ display_name: 'Test Shop Ltd', logo_url: `/logos/${p.logo!.sha256}.png`, accent: '#0a7f5a', theme: 'dark' });
+    expect(view.merchant).toEqual({ display_name: 'Test Shop Ltd', logo_url: `/logos/${p.logo!.sha256}.png`, accent: '#0a7f5a', theme: 'dark', language: 'tr' });
     const text = JSON.stringify(view);
     for (const secret of [gw.merchant.id, gw.merchant.payment_key, gw.merchant.payout_key, 'Test shop"']) expect(text).not.toContain(secret);
     // A merchant without a profile: every field empty, the internal name never shown.
-    await updateProfile(gw.ctx.storage.db, gw.merchant.id, { display_name: null, logo: null, accent: null, theme: 'auto' });
+    await updateProfile(gw.ctx.storage.db, gw.merchant.id, { display_name: null, logo: null, accent: null, theme: 'auto', language: 'auto' });
     const bare = (await gw.app.inject({ method: 'GET', url: `/api/pay/${inv.uuid}` })).json().result;
-    expect(bare.merchant).toEqual({ display_name: null, logo_url: null, accent: null, theme: null });
+    expect(bare.merchant).toEqual({ display_name: null, logo_url: null, accent: null, theme: null, language: null });
   });
 });

@@ -44,6 +44,12 @@ describe('choosing the language', () => {
     expect(pickLanguage(null, ['sw', 'cs'])).toEqual({ lang: 'en', locale: 'en-US' });
     expect(pickLanguage(null, ['de-AT'])).toEqual({ lang: 'de', locale: 'de-AT' });
     expect(pickLanguage('zh-Hans-CN', [])).toEqual({ lang: 'zh', locale: 'zh-Hans-CN' });
+    // The invoice's language (the merchant's default) comes after ?lang= and before the browser,
+    // keeping the browser's region when it prefers the same language.
+    expect(pickLanguage(null, ['es-MX', 'en'], 'de')).toEqual({ lang: 'de', locale: 'de-DE' });
+    expect(pickLanguage(null, ['de-AT'], 'de')).toEqual({ lang: 'de', locale: 'de-AT' });
+    expect(pickLanguage('ru', ['es-MX'], 'de')).toEqual({ lang: 'ru', locale: 'ru-RU' });
+    expect(pickLanguage(null, ['es-MX'], null)).toEqual({ lang: 'es', locale: 'es-MX' });
   });
 
   test('at least 20 languages, Arabic and Persian among them, each with every string', async () => {

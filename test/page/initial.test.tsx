@@ -32,6 +32,27 @@ test('renders the embedded invoice on the first render, before any request', asy
   expect(calls[0]!.headers.get('if-none-match')).toBe('"v1"');
 });
 
+test('the merchant\'s default language is the invoice\'s: before the browser\'s, after ?lang=', async () => {
+  const inv = invoiceFixture({ uuid: '7c1e4a52-1111-4222-8333-944455556666', merchant: { display_name: null, logo_url: null, accent: null, theme: null, language: 'de' } });
+  embed({ etag: '"v1"', result: inv });
+  fakeServer(() => ok(inv, '"v1"'));
+  renderPage(`/pay/${inv.uuid}`);
+  expect(await screen.findByRole('heading', { level: 1, name: 'Zahlung senden' })).toBeTruthy();
+  expect(document.documentElement.lang).toBe('de-DE');
+  resetPage();
+  document.getElementById('satchel-initial')?.remove();
+  embed({ etag: '"v1"', result: inv });
+  renderPage(`/pay/${inv.uuid}?lang=fr`);
+  expect(await screen.findByRole('heading', { level: 1, name: /paiement/i })).toBeTruthy();
+});
+
+test('without a first view, the language follows the merchant\'s default once the invoice arrives', async () => {
+  const inv = invoiceFixture({ uuid: '7c1e4a52-1111-4222-8333-944455556666', merchant: { display_name: null, logo_url: null, accent: null, theme: null, language: 'ru' } });
+  fakeServer(() => ok(inv, '"v1"'));
+  renderPage(`/pay/${inv.uuid}`);
+  expect(await screen.findByRole('heading', { level: 1, name: 'Отправьте платёж' })).toBeTruthy();
+});
+
 test('an embedded 404 shows "Payment not found" without asking', async () => {
   embed({ status: 404 });
   const calls = fakeServer(() => ({ status: 500 }));

@@ -9,7 +9,7 @@ import { invoiceFixture, renderPage, resetPage, serve, walletFixture } from './h
 afterEach(resetPage);
 
 const root = () => document.documentElement;
-const profile = { display_name: 'Corner Café', logo_url: '/logos/abc.png', accent: '#ffd84d', theme: null };
+const profile = { display_name: 'Corner Café', logo_url: '/logos/abc.png', accent: '#ffd84d', theme: null, language: null } as const;
 
 describe('the merchant profile', () => {
   test('shows the name and logo above the order', async () => {

@@ -45,7 +45,7 @@ describe('the receipt', () => {
     txid: 'a1b2c3d4e5f6',
     explorer_url: 'https://tronscan.org/#/transaction/a1b2c3d4e5f6',
     paid_at: T0 / 1000,
-    merchant: { display_name: 'Corner Café', logo_url: null, accent: null, theme: null },
+    merchant: { display_name: 'Corner Café', logo_url: null, accent: null, theme: null, language: null },
   });
 
   test('shows who was paid, for what, how much, where, the transaction and when; prints', async () => {

@@ -42,6 +42,31 @@ describe.each(await backends())('POST /v1/payment/refund on $name', (backend) =>
   const refundsOf = (invoiceId: string) =>
     gw.ctx.storage.db.selectFrom('payouts').selectAll().where('kind', '=', 'refund').where('ref_id', '=', invoiceId).orderBy('created_at').execute();
 
+  it('refuses a refund the hot wallet cannot cover: the payouts message, nothing recorded or debited', async () => {
+    const inv = await paidInvoice();
+    const before = await balance(gw, 'USDT', 'business', m);
+    const driver = gw.ctx.chains.driver('TRON');
+    const asked: unknown[] = [];
+    const canCover = driver.canCover;
+    driver.canCover = async (req) => {
+      asked.push(req);
+      return { covered: false, currency: 'USDT', message: 'The hot wallet cannot cover this payment: not enough USDT' };
+    };
+    try {
+      const r = await refund({ uuid: inv.uuid, amount: '30', is_subtract: false });
+      expect([r.status, r.body]).toEqual([422, { state: 1, message: 'The gateway cannot send this payout now: not enough USDT in its hot wallet' }]);
+      // The merchant's own shortfall answers first, with its own message.
+      expect((await refund({ uuid: inv.uuid, amount: '99', is_subtract: true })).body).toEqual({ state: 1, message: 'Not enough funds' });
+    } finally {
+      driver.canCover = canCover;
+    }
+    expect(asked).toEqual([{ network: 'TRON', currency: 'USDT', to: ADDR.TRON, amount: '29', priority: 'recommended' }]);
+    expect(await balance(gw, 'USDT', 'business', m)).toBe(before);
+    expect(await refundsOf(inv.uuid)).toEqual([]);
+    expect(await status(inv.uuid)).toBe('paid');
+    expect(await ledgerAgrees(gw, 'USDT', 'business', m)).toBe(true);
+  });
+
   it('a partial refund: refund_process -> refund_paid, payment webhooks, never more than was paid', async () => {
     const inv = await paidInvoice();
     expect(await balance(gw, 'USDT', 'business', m)).toBe('98');

@@ -237,6 +237,28 @@ describe.each(await backends())('static wallets on $name', (backend) => {
       expect((await refund({ order_id: w.order_id })).body).toEqual({ state: 1, message: 'You can withdraw only once' });
     });
 
+    it('refuses a refund the hot wallet cannot cover: the payouts message, nothing recorded, asked again once it can', async () => {
+      const w = await create();
+      await api('/v1/wallet/block-address', { uuid: w.uuid });
+      await pay(w.uuid, '12');
+      const driver = gw.ctx.chains.driver('TRON');
+      const asked: unknown[] = [];
+      const canCover = driver.canCover;
+      driver.canCover = async (req) => {
+        asked.push(req);
+        return { covered: false, currency: 'TRX', message: 'The hot wallet cannot cover this payment: not enough TRX' };
+      };
+      try {
+        const r = await refund({ uuid: w.uuid });
+        expect([r.status, r.body]).toEqual([422, { state: 1, message: 'The gateway cannot send this payout now: not enough TRX in its hot wallet' }]);
+      } finally {
+        driver.canCover = canCover;
+      }
+      expect(asked).toEqual([{ network: 'TRON', currency: 'USDT', to: ADDR.TRON, amount: '11', priority: 'recommended' }]);
+      expect(await outgoingOf(w.uuid)).toEqual([]);
+      expect((await refund({ uuid: w.uuid })).body).toEqual({ state: 0, result: { commission: '1.00', amount: '11.00' } });
+    });
+
     it('a refund that fails on chain can be asked again', async () => {
       const w = await create();
       await api('/v1/wallet/block-address', { order_id: w.order_id });

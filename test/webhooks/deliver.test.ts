@@ -60,8 +60,29 @@ describe('sendWebhook', () => {
     }
   });
 
+  it('keeps a connection alive between deliveries, and reuses it only for the address checked for each', async () => {
+    const rec = await startReceiver();
+    const url = `http://merchant.invalid:${rec.port}/hook`;
+    const resolvingTo = (address: string) => ({ deliveryId: 'd', allowPrivate: true, resolve: async () => [{ address, family: 4 }] });
+    try {
+      expect(await sendWebhook(url, '{"n":1}', resolvingTo('127.0.0.1'))).toMatchObject({ ok: true });
+      expect(await sendWebhook(url, '{"n":2}', resolvingTo('127.0.0.1'))).toMatchObject({ ok: true });
+      expect(rec.received.map((r) => r.remotePort)).toEqual([rec.received[0]!.remotePort, rec.received[0]!.remotePort]);
+      // The name now resolves elsewhere (nothing listens on 127.0.0.2): the open connection to
+      // 127.0.0.1 is not used for it, a new one is made to the address just checked, and fails.
+      const moved = await sendWebhook(url, '{"n":3}', resolvingTo('127.0.0.2'));
+      expect(moved).toMatchObject({ ok: false, blocked: false, httpStatus: null });
+      expect(moved.error).toMatch(/ECONNREFUSED/);
+      expect(rec.received).toHaveLength(2);
+      expect(await sendWebhook(url, '{"n":4}', resolvingTo('127.0.0.1'))).toMatchObject({ ok: true });
+      expect(rec.received[2]!.remotePort).toBe(rec.received[0]!.remotePort);
+    } finally {
+      await rec.close();
+    }
+  });
+
   it('does not follow redirects with an injected fetch', async () => {
-    let redirect: RequestRedirect | undefined;
+    let redirect: RequestInit['redirect'];
     const fake: typeof fetch = async (_url, init) => {
       redirect = init?.redirect;
       return new Response(null, { status: 302, headers: { location: 'http://169.254.169.254/' } });

@@ -6,6 +6,8 @@ export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
   path: string;
+  /** The sender's port: requests that share a connection share it. */
+  remotePort: number;
 }
 
 /** What to answer: a status (and optional delay/body), or 'hang' to never answer. */
@@ -25,7 +27,7 @@ export async function startReceiver(answer: (r: Received) => Answer = () => ({ s
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r: Received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '/' };
+      const r: Received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '/', remotePort: req.socket.remotePort ?? 0 };
       rec.received.push(r);
       const a = rec.answer(r);
       if (a === 'hang') return;

@@ -11,6 +11,7 @@ import type {
   SatchelMode,
   SatchelOptions,
 } from '../satchel.d.ts';
+import { EMBED_SOURCE, EMBED_VERSION, type UncheckedEmbedMessage } from '../../src/contracts/embed.ts';
 import { MODAL_CSS } from './styles.ts';
 
 type Win = Window & typeof globalThis;
@@ -116,9 +117,9 @@ export function createSatchel(win: Win, base: string): SatchelApi & { scan(root?
     }
 
     function onMessage(event: MessageEvent) {
-      const data = event.data as { source?: unknown; version?: unknown; instance?: unknown; type?: unknown; payload?: any } | null;
+      const data = event.data as (UncheckedEmbedMessage & { payload?: any }) | null;
       if (event.origin !== gateway || event.source !== iframe.contentWindow || !data || typeof data !== 'object') return;
-      if (data.source !== 'satchel' || data.version !== 1 || data.instance !== instance) return;
+      if (data.source !== EMBED_SOURCE || data.version !== EMBED_VERSION || data.instance !== instance) return;
       const payload = data.payload;
       switch (data.type) {
         case 'resize':

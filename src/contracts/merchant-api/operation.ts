@@ -1,6 +1,8 @@
 // What one operation of the signed merchant API is: its path, the key that signs it, whether a
-// blocked merchant may call it, its parameters (checked by the rules in ../rules.ts) and its result.
-// The HTTP layer registers routes from these, and /openapi.json is generated from the same objects.
+// blocked merchant may call it, its parameters (rule strings checked by ../rules.ts, the only
+// validation) and its result (a zod schema, whose inferred type the feature returns). The HTTP layer
+// registers routes from these objects and /openapi.json is generated from the same objects.
+import type * as z from 'zod';
 import type { RuleSet } from '../rules.ts';
 
 /** The merchant's key that signs a request: the payment key, the payout key, or either of them. */
@@ -16,10 +18,14 @@ export interface Operation<Params, Result> {
   readonly signedWith: SigningKey;
   /** `forbidden` answers a blocked merchant `You are forbidden`; `allowed` lets it read. */
   readonly blockedMerchant: 'forbidden' | 'allowed';
-  /** Body parameters: name -> rule string of ../rules.ts. */
-  readonly params?: RuleSet;
-  /** A request and its answer. */
-  readonly example?: { readonly params: Params; readonly result: Result };
+  /** Body parameters: name -> rule string of ../rules.ts (`list.*.field` for array items). */
+  readonly params: RuleSet;
+  /** Query-string parameters, as rule strings too. */
+  readonly query?: RuleSet;
+  /** What `result` of the success envelope holds. */
+  readonly result: z.ZodType<Result>;
+  /** A request and its answer; the OpenAPI test checks both against the schemas. */
+  readonly example: { readonly params: Params; readonly result: Result };
 }
 
 /** Declares an operation; the type parameters tie its example to its parameter and result types. */
@@ -27,7 +33,12 @@ export function operation<Params, Result>(op: Operation<Params, Result>): Operat
   return op;
 }
 
-/** The parameter type of an operation. */
-export type ParamsOf<O> = O extends Operation<infer P, unknown> ? P : never;
 /** The result type of an operation. */
 export type ResultOf<O> = O extends Operation<unknown, infer R> ? R : never;
+
+/** A boolean parameter as clients send it (D2: also `1`, `"true"`). */
+export type WireBoolean = boolean | 0 | 1 | '0' | '1' | 'true' | 'false';
+/** An integer parameter as clients send it: a number or its digits in a string. */
+export type WireInteger = number | string;
+/** An optional parameter: absent, null and "" all mean "not given". */
+export type Maybe<T> = T | null | undefined;

@@ -28,6 +28,8 @@ export interface MerchantProfilesTable {
   logo: string | null;
   logo_type: string | null;
   logo_sha256: string | null;
+  /** The payment page's default language (a code of PAGE_LANGUAGES); null: the payer's browser decides. */
+  language: string | null;
   updated_at: number;
 }
 

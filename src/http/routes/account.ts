@@ -1,7 +1,7 @@
 // What the merchant's account holds and offers, beyond the spec as merchants' Cryptomus clients
 // expect: balances and payment services (signed).
 import { signedRoute, type SignedRouteGroup } from '../signed-api.ts';
-import { balanceOp, paymentServicesOp } from '../../contracts/merchant-api/operations.ts';
+import { balanceOp, paymentServicesOp } from '../../contracts/merchant-api/account.ts';
 import { merchantBalances } from '../../wallets/merchant-wallets.ts';
 import { paymentServices } from '../../payouts/services.ts';
 

@@ -1,7 +1,7 @@
 // Invoices: creation, information, history, QR code and refunds.
 import type { SignedRouteGroup } from '../signed-api.ts';
 import { signedRoute } from '../signed-api.ts';
-import { createInvoiceOp, invoiceInfoOp, invoiceListOp, invoiceQrOp, refundInvoiceOp } from '../../contracts/merchant-api/operations.ts';
+import { createInvoiceOp, invoiceInfoOp, invoiceListOp, invoiceQrOp, refundInvoiceOp } from '../../contracts/merchant-api/invoices.ts';
 import { createInvoice } from '../../invoices/create.ts';
 import { invoiceInfo, invoiceQr, listInvoices } from '../../invoices/queries.ts';
 import { refundInvoice } from '../../refunds/refund.ts';

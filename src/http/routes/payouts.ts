@@ -4,7 +4,7 @@ import { simulatorRoute } from './simulator.ts';
 import type { Ctx } from '../../context.ts';
 import { signedRoute, type SignedRouteGroup } from '../signed-api.ts';
 import type { Input } from '../../contracts/rules.ts';
-import { calcPayoutOp, calculatePayoutOp, createPayoutOp, payoutInfoOp, payoutListOp, payoutServicesOp } from '../../contracts/merchant-api/operations.ts';
+import { calcPayoutOp, calculatePayoutOp, createPayoutOp, payoutInfoOp, payoutListOp, payoutServicesOp } from '../../contracts/merchant-api/payouts.ts';
 import { calcPayout, createPayout } from '../../payouts/create.ts';
 import { listPayouts, payoutInfo } from '../../payouts/queries.ts';
 import { payoutServices } from '../../payouts/services.ts';

@@ -1,6 +1,6 @@
 // Transfers between the merchant's personal and business wallets.
 import { signedRoute, type SignedRouteGroup } from '../signed-api.ts';
-import { transferToBusinessOp, transferToPersonalOp } from '../../contracts/merchant-api/operations.ts';
+import { transferToBusinessOp, transferToPersonalOp } from '../../contracts/merchant-api/transfers.ts';
 import { transfer } from '../../transfers/transfer.ts';
 
 export const transferRoutes: SignedRouteGroup = async (app, { ctx }) => {

@@ -1,6 +1,6 @@
 // Static wallets: creation, QR code, blocking and the refund of a blocked wallet's funds.
 import { signedRoute, type SignedRouteGroup } from '../signed-api.ts';
-import { blockedWalletRefundOp, blockWalletOp, createWalletOp, walletQrOp } from '../../contracts/merchant-api/operations.ts';
+import { blockedWalletRefundOp, blockWalletOp, createWalletOp, walletQrOp } from '../../contracts/merchant-api/wallets.ts';
 import { blockWallet, createStaticWallet, walletQr } from '../../wallets/create.ts';
 import { blockedAddressRefund } from '../../wallets/blocked-refund.ts';
 

@@ -1,6 +1,6 @@
 // Webhook resends and test webhooks.
 import { signedRoute, type SignedRouteGroup } from '../signed-api.ts';
-import { resendWebhookOp, resendWebhookV2Op, testPaymentWebhookOp, testPayoutWebhookOp, testWalletWebhookOp } from '../../contracts/merchant-api/operations.ts';
+import { resendWebhookOp, resendWebhookV2Op, testPaymentWebhookOp, testPayoutWebhookOp, testWalletWebhookOp } from '../../contracts/merchant-api/webhooks.ts';
 import { resendPaymentWebhook } from '../../webhooks/resend.ts';
 import { sendTestWebhook } from '../../test-webhooks/send.ts';
 

@@ -76,10 +76,21 @@ function match(tag: string): LangChoice | null {
   return { lang: known.code, locale };
 }
 
-/** `?lang=` first, then the browser's preferred languages, then English. */
-export function pickLanguage(query: string | null, preferred: readonly string[]): LangChoice {
-  for (const tag of [query, ...preferred]) {
-    const choice = tag ? match(tag) : null;
+/**
+ * `?lang=` first, then the invoice's language (the merchant's default, from the payer API), then
+ * the browser's preferred languages, then English. The invoice's language keeps the browser's
+ * region when the browser prefers the same language (de with de-AT formats as de-AT).
+ */
+export function pickLanguage(query: string | null, preferred: readonly string[], invoice: string | null = null): LangChoice {
+  const fromQuery = query ? match(query) : null;
+  if (fromQuery) return fromQuery;
+  const fromInvoice = invoice ? match(invoice) : null;
+  if (fromInvoice) {
+    const regional = preferred.map(match).find((c) => c?.lang === fromInvoice.lang);
+    return regional ?? fromInvoice;
+  }
+  for (const tag of preferred) {
+    const choice = match(tag);
     if (choice) return choice;
   }
   return { lang: 'en', locale: 'en-US' };

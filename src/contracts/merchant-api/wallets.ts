@@ -1,0 +1,85 @@
+// Static wallets: creation, QR code, blocking, and the one refund of a blocked wallet's funds.
+import * as z from 'zod';
+import { operation, type Maybe, type WireBoolean } from './operation.ts';
+import { amount, Qr, StaticWallet } from './objects.ts';
+
+export interface CreateWalletParams {
+  currency: string;
+  network: string;
+  order_id: string;
+  url_callback?: Maybe<string>;
+  from_referral_code?: Maybe<string>;
+}
+
+const EXAMPLE_WALLET: StaticWallet = {
+  wallet_uuid: '4a8bd3b5-0a5c-5f0d-9c4e-0b1c2d3e4f50',
+  uuid: 'b1b1c1a6-cf0f-4a6b-8e4a-5d8f2b3c4d5e',
+  order_id: 'customer-381',
+  address: 'TXbXyYbJm2Kk4w5yJdtwvPmfPxMWhdQhdW',
+  network: 'TRON',
+  currency: 'USDT',
+  url: 'https://pay.example.com/pay/wallet/b1b1c1a6-cf0f-4a6b-8e4a-5d8f2b3c4d5e',
+};
+
+export const createWalletOp = operation<CreateWalletParams, StaticWallet>({
+  id: 'createWallet',
+  path: '/v1/wallet',
+  summary: 'Create a static wallet (or return the one with this order_id)',
+  group: 'wallets',
+  signedWith: 'payment',
+  blockedMerchant: 'forbidden',
+  params: {
+    currency: 'required|string',
+    network: 'required|string',
+    order_id: 'required|string|min:1|max:100|alpha_dash',
+    url_callback: 'string|min:6|max:255|url',
+    from_referral_code: 'string',
+  },
+  result: StaticWallet,
+  example: { params: { currency: 'USDT', network: 'tron', order_id: 'customer-381', url_callback: 'https://shop.example.com/satchel/wallet' }, result: EXAMPLE_WALLET },
+});
+
+export const walletQrOp = operation<{ wallet_address_uuid: string }, z.infer<typeof Qr>>({
+  id: 'walletQr',
+  path: '/v1/wallet/qr',
+  summary: 'QR code of a static wallet address (also accepts merchant_payment_uuid)',
+  group: 'wallets',
+  signedWith: 'payment',
+  blockedMerchant: 'allowed',
+  params: { wallet_address_uuid: 'required|string|uuid' },
+  result: Qr,
+  example: { params: { wallet_address_uuid: EXAMPLE_WALLET.uuid }, result: { image: 'data:image/png;base64,iVBORw0KGgo=' } },
+});
+
+const WALLET_REF = {
+  uuid: 'required_without:order_id|uuid',
+  order_id: 'required_without:uuid|string|min:1|max:32|alpha_dash',
+};
+
+export const BlockedWallet = z.object({ uuid: z.string(), status: z.enum(['blocked', 'active', 'in_active']) });
+
+export const blockWalletOp = operation<{ uuid?: Maybe<string>; order_id?: Maybe<string>; is_force_refund?: Maybe<WireBoolean> }, z.infer<typeof BlockedWallet>>({
+  id: 'blockWallet',
+  path: '/v1/wallet/block-address',
+  summary: 'Block a static wallet (order_id wins over uuid)',
+  group: 'wallets',
+  signedWith: 'payment',
+  blockedMerchant: 'allowed',
+  params: { ...WALLET_REF, is_force_refund: 'boolean' },
+  result: BlockedWallet,
+  example: { params: { order_id: 'customer-381', is_force_refund: false }, result: { uuid: EXAMPLE_WALLET.uuid, status: 'blocked' } },
+});
+
+export const BlockedWalletRefund = z.object({ commission: amount, amount });
+
+export const blockedWalletRefundOp = operation<{ uuid?: Maybe<string>; order_id?: Maybe<string>; address: string }, z.infer<typeof BlockedWalletRefund>>({
+  id: 'blockedWalletRefund',
+  path: '/v1/wallet/blocked-address-refund',
+  summary: 'Refund a blocked static wallet\'s funds, once (uuid wins over order_id)',
+  group: 'wallets',
+  signedWith: 'payment',
+  blockedMerchant: 'forbidden',
+  params: { ...WALLET_REF, address: 'required|string|min:10|max:128|alpha_dash' },
+  result: BlockedWalletRefund,
+  example: { params: { uuid: EXAMPLE_WALLET.uuid, address: 'TDD97yguPESTpcrJMqU6h2ozZbibv4Vaqm' }, result: { commission: '1.00', amount: '24.00' } },
+});

@@ -1,0 +1,130 @@
+// Webhook resends and test webhooks; the webhook bodies the gateway sends, typed field by field in
+// the order they are sent (D3), `sign` last.
+import { operation, type Maybe } from './operation.ts';
+import { Empty, INVOICE_STATUS, PAYOUT_STATUS } from './objects.ts';
+
+const INVOICE_REF = {
+  uuid: 'required_without:order_id|uuid',
+  order_id: 'required_without:uuid|string|min:1|max:128|alpha_dash',
+};
+
+export const resendWebhookOp = operation<{ uuid?: Maybe<string>; order_id?: Maybe<string> }, Empty>({
+  id: 'resendWebhook',
+  path: '/v1/payment/resend',
+  summary: 'Resend the webhook of a paid invoice (order_id wins over uuid; at most 10 times)',
+  group: 'webhooks',
+  signedWith: 'payment',
+  blockedMerchant: 'allowed',
+  params: INVOICE_REF,
+  result: Empty,
+  example: { params: { order_id: 'shop-order-1042' }, result: [] },
+});
+
+/** The v2 resend also finds the invoice by the transaction that paid it, when neither id is given. */
+export const RESEND_BY_TXID_RULES = { txid: 'string|min:1|max:128' };
+
+export const resendWebhookV2Op = operation<{ uuid?: Maybe<string>; order_id?: Maybe<string>; txid?: Maybe<string> }, Empty>({
+  id: 'resendWebhookV2',
+  path: '/v2/payment/resend',
+  summary: 'Resend the webhook of a paid invoice, found by order_id, uuid or txid',
+  group: 'webhooks',
+  signedWith: 'payment',
+  blockedMerchant: 'allowed',
+  params: { uuid: 'uuid', order_id: 'string|min:1|max:128|alpha_dash', ...RESEND_BY_TXID_RULES },
+  result: Empty,
+  example: { params: { txid: '6e7e2f8a2b1c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6' }, result: [] },
+});
+
+export interface TestWebhookParams {
+  url_callback: string;
+  currency: string;
+  network: string;
+  uuid?: Maybe<string>;
+  order_id?: Maybe<string>;
+  status?: Maybe<string>;
+}
+
+const testRules = (statuses: readonly string[], idsRequired: boolean) => ({
+  url_callback: 'required|string|min:6|max:150|url',
+  currency: 'required|string',
+  network: 'required|string',
+  ...(idsRequired
+    ? { uuid: 'required_without:order_id|uuid', order_id: 'required_without:uuid|string|min:1|max:32|alpha_dash' }
+    : { uuid: 'uuid', order_id: 'string|min:1|max:32|alpha_dash' }),
+  // The spec lists status as required with the default `paid`: a missing status means paid.
+  status: `string|in:${statuses.join(',')}`,
+});
+
+const test = { group: 'webhooks', signedWith: 'payment', blockedMerchant: 'allowed', result: Empty } as const;
+const EXAMPLE = { url_callback: 'https://shop.example.com/satchel/webhook', currency: 'USDT', network: 'TRON', status: 'paid' };
+
+export const testPaymentWebhookOp = operation<TestWebhookParams, Empty>({
+  ...test,
+  id: 'testPaymentWebhook',
+  path: '/v1/test-webhook/payment',
+  summary: 'Send a test invoice webhook now (nothing is saved)',
+  params: testRules(INVOICE_STATUS.options, false),
+  example: { params: EXAMPLE, result: [] },
+});
+
+// The spec validates test webhooks with the payment key, but a popular SDK signs the payout test
+// with the payout key; both are the merchant's own secrets, so that one route takes either.
+export const testPayoutWebhookOp = operation<TestWebhookParams, Empty>({
+  ...test,
+  signedWith: 'payment_or_payout',
+  id: 'testPayoutWebhook',
+  path: '/v1/test-webhook/payout',
+  summary: 'Send a test payout webhook now (nothing is saved)',
+  params: testRules(PAYOUT_STATUS.options, false),
+  example: { params: EXAMPLE, result: [] },
+});
+
+export const testWalletWebhookOp = operation<TestWebhookParams, Empty>({
+  ...test,
+  id: 'testWalletWebhook',
+  path: '/v1/test-webhook/wallet',
+  summary: 'Send a test static wallet webhook now (nothing is saved)',
+  params: testRules(INVOICE_STATUS.options, true),
+  example: { params: { ...EXAMPLE, order_id: 'customer-381' }, result: [] },
+});
+
+/** The body of an invoice (`payment`) or static wallet top-up (`wallet`) webhook, without `sign`. */
+export interface PaymentWebhook {
+  type: 'payment' | 'wallet';
+  uuid: string;
+  order_id: string | null;
+  amount: string | null;
+  payment_amount: string | null;
+  payment_amount_usd: string | null;
+  merchant_amount: string | null;
+  commission: string | null;
+  is_final: boolean;
+  status: string;
+  from: string | null;
+  wallet_address_uuid: string | null;
+  network: string | null;
+  currency: string;
+  payer_currency: string | null;
+  payer_amount: string | null;
+  payer_amount_exchange_rate: string | null;
+  additional_data: string | null;
+  convert?: Record<string, unknown>;
+  txid: string | null;
+}
+
+/** The body of a payout webhook, without `sign`. */
+export interface PayoutWebhook {
+  type: 'payout';
+  uuid: string;
+  order_id: string;
+  amount: string | null;
+  merchant_amount: string | null;
+  commission: string | null;
+  is_final: boolean;
+  status: string;
+  txid: string | null;
+  currency: string;
+  network: string | null;
+  payer_currency: string | null;
+  payer_amount: string | null;
+}

@@ -1,0 +1,27 @@
+// Whether the network's hot wallet can pay an outgoing payment now (the amount, or the fee in the
+// native coin), asked before anything is recorded or debited: payouts, invoice refunds and
+// blocked-wallet refunds are refused alike when it cannot (docs/payouts.md).
+import type { Ctx } from '../context.ts';
+import type { PaymentRequest } from '../chain/contract.ts';
+import { ChainError } from '../chain/errors.ts';
+import { BusinessError } from '../errors.ts';
+
+/** The answer to a payment the gateway's hot wallet cannot send now (nothing is recorded or debited). */
+export function hotWalletShort(currency: string): BusinessError {
+  return new BusinessError(`The gateway cannot send this payout now: not enough ${currency} in its hot wallet`);
+}
+
+/**
+ * Refuses a payment the network's hot wallet cannot cover. A node that cannot be asked does not
+ * refuse it: the payment is accepted and waits (see payouts/worker.ts for a wallet that stays short).
+ */
+export async function ensureHotWalletCovers(ctx: Ctx, req: PaymentRequest): Promise<void> {
+  let coverage;
+  try {
+    coverage = await ctx.chains.driver(req.network).canCover(req);
+  } catch (err) {
+    if (err instanceof ChainError) return; // the node cannot tell now
+    throw err;
+  }
+  if (!coverage.covered) throw hotWalletShort(coverage.currency);
+}
