@@ -26,6 +26,12 @@ export interface IncomingTransfer {
 export interface ChainSink {
   /** A transfer to a watched address was seen, or its confirmations changed. Idempotent. */
   transfer(t: IncomingTransfer): Promise<void>;
+  /**
+   * Several transfers at once, with the effect of `transfer` called for each in order, recorded in
+   * one database transaction (one durable commit for all of them). Optional: a driver that reads
+   * many transfers per round uses it when present.
+   */
+  transferBatch?(list: readonly IncomingTransfer[]): Promise<void>;
   /** A transfer disappeared (dropped from the mempool, reverted, reorganised away). Idempotent. */
   dropped(network: string, txid: string, index: number): Promise<void>;
   /** What became of a transaction we sent (payout, refund, sweep). Idempotent. */

@@ -4,7 +4,7 @@
 // database is unreachable throws DatabaseUnavailableError, which the HTTP layer answers with 503
 // and the workers simply retry on their next round. Named locks (one chain scanner per network)
 // live on a session of their own, outside the pool.
-import { CompiledQuery, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from 'kysely';
+import { CompiledQuery, Kysely, PostgresAdapter, sql, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from 'kysely';
 import pg from 'pg';
 import { DatabaseUnavailableError } from '../errors.ts';
 import type { DB } from './schema.ts';
@@ -181,6 +181,11 @@ export function openPostgres(url: string, log: (msg: string, err: unknown) => vo
     db,
     kind: 'postgres',
     write: (fn) => db.transaction().execute(fn),
+    relaxedWrite: (fn) =>
+      db.transaction().execute(async (trx) => {
+        await sql`set local synchronous_commit = off`.execute(trx);
+        return fn(trx);
+      }),
     forUpdate: (qb) => qb.forUpdate() as typeof qb,
     skipLocked: (qb) => qb.forUpdate().skipLocked() as typeof qb,
     async tryAdvisoryLock(name: string) {

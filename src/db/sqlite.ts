@@ -1,5 +1,5 @@
 // SQLite behind the Storage interface: prepared statements kept, IMMEDIATE transactions, group commit.
-import { Kysely, SqliteDialect, CompiledQuery, type DatabaseConnection, type QueryResult, type Driver, type Transaction } from 'kysely';
+import { Kysely, SqliteDialect, CompiledQuery, sql, type DatabaseConnection, type QueryResult, type Driver, type Transaction } from 'kysely';
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -195,6 +195,16 @@ export function openSqlite(path: string): Storage {
     db,
     kind: 'sqlite',
     write: (fn) => group.run(fn),
+    relaxedWrite: (fn) =>
+      // One connection for the three steps, so that no other transaction commits in between.
+      db.connection().execute(async (conn) => {
+        await sql`pragma synchronous = normal`.execute(conn);
+        try {
+          return await conn.transaction().execute(fn);
+        } finally {
+          await sql`pragma synchronous = full`.execute(conn);
+        }
+      }),
     forUpdate: (qb) => qb,
     skipLocked: (qb) => qb,
     tryAdvisoryLock: async () => true,

@@ -28,6 +28,15 @@ export interface Storage {
    * caller rolls back only its own savepoint. On PostgreSQL each caller has its own transaction.
    */
   write<T>(fn: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a transaction whose commit does not wait for the disk (SQLite: synchronous=NORMAL
+   * for that commit; PostgreSQL: synchronous_commit off). It survives the process dying; a power
+   * cut or an operating-system crash may lose it, together with whatever was committed after it
+   * the same way, never with anything committed before or durably after it (the log is written in
+   * order). Only for records whose loss makes safe work happen again: a webhook attempt, whose
+   * webhook is then sent again under the same delivery id.
+   */
+  relaxedWrite<T>(fn: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

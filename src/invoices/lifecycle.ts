@@ -1,9 +1,10 @@
 // The invoice state machine (DESIGN D4), recomputed from what the chain shows. Every move happens
 // in one transaction with its ledger credit and its webhook, so a crash loses nothing and a
 // transfer seen twice is credited once.
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
-import type { DB } from '../db/schema.ts';
+import type { ChainTransfersTable, DB } from '../db/schema.ts';
+import { statement, statementsByColumns } from '../db/statement.ts';
 import { Decimal } from '../money/decimal.ts';
 import { post } from '../ledger/index.ts';
 import { enqueueWebhook } from '../webhooks/outbox.ts';
@@ -27,14 +28,16 @@ export interface Tally {
   confirmations: { current: number; required: number } | null;
 }
 
+const transfersOf = statement<{ id: string }, Selectable<ChainTransfersTable>>((db, p) =>
+  db.selectFrom('chain_transfers').selectAll().where('owner_kind', '=', 'invoice').where('owner_id', '=', p.id).orderBy('seen_at'),
+);
+
 export async function tally(trx: Kysely<DB> | Transaction<DB>, inv: InvoiceRow, required: number): Promise<Tally> {
-  const rows = await trx
-    .selectFrom('chain_transfers')
-    .selectAll()
-    .where('owner_kind', '=', 'invoice')
-    .where('owner_id', '=', inv.id)
-    .orderBy('seen_at')
-    .execute();
+  return tallyOf((await transfersOf(trx, { id: inv.id })).rows, inv, required);
+}
+
+/** The tally of an invoice's transfers (`rows`: every transfer to it, oldest first). */
+function tallyOf(rows: ReadonlyArray<Selectable<ChainTransfersTable>>, inv: InvoiceRow, required: number): Tally {
   const expiresMs = Number(inv.expired_at) * 1000;
   let confirmed = Decimal.ZERO;
   let pending = Decimal.ZERO;
@@ -74,17 +77,34 @@ export function nextStatus(inv: InvoiceRow, t: Tally, now: number): string {
   return t.lateDrop ? 'fail' : 'cancel';
 }
 
+/** The invoice columns a reconciliation may set (`patch`), then its id. */
+const updateInvoice = statementsByColumns<Partial<InvoiceRow> & { id: string }>((db, p, columns) => {
+  const values = p as Record<string, unknown>;
+  return db
+    .updateTable('invoices')
+    .set(Object.fromEntries(columns.map((c) => [c, values[c]])) as Partial<InvoiceRow>)
+    .where('id', '=', p.id);
+});
+
+const paymentKeyOf = statement<{ id: string }, { payment_key: string }>((db, p) => db.selectFrom('merchants').select('payment_key').where('id', '=', p.id));
+
+const lockInvoice = statement<{ id: string }, InvoiceRow>((db, p, kind) => {
+  const q = db.selectFrom('invoices').selectAll().where('id', '=', p.id);
+  return kind === 'postgres' ? q.forUpdate() : q;
+});
+
 /**
  * Recomputes one invoice inside `trx`: status, amounts, credit and webhook. Returns the updated row.
  * Callers hold no lock; this takes the invoice row's lock first.
  */
 export async function reconcileInvoice(ctx: Ctx, trx: Transaction<DB>, invoiceId: string): Promise<InvoiceRow | null> {
-  const inv = await ctx.storage.forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', invoiceId)).executeTakeFirst();
+  const inv = (await lockInvoice(trx, { id: invoiceId })).rows[0];
   if (!inv || !(RECOMPUTABLE.has(inv.status) || CREDIT_ONLY.has(inv.status))) return inv ?? null;
   const now = ctx.now();
   const network = ctx.registry.network(inv.network);
   const required = network ? ctx.chains.confirmations(network.code) : 1;
-  const t = await tally(trx, inv, required);
+  const transfers = (await transfersOf(trx, { id: inv.id })).rows;
+  const t = tallyOf(transfers, inv, required);
   let status = CREDIT_ONLY.has(inv.status) ? inv.status : nextStatus(inv, t, now);
   // A final invoice never reopens: a deep reorganisation after crediting is an operator's matter.
   if (FINAL_STATUSES.has(inv.status) && !FINAL_STATUSES.has(status)) status = inv.status;
@@ -126,13 +146,14 @@ export async function reconcileInvoice(ctx: Ctx, trx: Transaction<DB>, invoiceId
     }
   }
 
-  const foreign = await creditForeignTransfers(ctx, trx, inv, now);
+  const foreign = await creditForeignTransfers(ctx, trx, inv, transfers, now);
   if (foreign) patch.comments = foreign;
 
   if (Object.keys(patch).length === 0) return inv;
   patch.updated_at = now;
   patch.version = inv.version + 1;
-  await trx.updateTable('invoices').set(patch).where('id', '=', inv.id).execute();
+  const columns = Object.keys(patch).sort();
+  await updateInvoice(trx, columns, { ...patch, id: inv.id });
   const updated = { ...inv, ...patch };
   // Every move is announced, and so is money credited without a move (a late payment).
   if ((patch.status || patch.credited) && inv.url_callback) await enqueueInvoiceWebhook(ctx, trx, updated);
@@ -145,16 +166,16 @@ export async function reconcileInvoice(ctx: Ctx, trx: Transaction<DB>, invoiceId
  * merchant in its own currency, less that currency's commission, and noted in `comments`.
  * Returns the new comment, or null when nothing new was credited.
  */
-async function creditForeignTransfers(ctx: Ctx, trx: Transaction<DB>, inv: InvoiceRow, now: number): Promise<string | null> {
+async function creditForeignTransfers(
+  ctx: Ctx,
+  trx: Transaction<DB>,
+  inv: InvoiceRow,
+  transfers: ReadonlyArray<Selectable<ChainTransfersTable>>,
+  now: number,
+): Promise<string | null> {
   if (!inv.payer_currency) return null;
-  const rows = await trx
-    .selectFrom('chain_transfers')
-    .selectAll()
-    .where('owner_kind', '=', 'invoice')
-    .where('owner_id', '=', inv.id)
-    .where('status', '=', 'confirmed')
-    .where('currency', '!=', inv.payer_currency.toUpperCase())
-    .execute();
+  const payerCurrency = inv.payer_currency.toUpperCase();
+  const rows = transfers.filter((t) => t.status === 'confirmed' && t.currency !== payerCurrency);
   let note: string | null = null;
   for (const t of rows) {
     const def = ctx.registry.currencyOn(t.network, t.currency);
@@ -180,7 +201,8 @@ async function creditForeignTransfers(ctx: Ctx, trx: Transaction<DB>, inv: Invoi
 
 export async function enqueueInvoiceWebhook(ctx: Ctx, trx: Transaction<DB>, inv: InvoiceRow): Promise<void> {
   if (!inv.url_callback) return;
-  const merchant = await trx.selectFrom('merchants').select('payment_key').where('id', '=', inv.merchant_id).executeTakeFirstOrThrow();
+  const merchant = (await paymentKeyOf(trx, { id: inv.merchant_id })).rows[0];
+  if (!merchant) throw new Error(`merchant ${inv.merchant_id} not found`);
   await enqueueWebhook(trx, {
     merchantId: inv.merchant_id,
     kind: 'payment',

@@ -1,8 +1,9 @@
 // The append-only ledger (D5): every credit and debit is an entry written in the same transaction
 // as the change that causes it; balances never go negative; a balance equals the sum of its entries.
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { DB, LedgerEntriesTable } from '../db/schema.ts';
+import { statement } from '../db/statement.ts';
 import type { Storage } from '../db/dialect.ts';
 import { Decimal } from '../money/decimal.ts';
 
@@ -30,56 +31,74 @@ export interface Movement {
   now: number;
 }
 
+const bookedKey = statement<{ key: string }, { id: string }>((db, p) => db.selectFrom('ledger_entries').select('id').where('key', '=', p.key));
+const lockBalance = statement<{ merchant_id: string; kind: Wallet; currency: string }, { amount: string }>((db, p, kind) => {
+  const q = db.selectFrom('balances').select('amount').where('merchant_id', '=', p.merchant_id).where('kind', '=', p.kind).where('currency', '=', p.currency);
+  return kind === 'postgres' ? q.forUpdate() : q;
+});
+const createBalance = statement<{ merchant_id: string; kind: Wallet; currency: string; updated_at: number }>((db, p) =>
+  db
+    .insertInto('balances')
+    .values({ merchant_id: p.merchant_id, kind: p.kind, currency: p.currency, amount: '0', updated_at: p.updated_at })
+    .onConflict((oc) => oc.columns(['merchant_id', 'kind', 'currency']).doNothing()),
+);
+const setBalance = statement<{ merchant_id: string; kind: Wallet; currency: string; amount: string; updated_at: number }>((db, p) =>
+  db
+    .updateTable('balances')
+    .set({ amount: p.amount, updated_at: p.updated_at })
+    .where('merchant_id', '=', p.merchant_id)
+    .where('kind', '=', p.kind)
+    .where('currency', '=', p.currency),
+);
+const insertEntry = statement<Insertable<LedgerEntriesTable>>((db, p) =>
+  db.insertInto('ledger_entries').values({
+    id: p.id,
+    merchant_id: p.merchant_id,
+    kind: p.kind,
+    currency: p.currency,
+    amount: p.amount,
+    balance_after: p.balance_after,
+    reason: p.reason,
+    ref_kind: p.ref_kind,
+    ref_id: p.ref_id,
+    key: p.key,
+    created_at: p.created_at,
+  }),
+);
+
 /**
  * Books one movement inside `trx` (which the caller opened). Returns the new balance, or null if
  * the key was already booked. Throws InsufficientFunds when a debit would go below zero.
  */
-export async function post(storage: Storage, trx: Transaction<DB>, m: Movement): Promise<string | null> {
+export async function post(_storage: Storage, trx: Transaction<DB>, m: Movement): Promise<string | null> {
   const currency = m.currency.toUpperCase();
-  const seen = await trx.selectFrom('ledger_entries').select('id').where('key', '=', m.key).executeTakeFirst();
-  if (seen) return null;
-  // Create the balance row first so that there is always a row to lock.
-  await trx
-    .insertInto('balances')
-    .values({ merchant_id: m.merchantId, kind: m.wallet, currency, amount: '0', updated_at: m.now })
-    .onConflict((oc) => oc.columns(['merchant_id', 'kind', 'currency']).doNothing())
-    .execute();
-  const row = await storage
-    .forUpdate(
-      trx
-        .selectFrom('balances')
-        .select('amount')
-        .where('merchant_id', '=', m.merchantId)
-        .where('kind', '=', m.wallet)
-        .where('currency', '=', currency),
-    )
-    .executeTakeFirstOrThrow();
+  if ((await bookedKey(trx, { key: m.key })).rows.length > 0) return null;
+  const balance = { merchant_id: m.merchantId, kind: m.wallet, currency };
+  let row = (await lockBalance(trx, balance)).rows[0];
+  if (!row) {
+    // The first movement of this balance: create its row (or find the one a concurrent
+    // transaction just created), then lock it.
+    await createBalance(trx, { ...balance, updated_at: m.now });
+    row = (await lockBalance(trx, balance)).rows[0];
+    if (!row) throw new Error(`balance row missing for ${m.merchantId} ${m.wallet} ${currency}`);
+  }
   const next = Decimal.parse(row.amount).add(m.amount);
   if (next.isNegative()) throw new InsufficientFunds(currency, row.amount);
   const after = next.toString();
-  await trx
-    .updateTable('balances')
-    .set({ amount: after, updated_at: m.now })
-    .where('merchant_id', '=', m.merchantId)
-    .where('kind', '=', m.wallet)
-    .where('currency', '=', currency)
-    .execute();
-  await trx
-    .insertInto('ledger_entries')
-    .values({
-      id: randomUUID(),
-      merchant_id: m.merchantId,
-      kind: m.wallet,
-      currency,
-      amount: Decimal.parse(m.amount).toString(),
-      balance_after: after,
-      reason: m.reason,
-      ref_kind: m.ref.kind,
-      ref_id: m.ref.id,
-      key: m.key,
-      created_at: m.now,
-    })
-    .execute();
+  await setBalance(trx, { ...balance, amount: after, updated_at: m.now });
+  await insertEntry(trx, {
+    id: randomUUID(),
+    merchant_id: m.merchantId,
+    kind: m.wallet,
+    currency,
+    amount: Decimal.parse(m.amount).toString(),
+    balance_after: after,
+    reason: m.reason,
+    ref_kind: m.ref.kind,
+    ref_id: m.ref.id,
+    key: m.key,
+    created_at: m.now,
+  });
   return after;
 }
 

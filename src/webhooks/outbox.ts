@@ -1,8 +1,9 @@
 // The webhook outbox (D3): a row written in the same transaction as the change that causes it, so
 // a crash can neither lose a notification nor invent one. WebhookDeliverer sends what is here.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB, WebhooksTable } from '../db/schema.ts';
+import { statement } from '../db/statement.ts';
 
 export type WebhookKind = 'payment' | 'wallet' | 'payout';
 
@@ -22,6 +23,19 @@ export interface NewWebhook {
 let lastMs = 0;
 let counter = 0;
 
+/** Random bytes drawn in bulk: one system call serves many ids. */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+function random(n: number): Buffer {
+  if (poolAt + n > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  const out = Buffer.from(pool.subarray(poolAt, poolAt + n));
+  poolAt += n;
+  return out;
+}
+
 /**
  * A UUIDv7 (RFC 9562) whose 12-bit counter makes ids from this process strictly increasing, even
  * within one millisecond: webhooks about the same invoice are delivered in (created_at, id) order,
@@ -31,12 +45,12 @@ export function timeOrderedId(): string {
   const now = Date.now();
   if (now > lastMs) {
     lastMs = now;
-    counter = randomBytes(2).readUInt16BE(0) & 0x3ff; // leaves room to count up within the millisecond
+    counter = random(2).readUInt16BE(0) & 0x3ff; // leaves room to count up within the millisecond
   } else if (++counter > 0xfff) {
     lastMs++;
     counter = 0;
   }
-  const b = randomBytes(16);
+  const b = random(16);
   b.writeUIntBE(lastMs, 0, 6);
   b[6] = 0x70 | (counter >> 8);
   b[7] = counter & 0xff;
@@ -49,24 +63,36 @@ export function timeOrderedId(): string {
  * the `x-satchel-delivery` header). Call it inside the transaction of the status change. */
 export async function enqueueWebhook(db: Kysely<DB> | Transaction<DB>, w: NewWebhook): Promise<string> {
   const id = timeOrderedId();
-  await db
-    .insertInto('webhooks')
-    .values({
-      id,
-      merchant_id: w.merchantId,
-      kind: w.kind,
-      ref_id: w.refId,
-      url: w.url,
-      body: w.body,
+  await insertWebhook(db, {
+    id,
+    merchant_id: w.merchantId,
+    kind: w.kind,
+    ref_id: w.refId,
+    url: w.url,
+    body: w.body,
+    next_attempt_at: w.now,
+    allow_private: w.allowPrivate ? 1 : 0,
+    created_at: w.now,
+  });
+  return id;
+}
+
+const insertWebhook = statement<Pick<WebhooksTable, 'id' | 'merchant_id' | 'kind' | 'ref_id' | 'url' | 'body' | 'next_attempt_at' | 'allow_private' | 'created_at'>>(
+  (db, p) =>
+    db.insertInto('webhooks').values({
+      id: p.id,
+      merchant_id: p.merchant_id,
+      kind: p.kind,
+      ref_id: p.ref_id,
+      url: p.url,
+      body: p.body,
       status: 'pending',
       attempts: 0,
-      next_attempt_at: w.now,
-      allow_private: w.allowPrivate ? 1 : 0,
-      created_at: w.now,
+      next_attempt_at: p.next_attempt_at,
+      allow_private: p.allow_private,
+      created_at: p.created_at,
       delivered_at: null,
       last_status: null,
       last_error: null,
-    })
-    .execute();
-  return id;
-}
+    }),
+);

@@ -6,6 +6,8 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { nextRev, simTxid } from '../../src/chain/simulated/driver.ts';
 import { simulatePay } from '../../src/simulator/payments.ts';
 import { createWorkers } from '../../src/worker/index.ts';
+import { createSink } from '../../src/chain/ingest.ts';
+import type { ChainSink } from '../../src/chain/contract.ts';
 
 describe.each(await backends())('ingest sets bad transfers aside on $name', (backend) => {
   let gw: TestGateway;
@@ -74,6 +76,51 @@ describe.each(await backends())('ingest sets bad transfers aside on $name', (bac
     expect(logged).toEqual(expect.arrayContaining([expect.objectContaining({ txid: bad, network: 'TRON' })]));
     const metrics = await gw.app.inject('/metrics');
     expect(metrics.body).toMatch(/^satchel_transfers_set_aside 2$/m);
+  });
+
+  it('credits the transfers of one scan together, and sets aside one whose processing fails while the others are credited', async () => {
+    const invoices = [await newInvoice(), await newInvoice(), await newInvoice()];
+    const victim = invoices[1]!;
+    const amounts = new Map<string, string>();
+    for (const inv of invoices) {
+      const info = await gw.api('/v1/payment/info', { uuid: inv.uuid });
+      amounts.set(inv.uuid, info.body.result.payer_amount as string);
+    }
+    const txids = [];
+    for (const inv of invoices) txids.push(await chainSends(inv.address, amounts.get(inv.uuid)!));
+
+    const original = gw.ctx.features;
+    const failing: typeof original.owners.invoice = async (ctx, trx, invoiceId, transfer) => {
+      if (invoiceId === victim.uuid) throw new RangeError('arithmetic failed');
+      return original.owners.invoice(ctx, trx, invoiceId, transfer);
+    };
+    gw.ctx.features = { ...original, owners: { ...original.owners, invoice: failing } };
+    const batches: number[] = [];
+    try {
+      const sink = createSink(gw.ctx, { error: () => {} });
+      const spy: ChainSink = {
+        ...sink,
+        transferBatch: async (list) => {
+          batches.push(list.length);
+          await sink.transferBatch!(list);
+        },
+      };
+      expect(await gw.ctx.chains.poll('TRON', spy, { wait: true })).toBe(true);
+    } finally {
+      gw.ctx.features = original;
+    }
+    expect(batches).toEqual([3]);
+
+    for (const inv of invoices) {
+      const info = await gw.api('/v1/payment/info', { uuid: inv.uuid });
+      expect(info.body.result.payment_status).toBe(inv === victim ? 'process' : 'paid');
+    }
+    const aside = await gw.ctx.storage.db.selectFrom('set_aside_transfers').select(['txid', 'reason']).where('txid', 'in', txids).execute();
+    expect(aside).toEqual([{ txid: txids[1], reason: 'arithmetic failed' }]);
+    const credited = await gw.ctx.storage.db.selectFrom('ledger_entries').select('ref_id').where('ref_id', 'in', invoices.map((i) => i.uuid)).execute();
+    expect(credited.map((r) => r.ref_id).sort()).toEqual([invoices[0]!.uuid, invoices[2]!.uuid].sort());
+    const recorded = await gw.ctx.storage.db.selectFrom('chain_transfers').select('txid').where('txid', 'in', txids).execute();
+    expect(recorded.map((r) => r.txid).sort()).toEqual([txids[0], txids[2]].sort());
   });
 
   it('the simulator refuses amounts beyond the bound', async () => {

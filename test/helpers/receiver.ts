@@ -9,6 +9,8 @@ export interface Delivery {
   json: Record<string, any>;
   headers: IncomingHttpHeaders;
   path: string;
+  /** The sender's port: requests that share a connection share it. */
+  remotePort: number;
 }
 
 /** What to answer: a status (and optional delay/body), or 'hang' to never answer. */
@@ -44,7 +46,7 @@ export async function startReceiver(answer: number | ((d: Delivery) => Answer) =
       } catch {
         /* recorded as is */
       }
-      const d: Delivery = { body, json, headers: req.headers, path: req.url ?? '/' };
+      const d: Delivery = { body, json, headers: req.headers, path: req.url ?? '/', remotePort: req.socket.remotePort ?? 0 };
       r.deliveries.push(d);
       const a = r.answer(d);
       if (a === 'hang') return;

@@ -60,6 +60,27 @@ describe('sendWebhook', () => {
     }
   });
 
+  it('keeps a connection alive between deliveries, and reuses it only for the address checked for each', async () => {
+    const rec = await startReceiver();
+    const url = `http://merchant.invalid:${rec.port}/hook`;
+    const resolvingTo = (address: string) => ({ deliveryId: 'd', allowPrivate: true, resolve: async () => [{ address, family: 4 }] });
+    try {
+      expect(await sendWebhook(url, '{"n":1}', resolvingTo('127.0.0.1'))).toMatchObject({ ok: true });
+      expect(await sendWebhook(url, '{"n":2}', resolvingTo('127.0.0.1'))).toMatchObject({ ok: true });
+      expect(rec.deliveries.map((r) => r.remotePort)).toEqual([rec.deliveries[0]!.remotePort, rec.deliveries[0]!.remotePort]);
+      // The name now resolves elsewhere (nothing listens on 127.0.0.2): the open connection to
+      // 127.0.0.1 is not used for it, a new one is made to the address just checked, and fails.
+      const moved = await sendWebhook(url, '{"n":3}', resolvingTo('127.0.0.2'));
+      expect(moved).toMatchObject({ ok: false, blocked: false, httpStatus: null });
+      expect(moved.error).toMatch(/ECONNREFUSED/);
+      expect(rec.deliveries).toHaveLength(2);
+      expect(await sendWebhook(url, '{"n":4}', resolvingTo('127.0.0.1'))).toMatchObject({ ok: true });
+      expect(rec.deliveries[2]!.remotePort).toBe(rec.deliveries[0]!.remotePort);
+    } finally {
+      await rec.close();
+    }
+  });
+
   it('does not follow redirects with an injected fetch', async () => {
     let redirect: RequestInit['redirect'];
     const fake: typeof fetch = async (_url, init) => {

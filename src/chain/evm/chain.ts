@@ -46,11 +46,14 @@ export interface EvmChainOptions {
   network: NetworkDef;
   rpcUrl: string;
   chainId: number;
+  /** Confirmations after which a transfer (or one of our transactions) is final. */
   confirmations: number;
   tokens: EvmToken[];
+  /** BIP-39 seed (64 bytes). Held in memory only. */
   seed: Uint8Array;
   storage: Storage;
   now?: () => number;
+  /** Called with the method name of every JSON-RPC request (metrics). */
   onRpcRequest?: (method: string) => void;
   log?: ChainLog;
 }

@@ -7,8 +7,7 @@
 import type { ChainDriver, ChainLog, ChainSink, Coverage, PaymentRequest, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError } from '../errors.ts';
 import type { NetworkDef } from '../../registry/index.ts';
-import type { Storage } from '../../db/dialect.ts';
-import { EvmChain, type Asset, type EvmToken } from './chain.ts';
+import { EvmChain, type Asset, type EvmChainOptions } from './chain.ts';
 import { EvmOutgoing, type OutgoingRow } from './outgoing.ts';
 import { EvmPayments } from './send.ts';
 import { EvmScanner } from './scan.ts';
@@ -16,17 +15,7 @@ import { EvmSweeper, type EvmSweepPolicy } from './sweep.ts';
 
 export type EvmLog = ChainLog;
 
-export interface EvmDriverOptions {
-  network: NetworkDef;
-  rpcUrl: string;
-  chainId: number;
-  /** Confirmations after which a transfer (or one of our transactions) is final. */
-  confirmations: number;
-  tokens: EvmToken[];
-  /** BIP-39 seed (64 bytes). Held in memory only. */
-  seed: Uint8Array;
-  storage: Storage;
-  now?: () => number;
+export interface EvmDriverOptions extends EvmChainOptions {
   /** Blocks per eth_getLogs range (default 100). */
   pollBatch?: number;
   /** Batches per poll() call (default 20); the rest continues on the next call. */
@@ -36,9 +25,6 @@ export interface EvmDriverOptions {
   startBlock?: number;
   /** Rebroadcast a sent but unmined transaction after this long (default 60 s). */
   rebroadcastAfterMs?: number;
-  /** Called with the method name of every JSON-RPC request (metrics). */
-  onRpcRequest?: (method: string) => void;
-  log?: EvmLog;
 }
 
 export class EvmDriver implements ChainDriver {

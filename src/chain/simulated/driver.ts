@@ -6,7 +6,10 @@ import { sql } from 'kysely';
 import type { Storage } from '../../db/dialect.ts';
 import type { DB } from '../../db/schema.ts';
 import type { NetworkDef } from '../../registry/index.ts';
-import type { ChainDriver, ChainSink, Coverage, DriverFactory, SendRequest } from '../contract.ts';
+import type { ChainDriver, ChainSink, Coverage, DriverFactory, IncomingTransfer, SendRequest } from '../contract.ts';
+
+/** Incoming transfers handed to the sink in one transaction. */
+const BATCH = 100;
 
 export async function nextRev(trx: Kysely<DB> | Transaction<DB>): Promise<number> {
   const row = await trx
@@ -57,14 +60,26 @@ export class SimulatedDriver implements ChainDriver {
         .limit(500)
         .execute();
       if (rows.length === 0) return;
+      // Consecutive incoming transfers go to the sink together (one transaction for the lot);
+      // anything else is reported in its place in the order.
+      let batch: IncomingTransfer[] = [];
+      const flush = async () => {
+        if (batch.length === 0) return;
+        const list = batch;
+        batch = [];
+        if (sink.transferBatch && list.length > 1) await sink.transferBatch(list);
+        else for (const t of list) await sink.transfer(t);
+      };
       for (const r of rows) {
         if (r.direction === 'out') {
+          await flush();
           if (r.status === 'mined') await sink.outgoing(code, r.txid, 'confirmed', r.confirmations);
           else if (r.status === 'failed') await sink.outgoing(code, r.txid, 'failed', 0);
         } else if (r.status === 'dropped') {
+          await flush();
           await sink.dropped(code, r.txid, r.idx);
         } else {
-          await sink.transfer({
+          batch.push({
             network: code,
             currency: r.currency,
             txid: r.txid,
@@ -76,8 +91,10 @@ export class SimulatedDriver implements ChainDriver {
             blockHash: r.block_height === null ? null : simTxid(this.network, `block:${r.block_height}`),
             confirmations: r.confirmations,
           });
+          if (batch.length >= BATCH) await flush();
         }
       }
+      await flush();
       const last = Number(rows[rows.length - 1]!.rev);
       // Several processes may follow the same chain (the gateway and the CLI): the cursor only moves forward.
       await db.transaction().execute(async (trx) => {
