@@ -17,6 +17,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['Scale-out under faults (issue 15)', async () => (await import('./scale.ts')).scaleBench()],
   ['Bitcoin-family driver on litecoind (issue 12)', async () => (await import('./bitcoin.ts')).bitcoinBench()],
   ['Merchant dashboard (issue 14)', async () => (await import('./dashboard.ts')).dashboardBench()],
+  ['Watched addresses in memory (issue 15)', async () => (await import('./watched.ts')).watchedBench()],
 ];
 
 // `npm run bench -- evm bitcoin` runs only the sections whose title contains one of the words

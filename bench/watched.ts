@@ -92,7 +92,9 @@ export async function watchedBench(): Promise<Row[]> {
       value: `${bytes.toFixed(0)} B`,
       baseline: `${LIMIT} B limit`,
       ratio: (bytes / LIMIT).toFixed(2),
-      note: 'heap growth after full GCs, address and HD path kept (the path signs sweeps); lookups exact',
+      note: family === 'bitcoin'
+        ? 'heap growth after full GCs; script bytes as key, address kept (this driver keeps no path); lookups exact'
+        : 'heap growth after full GCs, address and HD path kept (the path signs sweeps); lookups exact',
     });
   }
   return rows;

@@ -149,10 +149,11 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
 }
 
 /** Tops up every pool that holds addresses for the current seed (the worker's job). */
-export async function refillAddressPools(ctx: AllocatorCtx & { registry: { network(code: string): NetworkDef | undefined } }): Promise<number> {
+export async function refillAddressPools(ctx: AllocatorCtx & { registry: { network(code: string): NetworkDef | undefined } }, signal?: AbortSignal): Promise<number> {
   const pools = await ctx.storage.db.selectFrom('address_pool').select('network').distinct().execute();
   let added = 0;
   for (const { network: code } of pools) {
+    if (signal?.aborted) break;
     const network = ctx.registry.network(code);
     if (network) added += await refill(ctx, network, POOL_TARGET);
   }

@@ -20,6 +20,7 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
   const deliverer = new WebhookDeliverer(ctx, { timeoutMs: ctx.config.webhookTimeoutMs });
   const sink = createSink(ctx, log);
   const shutdown = new AbortController();
+  let refilling: Promise<unknown> | null = null;
   const jobs: Array<[string, Job]> = [
     ['chains', async (_c, signal) => {
       // Networks in parallel: a slow or unreachable node must not hold up the others.
@@ -31,7 +32,12 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
     }],
     ['expiry', ctx.features.jobs.expiry],
     // Deposit addresses derived ahead (with their QR codes), so that requests do not derive them.
-    ['addresses', (c) => refillAddressPools(c)],
+    // In the background: a round (and its webhooks) does not wait for the derivations.
+    ['addresses', async (c, signal) => {
+      refilling ??= refillAddressPools(c, signal)
+        .catch((err: unknown) => log.error({ err, job: 'addresses' }, 'worker job failed'))
+        .finally(() => (refilling = null));
+    }],
     ['webhooks', (_c, signal) => deliverer.runOnce(50, signal)],
     ['payouts', ctx.features.jobs.payouts],
   ];
