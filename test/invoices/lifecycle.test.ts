@@ -1,20 +1,13 @@
+import { merchantVerifies } from '../helpers/merchant.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-import { startReceiver, type Receiver, type Delivery } from '../helpers/receiver.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { simulateConfirm, simulateDrop, simulateExpire, simulatePay } from '../../src/simulator/payments.ts';
 import { processNetwork } from '../../src/chain/ingest.ts';
 import { balanceOf } from '../../src/ledger/index.ts';
 import { createWorkers } from '../../src/worker/index.ts';
-import { phpJsonEncode } from '../../src/webhooks/php-json.ts';
 
-/** How a merchant checks a webhook: drop `sign`, re-encode as PHP's json_encode, md5(base64 + key). */
-function merchantVerifies(d: Delivery, key: string): boolean {
-  const { sign, ...rest } = d.json;
-  const expected = createHash('md5').update(Buffer.from(phpJsonEncode(rest)).toString('base64') + key).digest('hex');
-  return sign === expected;
-}
 
 describe.each(await backends())('invoice lifecycle on $name', (backend) => {
   let gw: TestGateway;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { ADDR, fund } from '../payouts/harness.ts';
 
 function gauge(text: string, name: string, labels = ''): number | undefined {

@@ -1,3 +1,4 @@
+import { merchantVerifies } from '../helpers/merchant.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
@@ -8,7 +9,7 @@ import type { ChainDriver } from '../../src/chain/contract.ts';
 import { nextRev } from '../../src/chain/simulated/driver.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/simulator/payouts.ts';
 import { createWorkers } from '../../src/worker/index.ts';
-import { ADDR, balance, fund, ledgerAgrees, merchantVerifies, startMoneyGateway, tick } from './harness.ts';
+import {ADDR, balance, fund, ledgerAgrees, startMoneyGateway, tick } from './harness.ts';
 
 const PAYOUT_WEBHOOK_KEYS = ['type', 'uuid', 'order_id', 'amount', 'merchant_amount', 'commission', 'is_final', 'status', 'txid', 'currency', 'network', 'payer_currency', 'payer_amount', 'sign'];
 

@@ -1,12 +1,10 @@
 // Shared by the money-out tests: a test gateway with payouts, wallets and transfers installed, and
 // the few things those tests do over and over.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Backend } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-import type { Delivery } from '../helpers/receiver.ts';
 import { balanceOf, entriesSum, post, type Wallet } from '../../src/ledger/index.ts';
 import { createWorkers } from '../../src/worker/index.ts';
-import { phpJsonEncode } from '../../src/webhooks/php-json.ts';
 import type { Merchant } from '../../src/merchants/store.ts';
 
 export async function startMoneyGateway(backend: Backend, env: Record<string, string> = {}): Promise<TestGateway> {
@@ -44,12 +42,6 @@ export async function tick(gw: TestGateway): Promise<void> {
   await createWorkers(gw.ctx, { error: () => {} }).tick();
 }
 
-/** How a merchant checks a webhook: drop `sign`, re-encode as PHP's json_encode, md5(base64 + key). */
-export function merchantVerifies(d: Delivery, key: string): boolean {
-  const { sign, ...rest } = d.json;
-  const expected = createHash('md5').update(Buffer.from(phpJsonEncode(rest)).toString('base64') + key).digest('hex');
-  return sign === expected;
-}
 
 /** Valid addresses on each format (derived from the test seed or well known). */
 export const ADDR = {

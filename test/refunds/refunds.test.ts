@@ -1,3 +1,4 @@
+import { merchantVerifies } from '../helpers/merchant.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
@@ -6,7 +7,7 @@ import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/simulat
 import { simulatePay } from '../../src/simulator/payments.ts';
 import { createMerchant, setMerchantBlocked, type Merchant } from '../../src/merchants/store.ts';
 import { setWalletStatus } from '../../src/wallets/merchant-wallets.ts';
-import { ADDR, balance, fund, ledgerAgrees, merchantVerifies, startMoneyGateway, tick } from '../payouts/harness.ts';
+import {ADDR, balance, fund, ledgerAgrees, startMoneyGateway, tick } from '../payouts/harness.ts';
 
 describe.each(await backends())('POST /v1/payment/refund on $name', (backend) => {
   let gw: TestGateway;

@@ -79,7 +79,7 @@ export async function audit(s: Scenario): Promise<Audit> {
   a.webhooks = rows.length;
   a.webhooksUndelivered = rows.filter((r) => r.status !== 'delivered').length;
   const bodies = new Map<string, string>();
-  for (const r of s.receiver.received) {
+  for (const r of s.receiver.deliveries) {
     const id = String(r.headers['x-satchel-delivery']);
     const first = bodies.get(id);
     if (first !== undefined) {

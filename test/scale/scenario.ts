@@ -19,7 +19,7 @@ import { post as ledgerPost } from '../../src/ledger/index.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.ts';
 import { startScript, type Proc } from '../helpers/spawn.ts';
-import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 const PAYOUT_ADDRESS = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -296,7 +296,7 @@ export async function runScenario(opts: { seconds: number; log?: (line: string) 
     }
     f.settleMs = Date.now() - settleStart;
     f.webhookRows = Number((await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    f.webhookReceipts = receiver.received.length;
+    f.webhookReceipts = receiver.deliveries.length;
     await Promise.all(procs.map((p) => p.proc?.stop()));
     return { ctx, merchant, receiver, figures: f, close };
   } catch (e) {

@@ -1,3 +1,4 @@
+import { merchantVerifies } from '../helpers/merchant.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
@@ -10,7 +11,7 @@ import { createMerchant, setMerchantBlocked, type Merchant } from '../../src/mer
 import { setWalletStatus, walletUuid } from '../../src/wallets/merchant-wallets.ts';
 import { findWalletForTest, walletTestWebhookFields } from '../../src/wallets/payer.ts';
 import { PayerWalletEnvelope } from '../../src/contracts/payer.ts';
-import { ADDR, balance, ledgerAgrees, merchantVerifies, startMoneyGateway, tick } from '../payouts/harness.ts';
+import {ADDR, balance, ledgerAgrees, startMoneyGateway, tick } from '../payouts/harness.ts';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const WALLET_WEBHOOK_KEYS = [

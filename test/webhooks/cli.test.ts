@@ -4,7 +4,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { webhooksList } from '../../src/webhooks/cli.ts';
 import { WebhookDeliverer } from '../../src/webhooks/deliver.ts';
 import { enqueueWebhook } from '../../src/webhooks/outbox.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 describe.each(await backends())('satchel webhooks list on $name', (backend) => {
   let gw: TestGateway;

@@ -6,7 +6,7 @@ import { createContext } from '../../src/compose.ts';
 import { enqueueWebhook } from '../../src/webhooks/outbox.ts';
 import { GIVE_UP_AFTER_MS, nextDelay, WebhookDeliverer } from '../../src/webhooks/deliver.ts';
 import { sendWebhook } from '../../src/webhooks/send.ts';
-import { freePort, startReceiver, type Receiver } from './receiver.ts';
+import { freePort, startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 const S = 1000;
 const M = 60 * S;
@@ -54,7 +54,7 @@ describe('sendWebhook', () => {
         resolve: async () => [{ address: '127.0.0.1', family: 4 }],
       });
       expect(r).toMatchObject({ ok: true, httpStatus: 200, error: null });
-      expect(rec.received[0]!.headers.host).toBe(`merchant.invalid:${rec.port}`);
+      expect(rec.deliveries[0]!.headers.host).toBe(`merchant.invalid:${rec.port}`);
     } finally {
       await rec.close();
     }
@@ -67,15 +67,15 @@ describe('sendWebhook', () => {
     try {
       expect(await sendWebhook(url, '{"n":1}', resolvingTo('127.0.0.1'))).toMatchObject({ ok: true });
       expect(await sendWebhook(url, '{"n":2}', resolvingTo('127.0.0.1'))).toMatchObject({ ok: true });
-      expect(rec.received.map((r) => r.remotePort)).toEqual([rec.received[0]!.remotePort, rec.received[0]!.remotePort]);
+      expect(rec.deliveries.map((r) => r.remotePort)).toEqual([rec.deliveries[0]!.remotePort, rec.deliveries[0]!.remotePort]);
       // The name now resolves elsewhere (nothing listens on 127.0.0.2): the open connection to
       // 127.0.0.1 is not used for it, a new one is made to the address just checked, and fails.
       const moved = await sendWebhook(url, '{"n":3}', resolvingTo('127.0.0.2'));
       expect(moved).toMatchObject({ ok: false, blocked: false, httpStatus: null });
       expect(moved.error).toMatch(/ECONNREFUSED/);
-      expect(rec.received).toHaveLength(2);
+      expect(rec.deliveries).toHaveLength(2);
       expect(await sendWebhook(url, '{"n":4}', resolvingTo('127.0.0.1'))).toMatchObject({ ok: true });
-      expect(rec.received[2]!.remotePort).toBe(rec.received[0]!.remotePort);
+      expect(rec.deliveries[2]!.remotePort).toBe(rec.deliveries[0]!.remotePort);
     } finally {
       await rec.close();
     }
@@ -118,15 +118,15 @@ describe.each(await backends())('webhook delivery on $name', (backend) => {
   };
 
   it('delivers a 2xx-answered webhook once, with its headers, and records the attempt', async () => {
-    rec.received.length = 0;
+    rec.deliveries.length = 0;
     rec.answer = () => ({ status: 204, delayMs: 15 });
     const body = '{"type":"payment","note":"caf\u00e9 \\/"}';
     const id = await enqueue(rec.url, body);
     const d = new WebhookDeliverer(gw.ctx);
     expect(await d.runOnce()).toBe(1);
     expect(await d.runOnce()).toBe(0);
-    expect(rec.received).toHaveLength(1);
-    const got = rec.received[0]!;
+    expect(rec.deliveries).toHaveLength(1);
+    const got = rec.deliveries[0]!;
     expect(got.body).toBe(body);
     expect(got.headers['content-type']).toBe('application/json');
     expect(got.headers['user-agent']).toBe('Satchel-Webhooks/1');
@@ -139,7 +139,7 @@ describe.each(await backends())('webhook delivery on $name', (backend) => {
   });
 
   it('retries a failing receiver after the back-off, recording each attempt', async () => {
-    rec.received.length = 0;
+    rec.deliveries.length = 0;
     let status = 500;
     rec.answer = () => ({ status, body: 'database down' });
     const d = new WebhookDeliverer(gw.ctx);
@@ -156,8 +156,8 @@ describe.each(await backends())('webhook delivery on $name', (backend) => {
     status = 200;
     expect(await d.runOnce()).toBe(1);
     expect(await row(id)).toMatchObject({ status: 'delivered', attempts: 3, last_status: 200, last_error: null });
-    expect(rec.received).toHaveLength(3);
-    expect(new Set(rec.received.map((r) => r.headers['x-satchel-delivery']))).toEqual(new Set([id]));
+    expect(rec.deliveries).toHaveLength(3);
+    expect(new Set(rec.deliveries.map((r) => r.headers['x-satchel-delivery']))).toEqual(new Set([id]));
     expect((await attemptsOf(id)).map((a) => [a.http_status, a.error])).toEqual([[500, 'HTTP 500: database down'], [500, 'HTTP 500: database down'], [200, null]]);
   });
 
@@ -174,7 +174,7 @@ describe.each(await backends())('webhook delivery on $name', (backend) => {
       gw.clock.advance(10 * S);
       await drain(d);
       expect(await row(id)).toMatchObject({ status: 'delivered', attempts: 2 });
-      expect(back.received).toHaveLength(1);
+      expect(back.deliveries).toHaveLength(1);
     } finally {
       await back.close();
     }
@@ -192,7 +192,7 @@ describe.each(await backends())('webhook delivery on $name', (backend) => {
       expect(r).toMatchObject({ status: 'pending', attempts: 1, last_status: null, last_error: 'timeout after 200 ms' });
       const [a] = await attemptsOf(id);
       expect(a!.latency_ms).toBeGreaterThanOrEqual(190);
-      expect(slow.received).toHaveLength(1);
+      expect(slow.deliveries).toHaveLength(1);
     } finally {
       await slow.close();
     }
@@ -259,12 +259,12 @@ describe.each(await backends())('webhook delivery on $name', (backend) => {
         expect(await attemptsOf(id, strict)).toMatchObject([{ http_status: null, error: 'blocked: private address' }]);
       }
       expect(await row(scheme, strict)).toMatchObject({ status: 'failed', last_error: 'blocked: only http and https callbacks' });
-      expect(target.received).toHaveLength(0);
+      expect(target.deliveries).toHaveLength(0);
 
       const testMode = await enqueue(target.url, '{}', true, strict);
       expect(await d.runOnce()).toBe(1);
       expect(await row(testMode, strict)).toMatchObject({ status: 'delivered' });
-      expect(target.received).toHaveLength(1);
+      expect(target.deliveries).toHaveLength(1);
     } finally {
       await target.close();
       await strict.close();
@@ -345,7 +345,7 @@ describe.each(await backends())('webhook delivery on $name', (backend) => {
       const [na, nb] = await Promise.all([work(a), work(b)]);
       expect(na + nb).toBe(60);
       if (backend.name === 'postgres') expect(Math.min(na, nb)).toBeGreaterThan(0);
-      const seen = counting.received.map((r) => String(r.headers['x-satchel-delivery']));
+      const seen = counting.deliveries.map((r) => String(r.headers['x-satchel-delivery']));
       expect(seen).toHaveLength(60);
       expect(new Set(seen)).toEqual(ids);
       const rows = await gw.ctx.storage.db.selectFrom('webhooks').select(['status', 'attempts']).where('id', 'in', [...ids]).execute();

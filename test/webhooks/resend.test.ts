@@ -6,8 +6,8 @@ import { INVOICE_STATUSES } from '../../src/invoices/model.ts';
 import { WebhookDeliverer } from '../../src/webhooks/deliver.ts';
 import { enqueueWebhook } from '../../src/webhooks/outbox.ts';
 import { insertInvoice } from './invoices.ts';
-import { merchantVerifies } from './merchant.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { merchantVerifies } from '../helpers/merchant.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 describe.each(await backends())('POST /v1/payment/resend on $name', (backend) => {
   let gw: TestGateway;
@@ -46,9 +46,9 @@ describe.each(await backends())('POST /v1/payment/resend on $name', (backend) =>
     expect(await resendCount(inv.id)).toBe(1);
 
     // The outbox delivers it.
-    rec.received.length = 0;
+    rec.deliveries.length = 0;
     await new WebhookDeliverer(gw.ctx).runOnce();
-    expect(rec.received.map((x) => x.body)).toEqual([w!.body]);
+    expect(rec.deliveries.map((x) => x.body)).toEqual([w!.body]);
   });
 
   it('serves /v2/payment/resend as v1 does, and also finds the invoice by txid', async () => {

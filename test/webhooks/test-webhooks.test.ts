@@ -3,8 +3,8 @@ import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { createMerchant } from '../../src/merchants/store.ts';
 import { insertInvoice } from './invoices.ts';
-import { merchantVerifies } from './merchant.ts';
-import { freePort, startReceiver, type Receiver } from './receiver.ts';
+import { merchantVerifies } from '../helpers/merchant.ts';
+import { freePort, startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PAYMENT_KEYS = [
@@ -28,9 +28,9 @@ describe.each(await backends())('POST /v1/test-webhook/* on $name', (backend) =>
 
   /** Sends a test webhook and returns the API answer and what the receiver got. */
   const send = async (kind: 'payment' | 'payout' | 'wallet', body: Record<string, unknown>, o?: Parameters<TestGateway['api']>[2]) => {
-    rec.received.length = 0;
+    rec.deliveries.length = 0;
     const r = await gw.api(`/v1/test-webhook/${kind}`, { url_callback: rec.url, currency: 'USDT', network: 'TRON', ...body }, o);
-    return { ...r, got: [...rec.received] };
+    return { ...r, got: [...rec.deliveries] };
   };
   const counts = async () => ({
     webhooks: Number((await gw.ctx.storage.db.selectFrom('webhooks').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
@@ -201,17 +201,17 @@ describe.each(await backends())('POST /v1/test-webhook/* on $name', (backend) =>
     const local = await startTestGateway(backend, { env: { SATCHEL_ALLOW_PRIVATE_CALLBACKS: '0' } });
     try {
       for (const kind of ['payment', 'payout'] as const) {
-        rec.received.length = 0;
+        rec.deliveries.length = 0;
         const r = await local.api(`/v1/test-webhook/${kind}`, { url_callback: rec.url, currency: 'USDT', network: 'TRON' });
         expect(r.body).toEqual({ state: 0, result: [] });
-        expect(rec.received).toHaveLength(1);
-        expect(merchantVerifies(rec.received[0]!.body, local.merchant.payment_key)).toBe(true);
+        expect(rec.deliveries).toHaveLength(1);
+        expect(merchantVerifies(rec.deliveries[0]!.body, local.merchant.payment_key)).toBe(true);
       }
       // A named invoice of that gateway goes to the same receiver.
-      rec.received.length = 0;
+      rec.deliveries.length = 0;
       const inv = (await local.api('/v1/payment', { amount: '10', currency: 'USD', order_id: 'loopback-1', url_callback: rec.url })).body.result;
       await local.api('/v1/test-webhook/payment', { url_callback: rec.url, currency: 'USDT', network: 'TRON', uuid: inv.uuid });
-      expect(rec.received.map((d) => (JSON.parse(d.body) as { uuid: string }).uuid)).toEqual([inv.uuid]);
+      expect(rec.deliveries.map((d) => (JSON.parse(d.body) as { uuid: string }).uuid)).toEqual([inv.uuid]);
     } finally {
       await local.close();
     }
@@ -222,10 +222,10 @@ describe.each(await backends())('POST /v1/test-webhook/* on $name', (backend) =>
       env: { SATCHEL_ALLOW_PRIVATE_CALLBACKS: '0', SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }) },
     });
     try {
-      rec.received.length = 0;
+      rec.deliveries.length = 0;
       const r = await strict.api('/v1/test-webhook/payment', { url_callback: rec.url, currency: 'USDT', network: 'TRON' });
       expect(r.body).toEqual({ state: 0, result: [] });
-      expect(rec.received).toHaveLength(0);
+      expect(rec.deliveries).toHaveLength(0);
     } finally {
       await strict.close();
     }

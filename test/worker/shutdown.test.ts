@@ -13,7 +13,7 @@ import { signBody } from '../../src/http/signature.ts';
 import { backends } from '../helpers/backends.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 import { startScript, type Proc } from '../helpers/spawn.ts';
-import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 const INVOICES = 14;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -65,8 +65,8 @@ describe.each(await backends())('SIGTERM on $name', (backend) => {
       await post('/simulator/pay', { invoice: inv.uuid });
     }
     const deadline = Date.now() + 10_000;
-    while (rx.received.length < 8 && Date.now() < deadline) await sleep(10);
-    expect(rx.received.length).toBeGreaterThanOrEqual(1);
+    while (rx.deliveries.length < 8 && Date.now() < deadline) await sleep(10);
+    expect(rx.deliveries.length).toBeGreaterThanOrEqual(1);
 
     const t0 = Date.now();
     gw.child.kill('SIGTERM');
@@ -84,7 +84,7 @@ describe.each(await backends())('SIGTERM on $name', (backend) => {
     expect(delivered.length + pending.length).toBe(INVOICES);
     expect(pending.length).toBeGreaterThan(0);
     // Every attempt the receiver saw was recorded before exit...
-    expect(delivered.length).toBe(rx.received.length);
+    expect(delivered.length).toBe(rx.deliveries.length);
     // ...and no webhook is left leased to the process that is gone.
     for (const r of pending) expect(Number(r.next_attempt_at)).toBeLessThanOrEqual(Date.now());
 
@@ -98,7 +98,7 @@ describe.each(await backends())('SIGTERM on $name', (backend) => {
         if (left.length === 0) break;
         await sleep(50);
       }
-      const ids = rx.received.map((r) => String(r.headers['x-satchel-delivery']));
+      const ids = rx.deliveries.map((r) => String(r.headers['x-satchel-delivery']));
       expect(new Set(ids).size).toBe(INVOICES);
       expect(ids).toHaveLength(INVOICES);
     } finally {

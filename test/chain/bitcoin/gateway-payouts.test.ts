@@ -2,6 +2,7 @@
 // gateway's own confirmed coins (deposits the payer made to invoices), with change to a fresh
 // internal address, signed in-process, stored before broadcast, bumped by replace-by-fee when
 // stuck, and never sent twice across a crash.
+import { merchantVerifies } from '../../helpers/merchant.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { backends } from '../../helpers/backends.ts';
@@ -9,7 +10,7 @@ import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf, post } from '../../../src/ledger/index.ts';
 import { btcDb } from '../../../src/chain/bitcoin/schema.ts';
 import { LEASE_MS, retryDelay } from '../../../src/payouts/worker.ts';
-import { merchantVerifies } from '../evm/gateway-setup.ts';
+import { } from '../evm/gateway-setup.ts';
 import { startLtcGateway, type LtcGateway } from './gateway-setup.ts';
 import { Payer } from './litecoind.ts';
 

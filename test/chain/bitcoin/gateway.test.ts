@@ -1,11 +1,12 @@
 // Issue 12 through the whole gateway on a real Litecoin node (litecoind, regtest): invoices and a
 // static wallet created over the signed API, paid by transactions the test signs, seen by the
 // `bitcoin-core` driver in the mempool and in blocks, settled by the invoice state machine.
+import { merchantVerifies } from '../../helpers/merchant.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf } from '../../../src/ledger/index.ts';
-import { merchantVerifies } from '../evm/gateway-setup.ts';
+import { } from '../evm/gateway-setup.ts';
 import { startLtcGateway, type LtcGateway } from './gateway-setup.ts';
 
 describe.each(await backends())('Litecoin payments through the gateway on $name', (backend) => {

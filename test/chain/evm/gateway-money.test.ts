@@ -2,6 +2,7 @@
 // top-ups, payouts from the hot wallet reaching `paid`, payouts that fail (on chain, or refused
 // before signing) with their funds returned, and a worker dying in the middle of sending a payout
 // while a second worker carries on: the payout goes out exactly once.
+import { merchantVerifies } from '../../helpers/merchant.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { parseEther, parseUnits, type Hex } from 'viem';
@@ -13,7 +14,7 @@ import { evmDb } from '../../../src/chain/evm/schema.ts';
 import type { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
 import { LEASE_MS } from '../../../src/payouts/worker.ts';
 import { compileTestToken } from './anvil.ts';
-import { merchantVerifies, PAYER, secondInstance, startEvmGateway, type EvmGateway } from './gateway-setup.ts';
+import {PAYER, secondInstance, startEvmGateway, type EvmGateway } from './gateway-setup.ts';
 
 const PAYOUT_WEBHOOK_KEYS = ['type', 'uuid', 'order_id', 'amount', 'merchant_amount', 'commission', 'is_final', 'status', 'txid', 'currency', 'network', 'payer_currency', 'payer_amount', 'sign'];
 

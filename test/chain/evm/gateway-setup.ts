@@ -5,7 +5,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { parseEther, parseUnits, type Hex } from 'viem';
 import { loadConfig, type Config, type NetworkConfig } from '../../../src/config.ts';
@@ -15,10 +14,8 @@ import { buildApp } from '../../../src/http/app.ts';
 import { createMerchant, type Merchant } from '../../../src/merchants/store.ts';
 import { signBody } from '../../../src/http/signature.ts';
 import { createWorkers } from '../../../src/worker/index.ts';
-import { phpJsonEncode } from '../../../src/webhooks/php-json.ts';
 import type { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
 import type { Backend } from '../../helpers/backends.ts';
-import type { Delivery } from '../../helpers/receiver.ts';
 import { CHAIN_ID, deployToken, startAnvil, type Anvil, type TestToken } from './anvil.ts';
 
 export const GATEWAY_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -210,12 +207,6 @@ export async function startEvmGateway(backend: Backend, opts: EvmGatewayOptions 
   };
 }
 
-/** How a merchant checks a webhook: drop `sign`, re-encode as PHP's json_encode, md5(base64 + key). */
-export function merchantVerifies(d: Delivery, key: string): boolean {
-  const { sign, ...rest } = d.json;
-  const expected = createHash('md5').update(Buffer.from(phpJsonEncode(rest)).toString('base64') + key).digest('hex');
-  return sign === expected;
-}
 
 /** Another gateway process on the same database and configuration (a second worker), sharing the clock. */
 export async function secondInstance(g: Gateway): Promise<{ ctx: Ctx; tick(): Promise<unknown[]>; close(): Promise<void> }> {

@@ -2,13 +2,14 @@
 // transactions on anvil, found by the `evm` driver the worker polls, settled by the invoice state
 // machine (ledger credit, signed webhooks), and swept to the hot wallet. Mirrors the flows of
 // test/invoices/lifecycle.test.ts, on a real chain instead of the simulator.
+import { merchantVerifies } from '../../helpers/merchant.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseEther, parseUnits } from 'viem';
 import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf } from '../../../src/ledger/index.ts';
 import { evmDb } from '../../../src/chain/evm/schema.ts';
-import { PAYER, merchantVerifies, startEvmGateway, type EvmGateway } from './gateway-setup.ts';
+import {PAYER, startEvmGateway, type EvmGateway } from './gateway-setup.ts';
 
 describe.each(await backends())('EVM payments through the gateway on $name', (backend) => {
   let g: EvmGateway;

@@ -3,6 +3,7 @@
 // broadcast, confirmed; a node that builds something else is refused; a worker dying between
 // storing and broadcasting; transactions that expire unmined. The double checks every broadcast
 // transaction with tronweb (decoding and signature).
+import { merchantVerifies } from '../../helpers/merchant.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { TronWeb } from 'tronweb';
@@ -12,7 +13,7 @@ import { balanceOf, entriesSum, post } from '../../../src/ledger/index.ts';
 import { tronDb } from '../../../src/chain/tron/schema.ts';
 import type { TronDriver } from '../../../src/chain/tron/tron-driver.ts';
 import { LEASE_MS } from '../../../src/payouts/worker.ts';
-import { merchantVerifies, secondInstance } from '../evm/gateway-setup.ts';
+import {secondInstance } from '../evm/gateway-setup.ts';
 import { USDT, UNITS, startTronGateway, type TronGateway } from './gateway-setup.ts';
 import { HotWalletShortError } from '../../../src/chain/errors.ts';
 

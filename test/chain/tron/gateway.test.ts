@@ -1,11 +1,12 @@
 // The `tron` driver through the whole gateway: invoices created over the signed API, paid on the
 // TRON node double (TRX transfers and USDT TRC-20 transfers, signed by an outside payer with
 // tronweb), found by the driver the worker polls, settled once their block is solidified.
+import { merchantVerifies } from '../../helpers/merchant.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf } from '../../../src/ledger/index.ts';
-import { merchantVerifies } from '../evm/gateway-setup.ts';
+import { } from '../evm/gateway-setup.ts';
 import { PAYER, PAYER_KEY, USDT, UNITS, startTronGateway, type TronGateway } from './gateway-setup.ts';
 
 describe.each(await backends())('TRON payments through the gateway on $name', (backend) => {

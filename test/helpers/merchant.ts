@@ -2,8 +2,9 @@
 import { createHash } from 'node:crypto';
 
 /** Re-encodes the body without `sign` the way PHP does (JSON.stringify differs only in `/`, U+2028
- * and U+2029) and compares md5(base64(J) + key) with `sign`. */
-export function merchantVerifies(raw: string, key: string): boolean {
+ * and U+2029) and compares md5(base64(J) + key) with `sign`. Takes the raw body or a delivery. */
+export function merchantVerifies(webhook: string | { body: string }, key: string): boolean {
+  const raw = typeof webhook === 'string' ? webhook : webhook.body;
   const data = JSON.parse(raw) as Record<string, unknown>;
   const sign = data.sign;
   delete data.sign;
