@@ -1,7 +1,9 @@
 // The dashboard as a merchant uses it, in Chromium against a real gateway: overview, finding a
-// paid invoice by order_id, its webhook attempts, resend; every view in both themes, axe-clean,
+// paid invoice by order_id, its webhook attempts, resend; the payment page's logo and language
+// set in Settings; every view in both themes, axe-clean,
 // and usable at 360 px.
 import { startReceiver, type Receiver } from '../test/helpers/receiver.ts';
+import { solidPng } from '../test/merchants/png.ts';
 import { acceptLink, expect, heading, shoot, signIn, test } from './support/dashboard.ts';
 
 let rx: Receiver;
@@ -198,6 +200,51 @@ test('an owner reads static wallets and blocks one, retries a failing webhook, s
   }
 });
 
+test('an owner uploads a PNG logo, sees it previewed, and sets the page language; the payer page shows both', async ({ page, gw }) => {
+  gw.merchant.payment_key = (await gw.storage.db.selectFrom('merchants').select('payment_key').where('id', '=', gw.merchant.id).executeTakeFirstOrThrow()).payment_key;
+  await signIn(page, gw.url, 'merchant@e2e.example', 'merchant password 1');
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const profile = page.getByRole('region', { name: 'Public profile' });
+  await expect(profile.getByText('No logo')).toBeVisible();
+  const input = profile.getByLabel('Logo');
+
+  // An SVG named as a PNG passes the browser's own check; the gateway reads the bytes and refuses it.
+  await input.setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>') });
+  await profile.getByRole('button', { name: 'Upload logo' }).click();
+  await expect(profile.getByText('SVG logos are not accepted (they can carry script): use PNG, JPEG or WebP')).toBeVisible();
+  await expect(input).toHaveAttribute('aria-invalid', 'true');
+  await input.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(256 * 1024 + 1) });
+  await profile.getByRole('button', { name: 'Upload logo' }).click();
+  await expect(profile.getByText('The logo must be at most 256 KB')).toBeVisible();
+
+  await input.setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: solidPng(48, [20, 110, 70]) });
+  await profile.getByRole('button', { name: 'Upload logo' }).click();
+  await expect(page.getByText('The logo was saved.')).toBeVisible();
+  const preview = profile.getByRole('img', { name: 'Current logo' });
+  await expect(preview).toHaveJSProperty('naturalWidth', 48); // served by the gateway, under the dashboard's CSP
+  const logoUrl = (await preview.getAttribute('src'))!;
+  expect(logoUrl).toMatch(/^\/logos\/[0-9a-f]{64}\.png$/);
+  await expect(input).not.toHaveAttribute('aria-invalid', 'true');
+
+  await profile.getByLabel('Page language').selectOption({ label: 'Deutsch' });
+  await profile.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByText('The public profile was saved.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Public profile' }).getByLabel('Page language')).toHaveValue('de');
+  await expect(page.getByRole('cell', { name: /profile logo/ }).first()).toBeVisible();
+  await shoot(page, 'settings-profile');
+
+  const inv = await gw.api('/v1/payment', { amount: '3', currency: 'USDT', network: 'TRON', order_id: 'logo-order' });
+  expect(inv.state, JSON.stringify(inv)).toBe(0);
+  const view = await (await fetch(`${gw.url}/api/pay/${inv.result.uuid}`)).json();
+  expect(view.result.merchant).toMatchObject({ logo_url: logoUrl, language: 'de' });
+  await page.goto(inv.result.url);
+  await expect(page.locator('html')).toHaveAttribute('lang', /^de/);
+  const shown = page.locator('img.merchant-logo');
+  await expect(shown).toHaveAttribute('src', logoUrl);
+  await expect(shown).toHaveJSProperty('naturalWidth', 48);
+});
+
 test('a viewer reads everything but finds none of the owner actions, and the endpoints refuse them', async ({ page, gw }) => {
   await acceptLink(page, await gw.user('reader@e2e.example', 'viewer'), 'reader password 1');
   await page.getByRole('link', { name: 'Invoices', exact: true }).click();
@@ -220,6 +267,8 @@ test('a viewer reads everything but finds none of the owner actions, and the end
   await expect(page.getByRole('region', { name: 'Default URLs' })).toContainText('https://shop.example/back');
   await expect(page.getByRole('button', { name: 'Save default URLs' })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'API keys' })).toHaveCount(0);
+  await expect(page.getByLabel('Logo')).toHaveCount(0);
+  await expect(page.getByLabel('Page language')).toHaveCount(0);
   const statuses = await page.evaluate(async () => {
     const me = await (await fetch('/api/dashboard/me')).json();
     const id = location.pathname; // any invoice id will do for the refusal
@@ -234,9 +283,12 @@ test('a viewer reads everything but finds none of the owner actions, and the end
       await post('/wallets/00000000-0000-4000-8000-000000000000/refund', { address: 'x' }),
       await post('/webhooks/00000000-0000-4000-8000-000000000000/retry', {}),
       await post('/settings', { url_callback: 'https://evil.example/cb' }),
+      await post('/profile', { language: 'fr' }),
+      await post('/profile/logo', { image: 'iVBORw0KGgo=' }),
+      await post('/profile/logo/remove', {}),
     ];
   });
-  expect(statuses).toEqual([403, 403, 403, 403, 403, 403, 403]);
+  expect(statuses).toEqual([403, 403, 403, 403, 403, 403, 403, 403, 403, 403]);
 });
 
 test.describe('at 360 px', () => {

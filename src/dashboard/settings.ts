@@ -1,11 +1,14 @@
 // The merchant's default callback and return URLs: checked with the signed API's own URL rules
 // (http or https, 6..255 characters, no spaces), so a default is exactly what a request could
 // have sent. Whether a callback may reach a private address is decided at delivery, as for any.
+// Also the transport of a logo uploaded in Settings (base64 in JSON).
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ValidationError } from '../errors.ts';
 import { validate } from '../contracts/rules.ts';
 import { setMerchantDefaults, type Merchant, type MerchantDefaults } from '../merchants/store.ts';
+import { LOGO_MAX_BYTES } from '../merchants/profile.ts';
+import { UserInputError } from './errors.ts';
 
 export const DEFAULT_URL_RULES = {
   url_callback: 'string|min:6|max:255|url',
@@ -36,4 +39,23 @@ export async function saveDefaults(db: Kysely<DB>, merchant: Merchant, current: 
   const next = parseDefaults(current, body);
   await setMerchantDefaults(db, merchant.id, next);
   return next;
+}
+
+/** The longest base64 text a logo within LOGO_MAX_BYTES can take. */
+export const LOGO_BASE64_MAX = Math.ceil(LOGO_MAX_BYTES / 3) * 4;
+/** The upload route's body limit: the base64 text of the largest logo, plus room for the JSON around it. */
+export const LOGO_BODY_LIMIT = LOGO_BASE64_MAX + 1024;
+export const LOGO_TOO_LARGE = 'The logo must be at most 256 KB';
+
+/**
+ * The logo's bytes from the settings form's `{"image": base64}`. Only the transport is checked
+ * here; what the bytes are (PNG, JPEG or WebP, never SVG, at most 256 KB) is decided by the
+ * profile module, exactly as for `satchel merchant update --logo`.
+ */
+export function logoFromBody(body: Record<string, unknown>): Uint8Array {
+  const text = body.image;
+  if (typeof text !== 'string' || text === '') throw new UserInputError('Choose a PNG, JPEG or WebP file.');
+  if (text.length > LOGO_BASE64_MAX) throw new UserInputError(LOGO_TOO_LARGE);
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new UserInputError('The logo must be sent as base64.');
+  return new Uint8Array(Buffer.from(text, 'base64'));
 }

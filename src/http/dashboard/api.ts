@@ -41,8 +41,11 @@ export interface DashboardApi {
   ctx: Ctx;
   /** A read: needs a session. Returning undefined means the handler answered itself (a stream). */
   get(path: string, handler: Handler, opts?: { manage?: boolean }): void;
-  /** A change: session, Origin and CSRF token; `manage` routes refuse viewers. */
-  post(path: string, handler: Handler, opts?: { manage?: boolean }): void;
+  /**
+   * A change: session, Origin and CSRF token; `manage` routes refuse viewers. `bodyLimit` raises
+   * the gateway's body limit for this route only; `tooLarge` is the message of a body over it.
+   */
+  post(path: string, handler: Handler, opts?: { manage?: boolean; bodyLimit?: number; tooLarge?: string }): void;
   /** Before a session exists (sign-in, set-password): Origin check only. */
   publicPost(path: string, handler: (call: PublicCall) => Promise<unknown>): void;
 }
@@ -61,7 +64,11 @@ export async function dashboardApi(app: FastifyInstance, ctx: Ctx, groups: Array
       reply.header('cache-control', 'no-store');
       reply.header('x-content-type-options', 'nosniff');
     });
-    scope.setErrorHandler((err, _req, reply) => {
+    const tooLarge = new Map<string, string>();
+    scope.setErrorHandler((err, req, reply) => {
+      if ((err as { code?: unknown }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        return fail(reply, 413, tooLarge.get(req.routeOptions.url ?? '') ?? 'The request is too large.');
+      }
       if (err instanceof SessionRequiredError) return fail(reply, 401, err.message);
       if (err instanceof BadCredentialsError) return fail(reply, 401, err.message);
       if (err instanceof CsrfError) return fail(reply, 403, err.message);
@@ -99,7 +106,8 @@ export async function dashboardApi(app: FastifyInstance, ctx: Ctx, groups: Array
         scope.get(API_PREFIX + path, (req, reply) => withSession(req, reply, handler, false, opts.manage ?? false));
       },
       post(path, handler, opts = {}) {
-        scope.post(API_PREFIX + path, (req, reply) => withSession(req, reply, handler, true, opts.manage ?? false));
+        if (opts.tooLarge) tooLarge.set(API_PREFIX + path, opts.tooLarge);
+        scope.post(API_PREFIX + path, opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}, (req, reply) => withSession(req, reply, handler, true, opts.manage ?? false));
       },
       publicPost(path, handler) {
         scope.post(API_PREFIX + path, async (req, reply) => {

@@ -6,7 +6,8 @@ import { listPayouts, payoutInfo } from '../../payouts/queries.ts';
 import { audit } from '../../dashboard/audit.ts';
 import { UserInputError } from '../../dashboard/errors.ts';
 import { rotateMerchantKey } from '../../merchants/store.ts';
-import { getProfile, updateProfile } from '../../merchants/profile.ts';
+import { getProfile, logoPath, updateProfile, type MerchantProfile } from '../../merchants/profile.ts';
+import { LOGO_BODY_LIMIT, LOGO_TOO_LARGE, logoFromBody } from '../../dashboard/settings.ts';
 import { isUuid } from '../../contracts/rules.ts';
 import { withOrderIds } from '../../dashboard/payout-orders.ts';
 import { NotFoundError } from '../../errors.ts';
@@ -76,17 +77,42 @@ export function moneyRoutes(d: DashboardApi): void {
     { manage: true },
   );
 
-  d.get('/profile', async ({ merchant }) => getProfile(ctx.storage.db, merchant.id));
+  d.get('/profile', async ({ merchant }) => withLogoUrl(await getProfile(ctx.storage.db, merchant.id)));
 
   d.post(
     '/profile',
     async ({ merchant, body, actor }) => {
-      const patch: { display_name?: unknown; accent?: unknown; theme?: unknown } = {};
-      for (const k of ['display_name', 'accent', 'theme'] as const) if (k in body) patch[k] = body[k] === '' ? null : body[k];
+      const patch: { display_name?: unknown; accent?: unknown; theme?: unknown; language?: unknown } = {};
+      for (const k of ['display_name', 'accent', 'theme', 'language'] as const) if (k in body) patch[k] = body[k] === '' ? null : body[k];
       const profile = await updateProfile(ctx.storage.db, merchant.id, patch, ctx.now());
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'profile_update', detail: patch }, ctx.now());
-      return profile;
+      return withLogoUrl(profile);
     },
     { manage: true },
   );
+
+  d.post(
+    '/profile/logo',
+    async ({ merchant, body, actor }) => {
+      const profile = await updateProfile(ctx.storage.db, merchant.id, { logo: logoFromBody(body) }, ctx.now());
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'profile_logo', target: 'upload', detail: { ...profile.logo } }, ctx.now());
+      return withLogoUrl(profile);
+    },
+    { manage: true, bodyLimit: LOGO_BODY_LIMIT, tooLarge: LOGO_TOO_LARGE },
+  );
+
+  d.post(
+    '/profile/logo/remove',
+    async ({ merchant, actor }) => {
+      const profile = await updateProfile(ctx.storage.db, merchant.id, { logo: null }, ctx.now());
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'profile_logo', target: 'remove' }, ctx.now());
+      return withLogoUrl(profile);
+    },
+    { manage: true },
+  );
+}
+
+/** The profile as the settings form shows it: with the address the logo is served from. */
+function withLogoUrl(profile: MerchantProfile): MerchantProfile & { logo_url: string | null } {
+  return { ...profile, logo_url: profile.logo ? logoPath(profile.logo.sha256, profile.logo.type) : null };
 }
