@@ -263,7 +263,13 @@ export async function runScenario(opts: { seconds: number; log?: (line: string) 
       // While it is gone, both api processes say so (api-1 may still be starting again).
       for (const a of apis) {
         if (!up(a)) continue;
-        const r = await fetch(a.proc!.url + '/readyz').catch(() => null);
+        // A keep-alive socket the test client still holds to a killed api process can fail once:
+        // ask again on a fresh one before counting the process as unreachable.
+        const probe = () => fetch(a.proc!.url + '/readyz');
+        const r = await probe().catch((e: unknown) => {
+          log(`readyz ${a.name} failed once: ${String((e as { cause?: unknown }).cause ?? e)}`);
+          return probe().catch(() => null);
+        });
         f.readyzDuringOutage.push(r?.status ?? 0);
       }
       await sleep(1500);
