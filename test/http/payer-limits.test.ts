@@ -60,6 +60,21 @@ describe('payer API limits and headers', () => {
     expect(api.headers['x-content-type-options']).toBe('nosniff');
     expect(api.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
     expect(api.headers['x-frame-options']).toBeUndefined();
+    // The whole set, as Helmet's defaults gave it, on data answers and on errors alike.
+    const expected = {
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    for (const res of [api, await gw.app.inject({ method: 'GET', url: '/no-such-path' }), await gw.app.inject({ method: 'GET', url: '/healthz' })]) {
+      expect(res.headers).toMatchObject({ ...expected, 'x-content-type-options': 'nosniff' });
+    }
     const page = await gw.app.inject({ method: 'GET', url: `/pay/${UUID}` });
     if (page.statusCode === 200) {
       expect(page.headers['content-security-policy']).toContain('frame-ancestors *');
