@@ -1,4 +1,4 @@
-// Where the gateway's CPU goes under one bench load: `npx tsx bench/profile.ts create|info [sqlite|postgres]`.
+// Where the gateway's CPU goes under one bench load: `npx tsx bench/profile.ts create|info|poll [sqlite|postgres]`.
 // Runs the gateway under `node --cpu-prof` while the load runs, then prints the functions and files
 // with the most self time. `npx tsx bench/profile.ts summary <file.cpuprofile>` summarizes a saved one.
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'satchel-prof-'));
   const profDir = join(dir, 'prof');
-  const env: Record<string, string> = { SATCHEL_DATA_DIR: dir, SATCHEL_MNEMONIC: MNEMONIC, LOG_LEVEL: 'warn', PORT: '0', SATCHEL_ROLE: 'api' };
+  const env: Record<string, string> = { SATCHEL_DATA_DIR: dir, SATCHEL_MNEMONIC: MNEMONIC, LOG_LEVEL: 'warn', PORT: '0', SATCHEL_ROLE: 'api', SATCHEL_PAYER_RATE_LIMIT: '100000000' };
   if (arg === 'postgres') env.DATABASE_URL = process.env.BENCH_PG_URL ?? '';
   const ctx = await createContext(loadConfig({ ...process.env, ...env }));
   const m = await createMerchant(ctx.storage.db, 'Profile');
@@ -81,7 +81,20 @@ async function main(): Promise<void> {
   const nowUs = () => Number(process.hrtime.bigint() / 1000n);
   let window: [number, number] = [0, 0];
   try {
-    if (what === 'info') {
+    if (what === 'poll') {
+      // The payer page's status poll: GET /api/pay/{uuid} with the ETag it was given (304).
+      const first = JSON.stringify({ amount: '10', currency: 'USDT', network: 'TRON', order_id: 'prof-poll' });
+      const created = (await (await fetch(`${gw.url}/v1/payment`, { method: 'POST', headers: signed(first), body: first })).json()) as { result: { uuid: string } };
+      const path = `/api/pay/${created.result.uuid}`;
+      const etag = (await fetch(gw.url + path)).headers.get('etag')!;
+      await poolFull();
+      const spec = () => ({ method: 'GET' as const, path, headers: { 'if-none-match': etag } });
+      await load(gw.url, spec, { durationMs: 1000, expect: (s) => s === 304 });
+      window[0] = nowUs();
+      const r = await load(gw.url, spec, { durationMs, expect: (s) => s === 304 });
+      window[1] = nowUs();
+      process.stdout.write(`poll (304): ${r.rps.toFixed(0)} req/s, ${r.errors} errors\n`);
+    } else if (what === 'info') {
       const first = JSON.stringify({ amount: '10', currency: 'USDT', network: 'TRON', order_id: 'prof-info' });
       const created = (await (await fetch(`${gw.url}/v1/payment`, { method: 'POST', headers: signed(first), body: first })).json()) as { result: { uuid: string } };
       const body = JSON.stringify({ uuid: created.result.uuid });

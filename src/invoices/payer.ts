@@ -47,6 +47,43 @@ export async function loadInvoice(ctx: Ctx, uuid: string): Promise<InvoiceRow> {
   return inv;
 }
 
+/** What the payer's view depends on, read in one statement (the poll's whole cost when nothing changed). */
+const pollStamp = prepared((db, id: string) =>
+  db
+    .selectFrom('invoices as i')
+    .leftJoin('merchant_profiles as p', 'p.merchant_id', 'i.merchant_id')
+    .select((eb) => {
+      const transfers = () => eb.selectFrom('chain_transfers as t').where('t.owner_kind', '=', 'invoice').whereRef('t.owner_id', '=', 'i.id');
+      return [
+        'i.status', 'i.version', 'i.updated_at', 'i.payment_amount', 'i.address', 'i.is_final',
+        transfers().select((t) => t.fn.countAll<number>().as('n')).as('transfer_count'),
+        transfers().select((t) => t.fn.max('t.updated_at').as('at')).as('transfer_at'),
+        transfers().select((t) => t.fn.sum<number>('t.confirmations').as('c')).as('transfer_confirmations'),
+        'p.updated_at as profile_at',
+      ];
+    })
+    .where('i.id', '=', id),
+);
+
+interface Stamp {
+  status: string;
+  version: number;
+  updated_at: number | string;
+  payment_amount: string | null;
+  address: string | null;
+  is_final: number;
+  transfer_count: number | string | null | undefined;
+  transfer_at: number | string | null | undefined;
+  transfer_confirmations: number | string | null | undefined;
+  profile_at: number | string | null | undefined;
+}
+
+function tagOf(ctx: Ctx, s: Stamp): string {
+  const choosing = !s.address && s.is_final === 0 ? Math.floor(ctx.now() / 60_000) : 0;
+  const key = [s.status, s.version, s.updated_at, s.payment_amount, s.address, s.transfer_count, s.transfer_at, s.transfer_confirmations, choosing, s.profile_at].join('|');
+  return `"${createHash('sha1').update(key).digest('base64url')}"`;
+}
+
 /**
  * A tag that changes whenever the payer's view can: the invoice row, its transfers and the
  * merchant's public profile (a new name or logo reaches an open page on its next poll; and, while
@@ -55,9 +92,20 @@ export async function loadInvoice(ctx: Ctx, uuid: string): Promise<InvoiceRow> {
  */
 export async function payerFingerprint(ctx: Ctx, inv: InvoiceRow): Promise<string> {
   const [[t], [p]] = await Promise.all([transferState(ctx.storage.db, inv.id), profileStamp(ctx.storage.db, inv.merchant_id)]);
-  const choosing = !inv.address && inv.is_final === 0 ? Math.floor(ctx.now() / 60_000) : 0;
-  const key = [inv.status, inv.version, inv.updated_at, inv.payment_amount, inv.address, t?.n, t?.at, t?.c, choosing, p?.updated_at].join('|');
-  return `"${createHash('sha1').update(key).digest('base64url')}"`;
+  return tagOf(ctx, {
+    ...inv,
+    transfer_count: t?.n,
+    transfer_at: t?.at,
+    transfer_confirmations: t?.c,
+    profile_at: p?.updated_at,
+  });
+}
+
+/** The poll's tag from one narrow read, or null when there is no such invoice. */
+export async function pollTag(ctx: Ctx, uuid: string): Promise<string | null> {
+  if (!isUuid(uuid)) return null;
+  const [s] = await pollStamp(ctx.storage.db, uuid.toLowerCase());
+  return s ? tagOf(ctx, s as Stamp) : null;
 }
 
 /** Options to choose from, each priced as the payer would pay it; pairs outside their limits are left out. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-import { simulatePay } from '../../src/simulator/payments.ts';
+import { simulateConfirm, simulatePay } from '../../src/simulator/payments.ts';
 import { updateProfile } from '../../src/merchants/profile.ts';
 
 describe.each(await backends())('payer API on $name', (backend) => {
@@ -68,6 +68,33 @@ describe.each(await backends())('payer API on $name', (backend) => {
     await simulatePay(gw.ctx, { invoice: inv.uuid, unconfirmed: true });
     const seen = (await get(inv.uuid)).json().result;
     expect(seen).toMatchObject({ status: 'check', confirmations: { current: 0, required: 19 } });
+  });
+
+  it('answers 304 to a poll with the ETag of the last answer in every state: choosing, paying, seen, confirmed, after a profile change', async () => {
+    // A 304 is decided from one narrow read; a 200 carries the tag of the full read. They must agree.
+    const still = async (uuid: string) => {
+      const full = await get(uuid);
+      expect(full.statusCode).toBe(200);
+      const tag = full.headers.etag as string;
+      const again = await get(uuid, { 'if-none-match': tag });
+      expect(again.statusCode).toBe(304);
+      expect(again.headers.etag).toBe(tag);
+      return tag;
+    };
+    const inv = await create({ amount: '130', currency: 'USD' });
+    const tags = [await still(inv.uuid)];
+    await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'USDT', network: 'TRON' } });
+    tags.push(await still(inv.uuid));
+    await simulatePay(gw.ctx, { invoice: inv.uuid, amount: '30', unconfirmed: true });
+    tags.push(await still(inv.uuid));
+    await simulateConfirm(gw.ctx, { invoice: inv.uuid });
+    tags.push(await still(inv.uuid));
+    await updateProfile(gw.ctx.storage.db, gw.merchant.id, { display_name: 'Poll shop' }, Date.now() + 2000);
+    tags.push(await still(inv.uuid));
+    expect(new Set(tags).size).toBe(tags.length);
+    // An unknown or malformed id is still a 404, whatever tag is sent.
+    expect((await get('00000000-0000-4000-8000-000000000000', { 'if-none-match': tags[0]! })).statusCode).toBe(404);
+    expect((await get('not-a-uuid', { 'if-none-match': tags[0]! })).statusCode).toBe(404);
   });
 
   it('answers 200 with the new profile to a poll after the merchant changes it (the ETag covers the profile)', async () => {

@@ -4,7 +4,7 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../context.ts';
-import { chooseCurrency, loadInvoice, payerFingerprint, payerView } from '../../invoices/payer.ts';
+import { chooseCurrency, loadInvoice, payerFingerprint, payerView, pollTag } from '../../invoices/payer.ts';
 import { walletView } from '../../wallets/payer.ts';
 import { jsonBody } from '../json-body.ts';
 
@@ -48,8 +48,13 @@ async function payerApi(app: FastifyInstance, { ctx }: { ctx: Ctx }): Promise<vo
   });
 
   app.get<{ Params: { uuid: string } }>('/:uuid', async (req, reply) => {
+    // Most polls change nothing: answer those from one narrow read, before loading the invoice.
+    const given = req.headers['if-none-match'];
+    if (given !== undefined && given === (await pollTag(ctx, req.params.uuid))) {
+      return reply.code(304).header('etag', given).header('cache-control', 'no-cache').send();
+    }
     const inv = await loadInvoice(ctx, req.params.uuid);
-    // Most polls change nothing: answer those from a cheap fingerprint, before building the view.
+    // Tag and view from the same row, so that a tag never stands for a newer view than it answered.
     const tag = await payerFingerprint(ctx, inv);
     reply.header('etag', tag).header('cache-control', 'no-cache');
     if (req.headers['if-none-match'] === tag) return reply.code(304).send();
