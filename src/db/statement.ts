@@ -1,8 +1,9 @@
 // Statements on the write paths (a payment's transfer, ledger entry, invoice update and webhook) run
 // thousands of times a second inside transactions. Building and compiling each with Kysely costs
 // more than SQLite takes to run it, so a statement is compiled once per storage and afterwards only
-// its values are swapped. Unlike `prepared` (./prepared.ts), the values are named and may be of any
-// type, and the statement runs on whatever it is given: the database or an open transaction.
+// its values are swapped. The hot read paths (invoice info, payer polls) use it too. The values are
+// named and may be of any type, and the statement runs on whatever it is given: the database or an
+// open transaction.
 import { CompiledQuery, PostgresAdapter, type Compilable, type DialectAdapter, type Kysely, type QueryResult } from 'kysely';
 import type { DialectKind } from './storage.ts';
 import type { DB } from './schema.ts';

@@ -13,7 +13,7 @@ import type { InvoiceRow } from './model.ts';
 import { allowedPairs, type Restriction } from './options.ts';
 import { quoteFor } from './create.ts';
 import { isUuid } from '../contracts/rules.ts';
-import { prepared } from '../db/prepared.ts';
+import { statement } from '../db/statement.ts';
 import { createHash } from 'node:crypto';
 import { getPublicProfile } from '../merchants/profile.ts';
 
@@ -27,28 +27,16 @@ function restriction(inv: InvoiceRow): Restriction {
   return { currencies: null, except: null, currency: null, network: null };
 }
 
-const invoiceById = prepared((db, id: string) => db.selectFrom('invoices').selectAll().where('id', '=', id));
-const transferState = prepared((db, id: string) =>
-  db
-    .selectFrom('chain_transfers')
-    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('at'), eb.fn.sum<number>('confirmations').as('c')])
-    .where('owner_kind', '=', 'invoice')
-    .where('owner_id', '=', id),
-);
-
-const profileStamp = prepared((db, merchantId: string) =>
-  db.selectFrom('merchant_profiles').select('updated_at').where('merchant_id', '=', merchantId),
-);
-
+const invoiceById = statement((db, p: { id: string }) => db.selectFrom('invoices').selectAll().where('id', '=', p.id));
 export async function loadInvoice(ctx: Ctx, uuid: string): Promise<InvoiceRow> {
   if (!isUuid(uuid)) throw new NotFoundError();
-  const [inv] = await invoiceById(ctx.storage.db, uuid.toLowerCase());
+  const { rows: [inv] } = await invoiceById(ctx.storage.db, { id: uuid.toLowerCase() });
   if (!inv) throw new NotFoundError();
   return inv;
 }
 
 /** What the payer's view depends on, read in one statement (the poll's whole cost when nothing changed). */
-const pollStamp = prepared((db, id: string) =>
+const pollStamp = statement((db, p: { id: string }) =>
   db
     .selectFrom('invoices as i')
     .leftJoin('merchant_profiles as p', 'p.merchant_id', 'i.merchant_id')
@@ -62,7 +50,7 @@ const pollStamp = prepared((db, id: string) =>
         'p.updated_at as profile_at',
       ];
     })
-    .where('i.id', '=', id),
+    .where('i.id', '=', p.id),
 );
 
 interface Stamp {
@@ -87,25 +75,25 @@ function tagOf(ctx: Ctx, s: Stamp): string {
 /**
  * A tag that changes whenever the payer's view can: the invoice row, its transfers and the
  * merchant's public profile (a new name or logo reaches an open page on its next poll; and, while
- * the payer still chooses, the minute, since options are priced at current rates). A poll whose
- * If-None-Match equals it is answered 304 without building the view.
+ * the payer still chooses, the minute, since options are priced at current rates). Null when
+ * there is no such invoice. One narrow read: a poll whose If-None-Match equals it is answered 304
+ * without loading the invoice.
  */
-export async function payerFingerprint(ctx: Ctx, inv: InvoiceRow): Promise<string> {
-  const [[t], [p]] = await Promise.all([transferState(ctx.storage.db, inv.id), profileStamp(ctx.storage.db, inv.merchant_id)]);
-  return tagOf(ctx, {
-    ...inv,
-    transfer_count: t?.n,
-    transfer_at: t?.at,
-    transfer_confirmations: t?.c,
-    profile_at: p?.updated_at,
-  });
-}
-
-/** The poll's tag from one narrow read, or null when there is no such invoice. */
 export async function pollTag(ctx: Ctx, uuid: string): Promise<string | null> {
   if (!isUuid(uuid)) return null;
-  const [s] = await pollStamp(ctx.storage.db, uuid.toLowerCase());
+  const { rows: [s] } = await pollStamp(ctx.storage.db, { id: uuid.toLowerCase() });
   return s ? tagOf(ctx, s as Stamp) : null;
+}
+
+/**
+ * The payer API's answer: the tag, then the view. The tag is read first, so the view is never
+ * older than the tag it goes out with: a change between the two reads makes the next poll a 200
+ * again, never a 304 that keeps a stale view.
+ */
+export async function payerAnswer(ctx: Ctx, uuid: string): Promise<{ etag: string; result: PayerInvoice }> {
+  const etag = await pollTag(ctx, uuid);
+  if (etag === null) throw new NotFoundError();
+  return { etag, result: await payerView(ctx, await loadInvoice(ctx, uuid)) };
 }
 
 /** Options to choose from, each priced as the payer would pay it; pairs outside their limits are left out. */

@@ -4,25 +4,25 @@ import { BusinessError, Msg } from '../errors.ts';
 import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import { PRESENTED_COLUMNS, presentInvoice, type PresentedInvoice } from './model.ts';
 import { qrDataUrl } from '../chain/address/qr.ts';
-import { prepared } from '../db/prepared.ts';
+import { statement } from '../db/statement.ts';
 import { historyPage, type Page } from '../db/history.ts';
 import type { Invoice } from '../contracts/merchant-api/objects.ts';
 import { invoiceInfoOp, invoiceQrOp } from '../contracts/merchant-api/invoices.ts';
 
 
-const byId = prepared((db, merchantId: string, id: string) =>
-  db.selectFrom('invoices').select(PRESENTED_COLUMNS).where('merchant_id', '=', merchantId).where('id', '=', id),
+const byId = statement((db, p: { merchantId: string; id: string }) =>
+  db.selectFrom('invoices').select(PRESENTED_COLUMNS).where('merchant_id', '=', p.merchantId).where('id', '=', p.id),
 );
-const byOrder = prepared((db, merchantId: string, orderId: string) =>
-  db.selectFrom('invoices').select(PRESENTED_COLUMNS).where('merchant_id', '=', merchantId).where('order_id', '=', orderId),
+const byOrder = statement((db, p: { merchantId: string; orderId: string }) =>
+  db.selectFrom('invoices').select(PRESENTED_COLUMNS).where('merchant_id', '=', p.merchantId).where('order_id', '=', p.orderId),
 );
 
 /** uuid or order_id; `order_id` wins when both are passed. */
 export async function findInvoice(ctx: Ctx, merchantId: string, input: Input, rules = invoiceInfoOp.params): Promise<PresentedInvoice | undefined> {
   validate(input, rules);
-  const rows = isMissing(input.order_id)
-    ? await byId(ctx.storage.db, merchantId, String(input.uuid).toLowerCase())
-    : await byOrder(ctx.storage.db, merchantId, String(input.order_id));
+  const { rows } = isMissing(input.order_id)
+    ? await byId(ctx.storage.db, { merchantId, id: String(input.uuid).toLowerCase() })
+    : await byOrder(ctx.storage.db, { merchantId, orderId: String(input.order_id) });
   return rows[0];
 }
 

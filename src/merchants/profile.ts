@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { DB, MerchantProfilesTable } from '../db/schema.ts';
 import { BusinessError, NotFoundError } from '../errors.ts';
 import { PAGE_LANGUAGES, type PageLanguage } from '../contracts/payer.ts';
+import { statement } from '../db/statement.ts';
 
 export const LOGO_MAX_BYTES = 256 * 1024;
 export const DISPLAY_NAME_MAX = 80;
@@ -161,9 +162,13 @@ export async function getProfile(db: Kysely<DB>, merchantId: string): Promise<Me
   return fromRow(merchantId, row);
 }
 
+const publicColumns = statement((db, p: { merchantId: string }) =>
+  db.selectFrom('merchant_profiles').select(PROFILE_COLUMNS).where('merchant_id', '=', p.merchantId),
+);
+
 /** The public part only, without reading the logo's bytes: what every payer view carries. */
 export async function getPublicProfile(db: Kysely<DB>, merchantId: string): Promise<PublicProfile> {
-  const row = await db.selectFrom('merchant_profiles').select(PROFILE_COLUMNS).where('merchant_id', '=', merchantId).executeTakeFirst();
+  const { rows: [row] } = await publicColumns(db, { merchantId });
   return {
     display_name: row?.display_name ?? null,
     logo_url: row?.logo_sha256 && row.logo_type ? logoPath(row.logo_sha256, row.logo_type as LogoType) : null,

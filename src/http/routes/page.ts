@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { NotFoundError } from '../../errors.ts';
-import { loadInvoice, payerFingerprint, payerView } from '../../invoices/payer.ts';
+import { payerAnswer } from '../../invoices/payer.ts';
 import { INITIAL_VIEW_ID } from '../../contracts/payer.ts';
 
 export const DIST_DIR = fileURLToPath(new URL('../../../dist/', import.meta.url));
@@ -99,9 +99,7 @@ export function jsonForScript(value: unknown): string {
  */
 async function initialView(ctx: Ctx, uuid: string): Promise<Record<string, unknown>> {
   try {
-    const inv = await loadInvoice(ctx, uuid);
-    const [etag, result] = await Promise.all([payerFingerprint(ctx, inv), payerView(ctx, inv)]);
-    return { etag, result };
+    return await payerAnswer(ctx, uuid);
   } catch (e) {
     if (e instanceof NotFoundError) return { status: 404 };
     throw e;

@@ -4,7 +4,7 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../context.ts';
-import { chooseCurrency, loadInvoice, payerFingerprint, payerView, pollTag } from '../../invoices/payer.ts';
+import { chooseCurrency, payerAnswer, payerView, pollTag } from '../../invoices/payer.ts';
 import { walletView } from '../../wallets/payer.ts';
 import { jsonBody } from '../json-body.ts';
 
@@ -53,12 +53,10 @@ async function payerApi(app: FastifyInstance, { ctx }: { ctx: Ctx }): Promise<vo
     if (given !== undefined && given === (await pollTag(ctx, req.params.uuid))) {
       return reply.code(304).header('etag', given).header('cache-control', 'no-cache').send();
     }
-    const inv = await loadInvoice(ctx, req.params.uuid);
-    // Tag and view from the same row, so that a tag never stands for a newer view than it answered.
-    const tag = await payerFingerprint(ctx, inv);
-    reply.header('etag', tag).header('cache-control', 'no-cache');
-    if (req.headers['if-none-match'] === tag) return reply.code(304).send();
-    return reply.send({ state: 0, result: await payerView(ctx, inv) });
+    const { etag, result } = await payerAnswer(ctx, req.params.uuid);
+    reply.header('etag', etag).header('cache-control', 'no-cache');
+    if (given === etag) return reply.code(304).send();
+    return reply.send({ state: 0, result });
   });
 
   app.post<{ Params: { uuid: string } }>('/:uuid/choose', async (req, reply) => {
