@@ -9,10 +9,9 @@
 // key is a second guard). When the pool is empty the address is derived in the request, as before.
 //
 // Refilling reserves a range of indexes (one short transaction on `hd_counters`), derives them
-// outside any transaction and stores them. A crash between the two leaves those indexes unused,
+// outside any transaction, on the pool thread (./address/pool-deriver.ts), and stores them. A crash between the two leaves those indexes unused,
 // which is harmless: an index is never handed out twice, and gaps only mean addresses nobody uses.
 // The pool keeps at most POOL_TARGET unused addresses ahead of the last one handed out.
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
@@ -20,7 +19,8 @@ import type { DB } from '../db/schema.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef } from '../registry/index.ts';
 import { addressDeriver } from './address/index.ts';
-import { qrDataUrl } from './address/qr.ts';
+import { statement } from '../db/statement.ts';
+import { derivePooled } from './address/pool-deriver.ts';
 
 /** Addresses kept derived ahead per network (the worker tops the pool up to this). */
 export const POOL_TARGET = 256;
@@ -54,6 +54,28 @@ function counterKey(network: NetworkDef): string {
   return `${network.address_format}:${network.coin_type}`;
 }
 
+// The statements a request runs, compiled once (db/statement.ts).
+const takePooled = statement((db, p: { network: string; source: string }, kind) => {
+  const first = db.selectFrom('address_pool').select('idx').where('network', '=', p.network).where('source', '=', p.source).orderBy('idx').limit(1);
+  return db
+    .deleteFrom('address_pool')
+    .where('network', '=', p.network)
+    .where('source', '=', p.source)
+    // Concurrent takers on PostgreSQL skip a row another transaction holds instead of waiting for it.
+    .where('idx', '=', kind === 'postgres' ? first.forUpdate().skipLocked() : first)
+    .returning(['address', 'path', 'qr']);
+});
+const nextIndex = statement((db, p: { key: string }) =>
+  db
+    .insertInto('hd_counters')
+    .values({ key: p.key, next_index: 1 })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ next_index: sql<number>`hd_counters.next_index + 1` }))
+    .returning('next_index'),
+);
+const recordAddress = statement((db, p: { address: string; network: string; path: string; kind: string; id: string; now: number }) =>
+  db.insertInto('addresses').values({ address: p.address, network: p.network, path: p.path, owner_kind: p.kind, owner_id: p.id, created_at: p.now }),
+);
+
 export async function allocateAddress(
   trx: Kysely<DB> | Transaction<DB>,
   ctx: AllocatorCtx,
@@ -63,37 +85,16 @@ export async function allocateAddress(
 ): Promise<AllocatedAddress> {
   const seed = ctx.seed();
   const source = sourceOf(seed, network);
-  const first = trx
-    .selectFrom('address_pool')
-    .select('idx')
-    .where('network', '=', network.code)
-    .where('source', '=', source)
-    .orderBy('idx')
-    .limit(1);
-  const pooled = await trx
-    .deleteFrom('address_pool')
-    .where('network', '=', network.code)
-    .where('source', '=', source)
-    .where('idx', '=', ctx.storage.skipLocked(first))
-    .returning(['address', 'path', 'qr'])
-    .executeTakeFirst();
+  const { rows: [pooled] } = await takePooled(trx, { network: network.code, source });
   let out: AllocatedAddress;
   if (pooled) {
     out = { address: pooled.address, path: pooled.path, qr: pooled.qr };
   } else {
-    const row = await trx
-      .insertInto('hd_counters')
-      .values({ key: counterKey(network), next_index: 1 })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ next_index: sql<number>`hd_counters.next_index + 1` }))
-      .returning('next_index')
-      .executeTakeFirstOrThrow();
-    const { address, path } = addressDeriver(network.address_format, seed, network.coin_type, network.chain)(Number(row.next_index) - 1);
+    const { rows: [row] } = await nextIndex(trx, { key: counterKey(network) });
+    const { address, path } = addressDeriver(network.address_format, seed, network.coin_type, network.chain)(Number(row!.next_index) - 1);
     out = { address, path, qr: null };
   }
-  await trx
-    .insertInto('addresses')
-    .values({ address: out.address, network: network.code, path: out.path, owner_kind: owner.kind, owner_id: owner.id, created_at: now })
-    .execute();
+  await recordAddress(trx, { address: out.address, network: network.code, path: out.path, kind: owner.kind, id: owner.id, now });
   refillSoon(ctx, network, !pooled);
   return out;
 }
@@ -121,7 +122,6 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
   if (have >= below) return 0;
   // Rows derived from another seed or format can never be handed out.
   await ctx.storage.db.deleteFrom('address_pool').where('network', '=', network.code).where('source', '<>', source).execute();
-  const derive = addressDeriver(network.address_format, seed, network.coin_type, network.chain);
   let added = 0;
   while (have < target) {
     const k = Math.min(CHUNK, target - have);
@@ -134,12 +134,8 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
         .executeTakeFirstOrThrow(),
     );
     const start = Number(reserved.next_index) - k;
-    const rows: DB['address_pool'][] = [];
-    for (let idx = start; idx < start + k; idx++) {
-      const { address, path } = derive(idx);
-      rows.push({ network: network.code, source, idx, address, path, qr: await qrDataUrl(address) });
-      await nextTurn();
-    }
+    const derived = await derivePooled({ format: network.address_format, seed, coinType: network.coin_type, chain: network.chain ?? 'main', start, count: k });
+    const rows: DB['address_pool'][] = derived.map((d) => ({ network: network.code, source, ...d }));
     await ctx.storage.write((trx) => trx.insertInto('address_pool').values(rows).execute());
     have += k;
     added += k;

@@ -15,6 +15,9 @@ import { qrDataUrl } from '../chain/address/qr.ts';
 import { commissionPercent, quoteRate } from './rates.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';
 import type { Invoice } from '../contracts/merchant-api/objects.ts';
+import type { Insertable } from 'kysely';
+import type { InvoicesTable } from '../db/schema.ts';
+import { statementsByColumns } from '../db/statement.ts';
 import { createInvoiceOp } from '../contracts/merchant-api/invoices.ts';
 
 function filters(v: unknown): CurrencyFilter[] | null {
@@ -154,12 +157,9 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
       row.address_path = a.path;
       qr = a.qr;
     }
-    const r = await trx
-      .insertInto('invoices')
-      .values(row)
-      .onConflict((oc) => oc.columns(['merchant_id', 'order_id']).doNothing())
-      .executeTakeFirst();
-    if (Number(r.numInsertedOrUpdatedRows ?? 0n) === 0) throw new OrderIdTaken();
+    const values = row as unknown as Record<string, unknown>;
+    const r = await insertInvoice(trx, Object.keys(values).filter((c) => values[c] !== undefined), values);
+    if (Number(r.numAffectedRows ?? 0n) === 0) throw new OrderIdTaken();
     return true;
   }).catch((e: unknown) => {
     if (e instanceof OrderIdTaken || ctx.storage.isUniqueViolation(e)) return false;
@@ -175,6 +175,14 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
 }
 
 class OrderIdTaken extends Error {}
+
+/** The invoice insert, compiled once per set of columns (db/statement.ts). */
+const insertInvoice = statementsByColumns((db, p: Record<string, unknown>, columns) =>
+  db
+    .insertInto('invoices')
+    .values(Object.fromEntries(columns.map((c) => [c, p[c]])) as Insertable<InvoicesTable>)
+    .onConflict((oc) => oc.columns(['merchant_id', 'order_id']).doNothing()),
+);
 
 /** Price an invoice in one cryptocurrency on one network (at creation, or when the payer chooses). */
 export async function quoteFor(

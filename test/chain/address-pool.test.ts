@@ -11,6 +11,7 @@ import { createContext } from '../../src/compose.ts';
 import { allocateAddress, pooledCount, POOL_TARGET, refillAddressPool } from '../../src/chain/allocate.ts';
 import { deriveAddress } from '../../src/chain/address/index.ts';
 import { qrDataUrl } from '../../src/chain/address/qr.ts';
+import { poolThreadJobs } from '../../src/chain/address/pool-deriver.ts';
 import { backends } from '../helpers/backends.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 
@@ -36,8 +37,11 @@ describe.each(await backends())('address pool on $name', (backend) => {
     // Empty pool: derived in the request (index 0), no QR drawn yet.
     const first = await ctx.storage.write((trx) => allocateAddress(trx, ctx, tron, { kind: 'invoice', id: 'inv-0' }, 1));
     expect(first).toEqual({ ...deriveAddress('tron', seed, 195, 0), qr: null });
+    const jobs = poolThreadJobs();
     await refillAddressPool(ctx, tron);
     expect(await pooledCount(ctx, tron)).toBeGreaterThanOrEqual(POOL_TARGET);
+    // Derived on the pool thread, not on the thread that serves requests.
+    expect(poolThreadJobs()).toBeGreaterThan(jobs);
     const second = await ctx.storage.write((trx) => allocateAddress(trx, ctx, tron, { kind: 'invoice', id: 'inv-1' }, 2));
     const { address, path } = deriveAddress('tron', seed, 195, 1);
     expect(second).toEqual({ address, path, qr: await qrDataUrl(address) });

@@ -20,17 +20,21 @@ export function qrPng(text: string): Buffer {
   const n = modules.size;
   const width = (n + 2 * MARGIN) * SCALE;
   const rowBytes = Math.ceil(width / 8);
-  const raw = Buffer.alloc((rowBytes + 1) * width, 0);
-  for (let y = 0; y < width; y++) {
-    const row = y * (rowBytes + 1);
-    raw[row] = 0; // filter: none
-    const my = Math.floor(y / SCALE) - MARGIN;
-    for (let x = 0; x < width; x++) {
-      const mx = Math.floor(x / SCALE) - MARGIN;
-      const dark = my >= 0 && my < n && mx >= 0 && mx < n && modules.get(my, mx);
-      // Grayscale 1 bit: 1 is white.
-      if (!dark) raw[row + 1 + (x >> 3)]! |= 0x80 >> (x & 7);
+  const stride = rowBytes + 1;
+  // Every row starts as the white row (1 is white in 1-bit grayscale) after its filter byte 0, with
+  // the padding bits past the width left 0; each module row is drawn once and copied SCALE times.
+  const white = Buffer.alloc(stride, 0xff);
+  white[0] = 0;
+  if (width % 8) white[rowBytes] = (0xff << (8 - (width % 8))) & 0xff;
+  const raw = Buffer.allocUnsafe(stride * width);
+  for (let y = 0; y < width; y++) white.copy(raw, y * stride);
+  for (let my = 0; my < n; my++) {
+    const first = (my + MARGIN) * SCALE * stride;
+    for (let mx = 0; mx < n; mx++) {
+      if (!modules.get(my, mx)) continue;
+      for (let x = (mx + MARGIN) * SCALE, end = x + SCALE; x < end; x++) raw[first + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
     }
+    for (let k = 1; k < SCALE; k++) raw.copy(raw, first + k * stride, first, first + stride);
   }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);

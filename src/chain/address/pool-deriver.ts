@@ -1,0 +1,114 @@
+// Addresses for the pool, derived off the main thread. An address costs an elliptic-curve
+// multiplication and its QR image some hundreds of microseconds more: on the request thread, a
+// refill under load took as much CPU as the requests themselves. One worker thread per process
+// does it instead; the main thread only reserves indexes and stores the rows.
+//
+// When the thread cannot start or dies, derivation falls back to this thread (with a turn of the
+// event loop between addresses), so a refill never fails for want of the thread.
+import { Worker } from 'node:worker_threads';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { BitcoinChain } from '../bitcoin/params.ts';
+import type { AddressFormat } from './types.ts';
+import { addressDeriver } from './index.ts';
+import { qrDataUrl } from './qr.ts';
+
+export interface PoolJob {
+  id: number;
+  format: AddressFormat;
+  seed: Uint8Array;
+  coinType: number;
+  chain: BitcoinChain;
+  start: number;
+  count: number;
+}
+
+export interface PooledAddress {
+  idx: number;
+  address: string;
+  path: string;
+  /** data:image/png;base64 QR code of the address. */
+  qr: string;
+}
+
+export type PoolResult = { id: number; rows: PooledAddress[] } | { id: number; error: string };
+
+let thread: Worker | null = null;
+let broken = false;
+let nextId = 0;
+let threadJobs = 0;
+const waiting = new Map<number, { resolve: (rows: PooledAddress[]) => void; reject: (e: Error) => void }>();
+
+function failAll(e: Error): void {
+  for (const w of waiting.values()) w.reject(e);
+  waiting.clear();
+}
+
+function start(): Worker | null {
+  if (thread || broken) return thread;
+  try {
+    const w = new Worker(new URL('./pool-thread-entry.js', import.meta.url), { execArgv: [] });
+    w.unref();
+    w.on('message', (r: PoolResult) => {
+      const p = waiting.get(r.id);
+      if (!p) return;
+      waiting.delete(r.id);
+      if ('error' in r) return p.reject(new Error(r.error));
+      threadJobs++;
+      p.resolve(r.rows);
+    });
+    w.on('error', (e) => {
+      broken = true;
+      thread = null;
+      failAll(e);
+    });
+    w.on('exit', () => {
+      thread = null;
+      failAll(new Error('address pool thread exited'));
+    });
+    thread = w;
+  } catch {
+    broken = true;
+  }
+  return thread;
+}
+
+async function inline(job: Omit<PoolJob, 'id'>): Promise<PooledAddress[]> {
+  const derive = addressDeriver(job.format, job.seed, job.coinType, job.chain);
+  const rows: PooledAddress[] = [];
+  for (let idx = job.start; idx < job.start + job.count; idx++) {
+    const { address, path } = derive(idx);
+    rows.push({ idx, address, path, qr: await qrDataUrl(address) });
+    await nextTurn();
+  }
+  return rows;
+}
+
+/** Addresses `start` .. `start + count - 1` with their QR codes, from the pool thread when it runs. */
+export async function derivePooled(job: Omit<PoolJob, 'id'>): Promise<PooledAddress[]> {
+  const w = start();
+  if (!w) return inline(job);
+  const id = nextId++;
+  try {
+    return await new Promise<PooledAddress[]>((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      w.ref();
+      w.postMessage({ ...job, id } satisfies PoolJob);
+    }).finally(() => {
+      if (waiting.size === 0) w.unref();
+    });
+  } catch {
+    return inline(job);
+  }
+}
+
+/** Batches the pool thread has derived in this process (for tests and diagnostics). */
+export function poolThreadJobs(): number {
+  return threadJobs;
+}
+
+/** Stops the pool thread (tests, shutdown); the next refill starts it again. */
+export async function stopPoolThread(): Promise<void> {
+  const w = thread;
+  thread = null;
+  if (w) await w.terminate();
+}

@@ -1,0 +1,23 @@
+// The body of the address-pool thread (see ./pool-deriver.ts): derives addresses and draws their
+// QR codes for indexes the main thread has already reserved, and sends them back. It touches no
+// database and holds no state but the derivers' caches.
+import { parentPort } from 'node:worker_threads';
+import { addressDeriver } from './index.ts';
+import { qrPng } from './qr.ts';
+import type { PoolJob, PoolResult } from './pool-deriver.ts';
+
+parentPort!.on('message', (job: PoolJob) => {
+  let reply: PoolResult;
+  try {
+    const derive = addressDeriver(job.format, job.seed, job.coinType, job.chain);
+    const rows = [];
+    for (let idx = job.start; idx < job.start + job.count; idx++) {
+      const { address, path } = derive(idx);
+      rows.push({ idx, address, path, qr: `data:image/png;base64,${qrPng(address).toString('base64')}` });
+    }
+    reply = { id: job.id, rows };
+  } catch (e) {
+    reply = { id: job.id, error: e instanceof Error ? e.message : String(e) };
+  }
+  parentPort!.postMessage(reply);
+});
