@@ -193,7 +193,7 @@ export async function apiBench(durationMs: number): Promise<Row[]> {
           value: `${med((x) => x.create.rps).toFixed(0)} invoices/s`,
           baseline: `${med((x) => x.commits).toFixed(0)} raw invoice transactions/s (same writes, one durable commit each${db.url ? ', 20 connections' : ''})`,
           ratio: createRatio.toFixed(2),
-          note: `median of the per-round ratios (range ${range(r.map((x) => x.create.rps / x.commits), 2)}); aim >= 0.50; addresses come from the pool derived ahead (256 per network, refilled in the background between and during rounds)`,
+          note: `median of the per-round ratios (range ${range(r.map((x) => x.create.rps / x.commits), 2)}); aim >= 0.50; addresses come from the pool derived ahead (256 per network, refilled between and during rounds on the gateway's pool thread; when the pool runs dry under load, requests derive inline)`,
         },
       );
     } finally {
