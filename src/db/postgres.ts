@@ -165,15 +165,22 @@ export function openPostgres(url: string, log: (msg: string, err: unknown) => vo
     lockSession = opening;
     return opening;
   };
-  const lockQuery = async (text: string, name: string): Promise<boolean> => {
-    const client = await lockClient();
-    try {
-      const r = await client.query<{ ok: boolean }>(text, [name]);
-      return r.rows[0]?.ok === true;
-    } catch (err) {
-      void client.end().catch(() => {});
-      throw classify(err, client);
-    }
+  // One query at a time on the lock session: node-postgres queues a query sent while another is
+  // running, but warns that it will stop doing so (pg 9), so the turns are taken here.
+  let lockTurn: Promise<unknown> = Promise.resolve();
+  const lockQuery = (text: string, name: string): Promise<boolean> => {
+    const run = lockTurn.then(async () => {
+      const client = await lockClient();
+      try {
+        const r = await client.query<{ ok: boolean }>(text, [name]);
+        return r.rows[0]?.ok === true;
+      } catch (err) {
+        void client.end().catch(() => {});
+        throw classify(err, client);
+      }
+    });
+    lockTurn = run.catch(() => {});
+    return run;
   };
   const local = new LocalLocks();
 

@@ -45,6 +45,24 @@ describe.each(postgres)('PostgreSQL connections lost and regained', (backend) =>
     await db?.drop();
   });
 
+  it('runs the lock session\'s queries one at a time: concurrent lock calls all answer, with no node-postgres warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    const storage = openStorage({ databaseUrl: db.databaseUrl! });
+    try {
+      const names = Array.from({ length: 12 }, (_, i) => `turns:${i}`);
+      const held = await Promise.all(names.map((n) => storage.withLock(n, 1000, async () => n)));
+      expect(held).toEqual(names.map((n) => ({ value: n })));
+      expect(await Promise.all(names.map((n) => storage.tryAdvisoryLock(n)))).toEqual(names.map(() => true));
+      await sleep(50);
+      expect(warnings.filter((m) => m.includes('already executing a query'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await storage.close();
+    }
+  });
+
   it('fails the work in flight cleanly, keeps the process alive and reconnects', async () => {
     const storage: Storage = openStorage({ databaseUrl: proxy.url });
     try {
