@@ -14,6 +14,7 @@ import * as m011 from './migrations/011_chain_scans.ts';
 import * as m012 from './migrations/012_merchant_defaults.ts';
 import * as m013 from './migrations/013_address_pool.ts';
 import * as m014 from './migrations/014_merchant_language.ts';
+import * as m015 from './migrations/015_webhook_claim_order.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '012_merchant_defaults': m012,
   '013_address_pool': m013,
   '014_merchant_language': m014,
+  '015_webhook_claim_order': m015,
 };
 
 class StaticProvider implements MigrationProvider {
