@@ -2,7 +2,7 @@
 // sent: the webhooks view, a static wallet's and an invoice's detail show them the same way.
 import type { Attempt } from '../contracts/dashboard-webhooks.ts';
 import { time } from './format.ts';
-import { TableScroll } from './ui.tsx';
+import { DataTable } from './table.tsx';
 
 function pretty(body: string): string {
   try {
@@ -16,29 +16,16 @@ function pretty(body: string): string {
 export function Attempts({ attempts }: { attempts: Attempt[] }) {
   if (attempts.length === 0) return null;
   return (
-    <TableScroll label="Attempts">
-      <table>
-        <caption class="sr-only">Attempts</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">HTTP</th>
-            <th scope="col" class="num">Latency</th>
-            <th scope="col">Answer</th>
-          </tr>
-        </thead>
-        <tbody>
-          {attempts.map((a, i) => (
-            <tr key={i}>
-              <td class="nowrap">{time(a.at)}</td>
-              <td>{a.http_status ?? '—'}</td>
-              <td class="num">{a.latency_ms} ms</td>
-              <td class="mono small break">{a.error ?? a.answer ?? '(empty)'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable label="Attempts" caption="Attempts" columns={['Time', 'HTTP', ['Latency', 'num'], 'Answer']}>
+      {attempts.map((a, i) => (
+        <tr key={i}>
+          <td class="nowrap">{time(a.at)}</td>
+          <td>{a.http_status ?? '—'}</td>
+          <td class="num">{a.latency_ms} ms</td>
+          <td class="mono small break">{a.error ?? a.answer ?? '(empty)'}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
