@@ -90,7 +90,8 @@ async function main(): Promise<void> {
       await poolFull();
       // POLL_FULL=1: without the tag, so every poll is answered 200 with the whole view.
       const full = process.env.POLL_FULL === '1';
-      const spec = () => ({ method: 'GET' as const, path, headers: full ? {} : { 'if-none-match': etag } });
+      const headers: Record<string, string> = full ? {} : { 'if-none-match': etag };
+      const spec = () => ({ method: 'GET' as const, path, headers });
       const expect = (s: number) => s === (full ? 200 : 304);
       await load(gw.url, spec, { durationMs: 1000, expect });
       window[0] = nowUs();

@@ -1,26 +1,20 @@
 // One invoice: amounts, timeline, chain transfers, webhook deliveries with their attempts and
 // bodies, and the actions (resend, refund, payer page, simulate in test mode).
 import { useState } from 'preact/hooks';
+import type { Attempt } from '../contracts/dashboard-webhooks.ts';
 import { ApiError, get, post } from './api.ts';
+import { Attempts, BodySent } from './attempts.tsx';
 import { amount, safeHref, short, time } from './format.ts';
 import { me, notify } from './store.ts';
-import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
+import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
 
 interface Detail {
   invoice: Record<string, string | number | null> & { uuid: string; order_id: string; status: string; payer_page: string; currency: string; amount: string };
   timeline: Array<{ at: number; text: string }>;
   transfers: Array<{ network: string; txid: string; idx: number; currency: string; amount: string; from_address: string | null; confirmations: number; confirmations_needed: number | null; status: string; seen_at: number; explorer: string | null }>;
-  webhooks: Array<{ id: string; kind: string; url: string; status: string; body: string; created_at: number; delivered_at: number | null; next_attempt_at: number | null; attempts: Array<{ at: number; http_status: number | null; latency_ms: number; error: string | null; answer: string | null }> }>;
+  webhooks: Array<{ id: string; kind: string; url: string; status: string; body: string; created_at: number; delivered_at: number | null; next_attempt_at: number | null; attempts: Attempt[] }>;
   refunds: Array<{ id: string; amount: string; currency: string; network: string; address: string; status: string; txid: string | null; created_at: number }>;
   can: { resend: boolean; refund: boolean; simulate: boolean };
-}
-
-function pretty(body: string): string {
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
 }
 
 export function InvoiceDetail({ id }: { id: string }) {
@@ -179,34 +173,9 @@ export function InvoiceDetail({ id }: { id: string }) {
                   <summary>
                     <Badge value={h.status} /> {time(h.created_at)} · {h.attempts.length} attempt{h.attempts.length === 1 ? '' : 's'} · <span class="mono small">{h.url}</span>
                   </summary>
-                  {h.attempts.length > 0 && (
-                    <TableScroll label="Attempts">
-                      <table>
-                        <caption class="sr-only">Attempts</caption>
-                        <thead>
-                          <tr>
-                            <th scope="col">Time</th>
-                            <th scope="col">HTTP</th>
-                            <th scope="col" class="num">Latency</th>
-                            <th scope="col">Answer</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {h.attempts.map((a, i) => (
-                            <tr key={i}>
-                              <td class="nowrap">{time(a.at)}</td>
-                              <td>{a.http_status ?? '—'}</td>
-                              <td class="num">{a.latency_ms} ms</td>
-                              <td class="mono small break">{a.error ?? a.answer ?? '(empty)'}</td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
-                    </TableScroll>
-                  )}
+                  <Attempts attempts={h.attempts} />
                   {h.next_attempt_at && <p class="muted small">Next attempt {time(h.next_attempt_at)}</p>}
-                  <p class="small muted">Body sent</p>
-                  <pre class="body" tabIndex={0} aria-label="Body sent">{pretty(h.body)}</pre>
+                  <BodySent body={h.body} />
                 </details>
               </li>
             ))}

@@ -5,7 +5,9 @@ import { get, post } from './api.ts';
 import { amount } from './format.ts';
 import { navigate } from './route.ts';
 import { me, notify } from './store.ts';
-import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
+import { LoadedList, Pager } from './list-page.tsx';
+import { DataTable, LinkCell, StatusCell } from './table.tsx';
+import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
 
 type Payout = Record<string, string | number | boolean | null> & { uuid: string; order_id: string; status: string; amount: string; currency: string; network: string; address: string };
 
@@ -29,55 +31,26 @@ export function Payouts() {
       }
     >
       <Card>
-        <Problem error={list.error} />
-        {!list.data ? (
-          !list.error && <Loading />
-        ) : list.data.items.length === 0 ? (
-          <p class="muted">No payouts yet.</p>
-        ) : (
-          <>
-            <TableScroll label="Payouts table">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Created</th>
-                    <th scope="col">Order</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" class="num">Amount</th>
-                    <th scope="col">Network</th>
+        <LoadedList list={list} empty="No payouts yet.">
+          {({ items, previous, next }) => (
+            <>
+              <DataTable label="Payouts table" columns={['Created', 'Order', 'Status', ['Amount', 'num'], 'Network']}>
+                {items.map((p) => (
+                  <tr key={p.uuid}>
+                    <td class="nowrap">{String(p.created_at ?? '').slice(0, 16).replace('T', ' ')}</td>
+                    <LinkCell class="break" to={`/payouts/${p.uuid}`}>
+                      {p.order_id}
+                    </LinkCell>
+                    <StatusCell value={p.status} />
+                    <td class="num">{amount(p.amount, p.currency)}</td>
+                    <td>{p.network}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {list.data.items.map((p) => (
-                    <tr key={p.uuid}>
-                      <td class="nowrap">{String(p.created_at ?? '').slice(0, 16).replace('T', ' ')}</td>
-                      <td class="break">
-                        <Link to={`/payouts/${p.uuid}`}>{p.order_id}</Link>
-                      </td>
-                      <td>
-                        <Badge value={p.status} />
-                      </td>
-                      <td class="num">{amount(p.amount, p.currency)}</td>
-                      <td>{p.network}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-            <nav class="pager" aria-label="Pages">
-              {list.data.previous && (
-                <button type="button" class="btn" onClick={() => setCursor(list.data!.previous)}>
-                  Newer
-                </button>
-              )}
-              {list.data.next && (
-                <button type="button" class="btn" onClick={() => setCursor(list.data!.next)}>
-                  Older
-                </button>
-              )}
-            </nav>
-          </>
-        )}
+                ))}
+              </DataTable>
+              <Pager newer={previous ? () => setCursor(previous) : undefined} older={next ? () => setCursor(next) : undefined} />
+            </>
+          )}
+        </LoadedList>
       </Card>
     </Page>
   );

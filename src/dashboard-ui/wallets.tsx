@@ -3,10 +3,11 @@
 import { useState } from 'preact/hooks';
 import { ApiError, get, post } from './api.ts';
 import { amount, safeHref, short, time } from './format.ts';
-import { current, navigate } from './route.ts';
 import { me, notify } from './store.ts';
 import { DeliveryList, type Delivery } from './deliveries.tsx';
-import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
+import { KeysetPager, ListFilters, LoadedList, useFilteredList } from './list-page.tsx';
+import { DataTable, LinkCell, StatusCell } from './table.tsx';
+import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
 
 const STATUSES = ['active', 'blocked', 'in_active'];
 const FILTER_KEYS = ['q', 'status', 'currency', 'network'] as const;
@@ -22,152 +23,35 @@ interface ListedWallet {
   created_at: number;
 }
 
-interface Choices {
-  networks: Array<{ code: string; name: string }>;
-  currencies: string[];
-}
-
 export function Wallets() {
-  const query = current.value.query;
-  const filters = Object.fromEntries(FILTER_KEYS.map((k) => [k, query.get(k) ?? ''])) as Record<(typeof FILTER_KEYS)[number], string>;
-  const after = query.get('after') ?? '';
-  const key = FILTER_KEYS.map((k) => filters[k]).join('|') + '|' + after;
-  const page = useLoad(() => get<{ items: ListedWallet[]; next: string | null }>('/wallets', { ...filters, after }), [key]);
-  const choices = useLoad(() => get<Choices>('/choices'), []);
-  const [earlier, setEarlier] = useState<string[]>([]);
-  const go = (next: Record<string, string>) => {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(next)) if (v) q.set(k, v);
-    const s = q.toString();
-    navigate(`/wallets${s ? `?${s}` : ''}`);
-  };
-  const submit = (e: Event) => {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget as HTMLFormElement);
-    setEarlier([]);
-    go(Object.fromEntries(FILTER_KEYS.map((k) => [k, String(form.get(k) ?? '').trim()])));
-  };
-  const active = FILTER_KEYS.some((k) => filters[k]);
+  const list = useFilteredList<ListedWallet, (typeof FILTER_KEYS)[number]>('/wallets', FILTER_KEYS);
 
   return (
     <Page title="Static wallets">
+      <ListFilters list={list} label="Filter wallets" idPrefix="w" hint="order_id, uuid or address" statuses={STATUSES} />
       <Card>
-        <form class="filters" onSubmit={submit} role="search" aria-label="Filter wallets" key={key}>
-          <Field id="w-q" label="Search" hint="order_id, uuid or address">
-            {(id, by) => <input id={id} name="q" type="search" defaultValue={filters.q} aria-describedby={by} size={28} />}
-          </Field>
-          <Field id="w-status" label="Status">
-            {(id) => (
-              <select id={id} name="status">
-                <option value="">Any</option>
-                {STATUSES.map((s) => (
-                  <option key={s} value={s} selected={filters.status === s}>
-                    {s.replace(/_/g, ' ')}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field id="w-currency" label="Currency">
-            {(id) => (
-              <select id={id} name="currency">
-                <option value="">Any</option>
-                {choices.data?.currencies.map((c) => (
-                  <option key={c} value={c} selected={filters.currency === c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field id="w-network" label="Network">
-            {(id) => (
-              <select id={id} name="network">
-                <option value="">Any</option>
-                {choices.data?.networks.map((n) => (
-                  <option key={n.code} value={n.code} selected={filters.network === n.code}>
-                    {n.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <button class="btn primary" type="submit">
-            Apply
-          </button>
-          {active && (
-            <button class="btn ghost" type="button" onClick={() => go({})}>
-              Clear
-            </button>
-          )}
-        </form>
-      </Card>
-      <Card>
-        <Problem error={page.error} />
-        {!page.data ? (
-          !page.error && <Loading />
-        ) : page.data.items.length === 0 ? (
-          <p class="muted">{active ? 'No wallet matches.' : 'No static wallets yet. Create them with POST /v1/wallet.'}</p>
-        ) : (
-          <>
-            <TableScroll label="Wallets table">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Order</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Currency</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Address</th>
+        <LoadedList list={list.page} empty={list.active ? 'No wallet matches.' : 'No static wallets yet. Create them with POST /v1/wallet.'}>
+          {(data) => (
+            <>
+              <DataTable label="Wallets table" columns={['Order', 'Status', 'Currency', 'Created', 'Address']}>
+                {data.items.map((w) => (
+                  <tr key={w.id}>
+                    <LinkCell class="order-cell" to={`/wallets/${w.id}`}>
+                      {w.order_id}
+                    </LinkCell>
+                    <StatusCell value={w.status} />
+                    <td class="nowrap">
+                      {w.currency} <span class="muted small">{w.network}</span>
+                    </td>
+                    <td class="nowrap">{time(w.created_at)}</td>
+                    <td class="mono small">{short(w.address, 8)}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {page.data.items.map((w) => (
-                    <tr key={w.id}>
-                      <td class="order-cell">
-                        <Link to={`/wallets/${w.id}`}>{w.order_id}</Link>
-                      </td>
-                      <td>
-                        <Badge value={w.status} />
-                      </td>
-                      <td class="nowrap">
-                        {w.currency} <span class="muted small">{w.network}</span>
-                      </td>
-                      <td class="nowrap">{time(w.created_at)}</td>
-                      <td class="mono small">{short(w.address, 8)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-            <nav class="pager" aria-label="Pages">
-              {after && (
-                <button
-                  type="button"
-                  class="btn"
-                  onClick={() => {
-                    setEarlier(earlier.slice(0, -1));
-                    go({ ...filters, after: earlier.at(-1) ?? '' });
-                  }}
-                >
-                  Newer
-                </button>
-              )}
-              {page.data.next && (
-                <button
-                  type="button"
-                  class="btn"
-                  onClick={() => {
-                    setEarlier([...earlier, after]);
-                    go({ ...filters, after: page.data!.next! });
-                  }}
-                >
-                  Older
-                </button>
-              )}
-            </nav>
-          </>
-        )}
+                ))}
+              </DataTable>
+              <KeysetPager pages={list.pages} next={data.next} />
+            </>
+          )}
+        </LoadedList>
       </Card>
     </Page>
   );
@@ -334,51 +218,38 @@ export function WalletDetail({ id }: { id: string }) {
         {data.topups.length === 0 ? (
           <p class="muted">Nothing received yet.</p>
         ) : (
-          <TableScroll label="Top-ups table">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Seen</th>
-                  <th scope="col" class="num">Amount</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">Credited</th>
-                  <th scope="col">Transaction</th>
+          <DataTable label="Top-ups table" columns={['Seen', ['Amount', 'num'], 'Status', ['Credited', 'num'], 'Transaction']}>
+            {data.topups.map((t) => {
+              const link = safeHref(t.explorer);
+              return (
+                <tr key={`${t.txid}:${t.idx}`}>
+                  <td class="nowrap">{time(t.seen_at)}</td>
+                  <td class="num">{amount(t.amount, t.currency)}</td>
+                  <td>
+                    {t.outcome ? <span>{OUTCOME[t.outcome] ?? t.outcome}</span> : <Badge value={t.status} />}
+                    {!t.outcome && (
+                      <span class="muted small">
+                        {' '}
+                        {t.confirmations}
+                        {t.confirmations_needed !== null ? `/${t.confirmations_needed}` : ''}
+                      </span>
+                    )}
+                  </td>
+                  <td class="num">{t.outcome === 'credited' ? amount(t.merchant_amount, t.currency) : '—'}</td>
+                  <td class="mono small">
+                    {link ? (
+                      <a href={link} target="_blank" rel="noopener noreferrer">
+                        {short(t.txid, 6)}
+                        <span class="sr-only"> (opens the explorer)</span>
+                      </a>
+                    ) : (
+                      short(t.txid, 6)
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.topups.map((t) => {
-                  const link = safeHref(t.explorer);
-                  return (
-                    <tr key={`${t.txid}:${t.idx}`}>
-                      <td class="nowrap">{time(t.seen_at)}</td>
-                      <td class="num">{amount(t.amount, t.currency)}</td>
-                      <td>
-                        {t.outcome ? <span>{OUTCOME[t.outcome] ?? t.outcome}</span> : <Badge value={t.status} />}
-                        {!t.outcome && (
-                          <span class="muted small">
-                            {' '}
-                            {t.confirmations}
-                            {t.confirmations_needed !== null ? `/${t.confirmations_needed}` : ''}
-                          </span>
-                        )}
-                      </td>
-                      <td class="num">{t.outcome === 'credited' ? amount(t.merchant_amount, t.currency) : '—'}</td>
-                      <td class="mono small">
-                        {link ? (
-                          <a href={link} target="_blank" rel="noopener noreferrer">
-                            {short(t.txid, 6)}
-                            <span class="sr-only"> (opens the explorer)</span>
-                          </a>
-                        ) : (
-                          short(t.txid, 6)
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableScroll>
+              );
+            })}
+          </DataTable>
         )}
       </Card>
       <Card title="Webhooks">

@@ -5,6 +5,7 @@ import { get, post } from './api.ts';
 import { current, navigate } from './route.ts';
 import { me, notify } from './store.ts';
 import { DeliveryList, type Delivery } from './deliveries.tsx';
+import { KeysetPager, useKeysetPages } from './list-page.tsx';
 import { Card, Loading, Page, Problem, useLoad } from './ui.tsx';
 
 const SHOW = [
@@ -19,7 +20,7 @@ export function Webhooks() {
   const show = query.get('show') ?? 'all';
   const after = query.get('after') ?? '';
   const list = useLoad(() => get<{ failing: Delivery[]; items: Delivery[]; next: string | null }>('/webhooks', { show, after }), [show, after]);
-  const [earlier, setEarlier] = useState<string[]>([]);
+  const pages = useKeysetPages(after, (cursor) => go({ show, after: cursor }));
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const manage = me.value?.can_manage ?? false;
@@ -55,7 +56,7 @@ export function Webhooks() {
             class="btn small"
             aria-pressed={show === value}
             onClick={() => {
-              setEarlier([]);
+              pages.reset();
               go({ show: value });
             }}
           >
@@ -84,32 +85,7 @@ export function Webhooks() {
               <DeliveryList items={list.data.items} onRetry={manage ? retry : undefined} busy={busy} />
             )}
             {(after || list.data.next) && (
-              <nav class="pager" aria-label="Pages">
-                {after && (
-                  <button
-                    type="button"
-                    class="btn"
-                    onClick={() => {
-                      setEarlier(earlier.slice(0, -1));
-                      go({ show, after: earlier.at(-1) ?? '' });
-                    }}
-                  >
-                    Newer
-                  </button>
-                )}
-                {list.data.next && (
-                  <button
-                    type="button"
-                    class="btn"
-                    onClick={() => {
-                      setEarlier([...earlier, after]);
-                      go({ show, after: list.data!.next! });
-                    }}
-                  >
-                    Older
-                  </button>
-                )}
-              </nav>
+              <KeysetPager pages={pages} next={list.data.next} />
             )}
           </Card>
         </>

@@ -5,19 +5,16 @@ import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { INVOICE_STATUSES } from '../invoices/model.ts';
 import { UserInputError } from './errors.ts';
+import { parseListFilter, UUID, type ListFilter } from './list-filter.ts';
 
 export const PAGE_SIZE = 25;
 const CSV_BATCH = 500;
 
-export interface InvoiceFilter {
-  status: string | null;
-  currency: string | null;
-  network: string | null;
+export interface InvoiceFilter extends ListFilter {
   /** Epoch ms, inclusive. */
   from: number | null;
   /** Epoch ms, exclusive. */
   to: number | null;
-  q: string | null;
 }
 
 export interface Cursor {
@@ -25,9 +22,7 @@ export interface Cursor {
   id: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const CODE = /^[A-Za-z0-9_-]{1,20}$/;
 
 function day(value: unknown, field: string): number | null {
   if (value === undefined || value === null || value === '') return null;
@@ -39,18 +34,10 @@ function day(value: unknown, field: string): number | null {
 
 /** Reads the filter from a query string; refuses what it cannot use with a clear message. */
 export function parseFilter(query: Record<string, unknown>): InvoiceFilter {
-  const text = (k: string) => (typeof query[k] === 'string' && query[k] !== '' ? (query[k] as string) : null);
-  const status = text('status');
-  if (status && !(INVOICE_STATUSES as readonly string[]).includes(status)) throw new UserInputError('Unknown status.');
-  const currency = text('currency');
-  if (currency && !CODE.test(currency)) throw new UserInputError('Unknown currency.');
-  const network = text('network');
-  if (network && !CODE.test(network)) throw new UserInputError('Unknown network.');
-  const q = text('q')?.trim() ?? null;
-  if (q && (q.length > 200 || q.includes('\u0000'))) throw new UserInputError('The search is too long.');
+  const common = parseListFilter(query, INVOICE_STATUSES);
   const from = day(query.from, 'From');
   const toDay = day(query.to, 'To');
-  return { status, currency: currency?.toUpperCase() ?? null, network: network?.toUpperCase() ?? null, from, to: toDay === null ? null : toDay + 86_400_000, q: q || null };
+  return { ...common, from, to: toDay === null ? null : toDay + 86_400_000 };
 }
 
 export function parseCursor(value: unknown): Cursor | null {

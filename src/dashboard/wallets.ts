@@ -8,31 +8,14 @@ import { NotFoundError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { presentWallet, WALLET_STATUSES } from '../wallets/model.ts';
 import { explorerUrl } from './invoice-detail.ts';
-import { UserInputError } from './errors.ts';
 import { cursorOf, parseCursor, PAGE_SIZE, type Cursor } from './invoice-search.ts';
+import { parseListFilter, UUID, type ListFilter } from './list-filter.ts';
 import { deliveriesOf } from './webhooks.ts';
 
-export interface WalletFilter {
-  status: string | null;
-  currency: string | null;
-  network: string | null;
-  q: string | null;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const CODE = /^[A-Za-z0-9_-]{1,20}$/;
+export type WalletFilter = ListFilter;
 
 export function parseWalletFilter(query: Record<string, unknown>): WalletFilter {
-  const text = (k: string) => (typeof query[k] === 'string' && query[k] !== '' ? (query[k] as string) : null);
-  const status = text('status');
-  if (status && !(WALLET_STATUSES as readonly string[]).includes(status)) throw new UserInputError('Unknown status.');
-  const currency = text('currency');
-  if (currency && !CODE.test(currency)) throw new UserInputError('Unknown currency.');
-  const network = text('network');
-  if (network && !CODE.test(network)) throw new UserInputError('Unknown network.');
-  const q = text('q')?.trim() ?? null;
-  if (q && (q.length > 200 || q.includes('\u0000'))) throw new UserInputError('The search is too long.');
-  return { status, currency: currency?.toUpperCase() ?? null, network: network?.toUpperCase() ?? null, q: q || null };
+  return parseListFilter(query, WALLET_STATUSES);
 }
 
 export const WALLET_LIST_COLUMNS = ['id', 'order_id', 'currency', 'network', 'address', 'status', 'is_force_refund', 'refund_status', 'created_at'] as const;

@@ -4,6 +4,7 @@
 // every delivery is still attempted until a 2xx answer, and none about the same object overtakes an
 // older one.
 import type { Kysely } from 'kysely';
+import type { Delivery } from '../contracts/dashboard-webhooks.ts';
 import type { Ctx } from '../context.ts';
 import type { DB, WebhooksTable } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
@@ -17,34 +18,6 @@ export const FAILING_LIMIT = 50;
 /** How much later than its schedule a waiting delivery's next attempt may be and still be waiting
  * (recording an attempt takes a moment); a claimed one is leased a minute or more ahead. */
 const SCHEDULE_SLACK_MS = 5_000;
-
-export interface Attempt {
-  at: number;
-  http_status: number | null;
-  latency_ms: number;
-  error: string | null;
-  answer: string | null;
-}
-
-export interface Delivery {
-  id: string;
-  kind: string;
-  ref_id: string;
-  /** Where the object lives in the dashboard: invoices/<id>, wallets/<id> or payouts/<id>. */
-  object: string | null;
-  order_id: string | null;
-  status_sent: string | null;
-  url: string;
-  status: string;
-  failing: boolean;
-  attempts: Attempt[];
-  body: string;
-  created_at: number;
-  delivered_at: number | null;
-  next_attempt_at: number | null;
-  last_status: number | null;
-  last_error: string | null;
-}
 
 type Row = WebhooksTable;
 
