@@ -1,6 +1,7 @@
 // A merchant's business and personal wallets: one of each per cryptocurrency of the registry. Their
 // money lives in the ledger (balances, ledger_entries); this module gives each a stable uuid, says
 // whether it is active (an operator may switch one off), and lists them with their balances.
+import { statement } from '../db/statement.ts';
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
@@ -29,6 +30,11 @@ export function walletCurrencies(ctx: Ctx): string[] {
   return [...new Set(ctx.registry.networks.flatMap((n) => n.currencies.map((c) => c.code.toUpperCase())))].sort();
 }
 
+// Read on every invoice creation: compiled once (db/statement.ts).
+const walletStatus = statement((db, p: { merchantId: string; kind: string; currency: string }) =>
+  db.selectFrom('merchant_wallets').select('status').where('merchant_id', '=', p.merchantId).where('kind', '=', p.kind).where('currency', '=', p.currency),
+);
+
 /** True when the merchant has an active wallet of this kind in `currency` (a cryptocurrency the
  * registry knows, not switched off by the operator). */
 export async function isWalletActive(
@@ -39,13 +45,7 @@ export async function isWalletActive(
   currency: string,
 ): Promise<boolean> {
   if (!ctx.registry.isCrypto(currency)) return false;
-  const row = await db
-    .selectFrom('merchant_wallets')
-    .select('status')
-    .where('merchant_id', '=', merchantId)
-    .where('kind', '=', kind)
-    .where('currency', '=', currency.toUpperCase())
-    .executeTakeFirst();
+  const { rows: [row] } = await walletStatus(db, { merchantId, kind, currency: currency.toUpperCase() });
   return !row || row.status === 'active';
 }
 
