@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/compose.ts';
 import { createMerchant } from '../src/merchants/store.ts';
 import { signBody } from '../src/http/signature.ts';
-import { load } from './load.ts';
+import { load, type RequestSpec } from './load.ts';
 import { MNEMONIC } from './api.ts';
 import { startScript } from '../test/helpers/spawn.ts';
 import { pooledCount, POOL_TARGET } from '../src/chain/allocate.ts';
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
       await poolFull();
       // POLL_FULL=1: without the tag, so every poll is answered 200 with the whole view.
       const full = process.env.POLL_FULL === '1';
-      const spec = () => ({ method: 'GET' as const, path, headers: full ? {} : { 'if-none-match': etag } });
+      const spec = (): RequestSpec => ({ method: 'GET', path, headers: full ? {} : { 'if-none-match': etag } });
       const expect = (s: number) => s === (full ? 200 : 304);
       await load(gw.url, spec, { durationMs: 1000, expect });
       window[0] = nowUs();
