@@ -7,6 +7,7 @@ import type { NetworkConfig } from '../../config.ts';
 import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { DriverDeps } from '../contract.ts';
+import { configuredConfirmations, optInt } from '../network-settings.ts';
 import { BitcoinCoreDriver } from './bitcoin-core-driver.ts';
 import { parseChain, type BitcoinChain } from './params.ts';
 import type { BtcLog } from './scan.ts';
@@ -57,8 +58,7 @@ export function createBitcoinDriver(
   if (cookie === undefined && !new URL(cfg.rpc_url).username) {
     throw new Error(`${where}: give the node's credentials as user:password in rpc_url, or its cookie file in rpc_cookie_file`);
   }
-  const confirmations = cfg.confirmations ?? network.confirmations;
-  if (!Number.isSafeInteger(confirmations) || confirmations < 1) throw new Error(`${where}.confirmations: a positive integer is required`);
+  const confirmations = configuredConfirmations(network, cfg, where);
   const rate = (v: unknown, name: string, dflt: string) => {
     if (v === undefined || v === null) return dflt;
     if (typeof v !== 'string' && typeof v !== 'number') throw new Error(`${where}.${name}: a fee rate in sat/vB is required`);
@@ -88,10 +88,4 @@ export function createBitcoinDriver(
     fees,
     bumpAfterBlocks: optInt(cfg.bump_after_blocks, `${where}.bump_after_blocks`) ?? 3,
   });
-}
-
-function optInt(v: unknown, where: string): number | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new Error(`${where}: a non-negative integer is required`);
-  return v;
 }
