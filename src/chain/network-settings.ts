@@ -1,9 +1,27 @@
 // The parts of a network's configuration (`networks.<code>` in the config file, docs/networks.md)
 // that every chain family's driver factory reads the same way: the confirmation target, optional
 // whole numbers, the token contracts (registry defaults with the operator's overrides) and the
-// thresholds of the sweep. Each message names the setting by its path, `where`.
+// thresholds of the sweep; and the arguments a family's createXDriver is called with. Each message
+// names the setting by its path, `where`.
 import type { NetworkConfig } from '../config.ts';
+import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef } from '../registry/index.ts';
+import type { ChainLog, DriverDeps } from './contract.ts';
+
+/** What a family's createXDriver is given beside the network and its settings; `L`: the family's log. */
+export interface DriverServices<L> {
+  seed: Uint8Array;
+  storage: Storage;
+  now?: () => number;
+  log?: L;
+}
+
+/** A family's createXDriver arguments from the composition root's deps: the settings carry the
+ * effective confirmations. */
+export function driverArguments(deps: DriverDeps): [NetworkDef, NetworkConfig, DriverServices<ChainLog>] {
+  const services = { seed: deps.seed(), storage: deps.storage, now: deps.now, log: deps.log };
+  return [deps.network, { ...deps.settings, confirmations: deps.confirmations }, services];
+}
 
 /** The confirmations setting, or the registry's: a positive integer. */
 export function configuredConfirmations(network: NetworkDef, cfg: NetworkConfig, where: string): number {

@@ -4,10 +4,9 @@
 //     "confirmations": 2, "start_height": 870000, "poll_batch": 10,
 //     "fee_rate_min": "1", "fee_rate_max": "200", "fee_rate_fallback": "10", "bump_after_blocks": 3 }
 import type { NetworkConfig } from '../../config.ts';
-import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { DriverDeps } from '../contract.ts';
-import { configuredConfirmations, optInt } from '../network-settings.ts';
+import { configuredConfirmations, driverArguments, type DriverServices, optInt } from '../network-settings.ts';
 import { BitcoinCoreDriver } from './bitcoin-core-driver.ts';
 import { parseChain, type BitcoinChain } from './params.ts';
 import type { BtcLog } from './scan.ts';
@@ -20,12 +19,7 @@ export const BITCOIN_CORE = 'bitcoin-core';
 
 /** The `bitcoin-core` family's factory, for the composition root's table of drivers. */
 export function bitcoinDriverFactory(deps: DriverDeps): BitcoinCoreDriver {
-  return createBitcoinDriver(deps.network, { ...deps.settings, confirmations: deps.confirmations }, {
-    seed: deps.seed(),
-    storage: deps.storage,
-    now: deps.now,
-    log: deps.log,
-  });
+  return createBitcoinDriver(...driverArguments(deps));
 }
 
 /** The chain a network's configuration names (main unless it says test or regtest). */
@@ -46,7 +40,7 @@ export function configuredNetwork(network: NetworkDef, cfg: NetworkConfig | unde
 export function createBitcoinDriver(
   network: NetworkDef,
   cfg: NetworkConfig,
-  deps: { seed: Uint8Array; storage: Storage; now?: () => number; log?: BtcLog; onRpcRequest?: (method: string) => void },
+  deps: DriverServices<BtcLog> & { onRpcRequest?: (method: string) => void },
 ): BitcoinCoreDriver {
   const where = `networks.${network.code}`;
   if (network.family !== 'bitcoin') throw new Error(`${where}: driver "bitcoin-core" only serves BTC, LTC and DOGE`);

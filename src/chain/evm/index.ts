@@ -5,11 +5,10 @@
 //     "sweep": { "enabled": true, "min_native": "0.01", "min_token": { "USDT": "10" }, "every_seconds": 60 },
 //     "start_block": 19000000, "poll_batch": 100 }
 import type { NetworkConfig } from '../../config.ts';
-import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { isAddress } from 'viem';
 import type { DriverDeps } from '../contract.ts';
-import { configuredConfirmations, configuredTokens, optInt, sweepThresholds } from '../network-settings.ts';
+import { configuredConfirmations, configuredTokens, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
 import { EvmDriver, type EvmLog } from './evm-driver.ts';
 import type { EvmToken } from './chain.ts';
 import type { EvmSweepPolicy } from './sweep.ts';
@@ -22,18 +21,13 @@ export { hotWalletPath, depositPath } from './keys.ts';
 
 /** The `evm` family's factory, for the composition root's table of drivers. */
 export function evmDriverFactory(deps: DriverDeps): EvmDriver {
-  return createEvmDriver(deps.network, { ...deps.settings, confirmations: deps.confirmations }, {
-    seed: deps.seed(),
-    storage: deps.storage,
-    now: deps.now,
-    log: deps.log,
-  });
+  return createEvmDriver(...driverArguments(deps));
 }
 
 export function createEvmDriver(
   network: NetworkDef,
   cfg: NetworkConfig,
-  deps: { seed: Uint8Array; storage: Storage; now?: () => number; log?: EvmLog; onRpcRequest?: (method: string) => void },
+  deps: DriverServices<EvmLog> & { onRpcRequest?: (method: string) => void },
 ): EvmDriver {
   const where = `networks.${network.code}`;
   if (network.family !== 'evm' || network.address_format !== 'evm') {

@@ -5,12 +5,11 @@
 //     "sweep": { "enabled": true, "resources": "burn", "min_native": "1", "min_token": { "USDT": "10" }, "every_seconds": 60 },
 //     "start_block": 70000000, "poll_batch": 100 }
 import type { NetworkConfig } from '../../config.ts';
-import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { isTronAddress } from './address.ts';
 import type { DriverDeps } from '../contract.ts';
-import { configuredConfirmations, configuredTokens, optInt, sweepThresholds } from '../network-settings.ts';
+import { configuredConfirmations, configuredTokens, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
 import { TronDriver, type TronLog } from './tron-driver.ts';
 import type { TronToken } from './scan.ts';
 import type { TronSweepPolicy } from './sweep.ts';
@@ -24,18 +23,13 @@ export const DEFAULT_FEE_LIMIT = '50';
 
 /** The `tron` family's factory, for the composition root's table of drivers. */
 export function tronDriverFactory(deps: DriverDeps): TronDriver {
-  return createTronDriver(deps.network, { ...deps.settings, confirmations: deps.confirmations }, {
-    seed: deps.seed(),
-    storage: deps.storage,
-    now: deps.now,
-    log: deps.log,
-  });
+  return createTronDriver(...driverArguments(deps));
 }
 
 export function createTronDriver(
   network: NetworkDef,
   cfg: NetworkConfig,
-  deps: { seed: Uint8Array; storage: Storage; now?: () => number; log?: TronLog; onRequest?: (path: string) => void },
+  deps: DriverServices<TronLog> & { onRequest?: (path: string) => void },
 ): TronDriver {
   const where = `networks.${network.code}`;
   if (network.family !== 'tron' || network.address_format !== 'tron') throw new Error(`${where}: driver "tron" only serves TRON networks`);
