@@ -4,7 +4,7 @@
 // then persists all of it with the block trail in one database transaction. The sink is
 // idempotent, so a crash between the two replays at worst.
 import type { ChainSink, IncomingTransfer } from './contract.ts';
-import type { BlockTrail, Cursor, ScanTransfersTable, TrailBlock } from './reorg.ts';
+import { BlockTrail, type BlockTrailOptions, type Cursor, type ScanTransfersTable, type TrailBlock } from './reorg.ts';
 
 /** A transfer found in a block. */
 export interface SeenTransfer {
@@ -23,24 +23,38 @@ export interface SeenTransfer {
  * null when nothing changed since `row` was reported. */
 export type Progress = (row: ScanTransfersTable, tip: number) => { conf: number; final: boolean } | null;
 
-export interface ReportedTransfersOptions {
-  network: string;
-  trail: BlockTrail;
-  now: () => number;
+/** The block trail's settings, with the family's own block type `B` in place of a trail block. */
+export interface ReportedTransfersOptions<B> extends Omit<BlockTrailOptions, 'block'> {
+  /** The chain's block at a height, as the family's API gives it (null when it has none). */
+  header(n: number): Promise<B | null>;
+  /** What the trail keeps of a block. */
+  trailBlock(b: B): TrailBlock;
   /** The address as the sink sees it, from its stored form. */
   displayAddress: (stored: string) => string;
 }
 
-export class ReportedTransfers {
-  constructor(private readonly o: ReportedTransfersOptions) {}
+export class ReportedTransfers<B> {
+  /** The scanned chain the transfers are reported from: its cursor, recent blocks and forks. */
+  readonly trail: BlockTrail;
+
+  constructor(private readonly o: ReportedTransfersOptions<B>) {
+    this.trail = new BlockTrail({
+      ...o,
+      block: async (n) => {
+        const b = await o.header(n);
+        return b ? o.trailBlock(b) : null;
+      },
+    });
+  }
 
   /**
    * Reports to the sink what changed up to `cursor` (new transfers, new confirmation counts and,
    * once caught up with the head, transfers whose block left the chain), then persists it; the
    * cursor moves only when blocks were processed. `progress` says what a pending transfer's depth is.
    */
-  async settle(sink: ChainSink, cursor: Cursor, blocks: TrailBlock[], found: SeenTransfer[], caughtUp: boolean, progress: Progress): Promise<void> {
-    const { trail, network } = this.o;
+  async settle(sink: ChainSink, cursor: Cursor, blocks: B[], found: SeenTransfer[], caughtUp: boolean, progress: Progress): Promise<void> {
+    const { trail } = this;
+    const { network } = this.o;
     const table = trail.t.transfers;
     const tip = cursor.number;
     const open = await trail.db
@@ -128,7 +142,7 @@ export class ReportedTransfers {
           )
           .execute();
       }
-      if (blocks.length) await trail.advance(trx, blocks, cursor);
+      if (blocks.length) await trail.advance(trx, blocks.map(this.o.trailBlock), cursor);
     });
   }
 

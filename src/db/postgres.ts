@@ -10,6 +10,7 @@ import { DatabaseUnavailableError } from '../errors.ts';
 import type { DB } from './schema.ts';
 import type { PoolUsage, Storage } from './storage.ts';
 import { LocalLocks } from './local-locks.ts';
+import { TransactionDriver } from './transaction-driver.ts';
 
 // int8 (bigint) columns hold millisecond timestamps and counters, never amounts (those are text).
 pg.types.setTypeParser(20, (v: string) => Number(v));
@@ -61,10 +62,12 @@ class PgConnection implements DatabaseConnection {
   }
 }
 
-class PgDriver implements Driver {
+class PgDriver extends TransactionDriver {
+  protected readonly beginStatement = 'begin';
   private readonly connections = new WeakMap<pg.PoolClient, PgConnection>();
-  constructor(private readonly pool: pg.Pool) {}
-  async init(): Promise<void> {}
+  constructor(private readonly pool: pg.Pool) {
+    super();
+  }
   async acquireConnection(): Promise<DatabaseConnection> {
     let client: pg.PoolClient;
     try {
@@ -76,24 +79,6 @@ class PgDriver implements Driver {
     let c = this.connections.get(client);
     if (!c) this.connections.set(client, (c = new PgConnection(client)));
     return c;
-  }
-  async beginTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw('begin'));
-  }
-  async commitTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw('commit'));
-  }
-  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw('rollback'));
-  }
-  async savepoint(c: DatabaseConnection, name: string): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw(`savepoint "${name}"`));
-  }
-  async rollbackToSavepoint(c: DatabaseConnection, name: string): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw(`rollback to "${name}"`));
-  }
-  async releaseSavepoint(c: DatabaseConnection, name: string): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw(`release "${name}"`));
   }
   async releaseConnection(c: DatabaseConnection): Promise<void> {
     const client = (c as PgConnection).client;

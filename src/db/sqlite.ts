@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import type { DB } from './schema.ts';
 import type { Storage } from './storage.ts';
 import { LocalLocks } from './local-locks.ts';
+import { TransactionDriver } from './transaction-driver.ts';
 
 /**
  * Kysely's SQLite driver prepares every statement anew; this one keeps prepared statements by SQL
@@ -45,14 +46,15 @@ class CachedStatementsConnection implements DatabaseConnection {
   }
 }
 
-class SatchelSqliteDriver implements Driver {
+class SatchelSqliteDriver extends TransactionDriver {
+  protected readonly beginStatement = 'begin immediate';
   private readonly connection: CachedStatementsConnection;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly db: Database.Database) {
+    super();
     this.connection = new CachedStatementsConnection(db);
   }
-  async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
     // SQLite has one connection: callers take turns (a transaction keeps it until it ends).
     let release!: () => void;
@@ -63,24 +65,6 @@ class SatchelSqliteDriver implements Driver {
     return this.connection;
   }
   private readonly releasers: Array<() => void> = [];
-  async beginTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-  async commitTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw('commit'));
-  }
-  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw('rollback'));
-  }
-  async savepoint(c: DatabaseConnection, name: string): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw(`savepoint "${name}"`));
-  }
-  async rollbackToSavepoint(c: DatabaseConnection, name: string): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw(`rollback to "${name}"`));
-  }
-  async releaseSavepoint(c: DatabaseConnection, name: string): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw(`release "${name}"`));
-  }
   async releaseConnection(): Promise<void> {
     this.releasers.shift()?.();
   }

@@ -4,7 +4,7 @@ import { Decimal } from '../money/decimal.ts';
 import type { InvoicesTable as InvoiceRow } from '../db/schema.ts';
 import { money } from '../money/format.ts';
 import { phpJsonEncode } from './php-json.ts';
-import type { PaymentWebhook, PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
+import { PAYMENT_WEBHOOK_ORDER, PAYOUT_WEBHOOK_ORDER, type PaymentWebhook, type PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
 
 /** md5_hex(base64(J) + key), where J is the PHP encoding of the fields without `sign`. */
 export function webhookSign(fields: object, key: string): string {
@@ -17,6 +17,13 @@ export function signedBody(fields: PaymentWebhook | PayoutWebhook | Record<strin
   const rest: Record<string, unknown> = { ...fields };
   delete rest.sign;
   return phpJsonEncode({ ...rest, sign: webhookSign(rest, key) });
+}
+
+/** `fields` with its keys in the contract's `order`; a key `fields` does not have stays out. */
+function inContractOrder<T extends object>(order: readonly (keyof T)[], fields: T): T {
+  const out = {} as T;
+  for (const key of order) if (Object.hasOwn(fields, key)) out[key] = fields[key];
+  return out;
 }
 
 export interface PaymentWebhookExtra {
@@ -38,7 +45,7 @@ export type WebhookInvoice = Pick<
 
 /** Payment and static-wallet top-up fields, in D3's order, without `sign`. */
 export function paymentWebhookFields(inv: WebhookInvoice, type: 'payment' | 'wallet', extra: PaymentWebhookExtra = {}): PaymentWebhook {
-  return {
+  return inContractOrder(PAYMENT_WEBHOOK_ORDER, {
     type,
     uuid: inv.id,
     order_id: inv.order_id,
@@ -57,9 +64,9 @@ export function paymentWebhookFields(inv: WebhookInvoice, type: 'payment' | 'wal
     payer_amount: money(inv.payer_amount),
     payer_amount_exchange_rate: inv.exchange_rate,
     additional_data: inv.additional_data,
-    ...(extra.convert ? { convert: extra.convert } : {}),
     txid: inv.txid,
-  };
+    ...(extra.convert ? { convert: extra.convert } : {}),
+  });
 }
 
 /** What the gateway actually kept: once money is credited, what was paid minus what was credited
@@ -72,36 +79,17 @@ function keptCommission(inv: WebhookInvoice): string | null {
   return money(inv.commission);
 }
 
-export interface PayoutWebhookSource {
-  uuid: string;
-  order_id: string;
-  amount: string | null;
-  merchant_amount: string | null;
-  commission: string | null;
-  is_final: boolean;
-  status: string;
-  txid: string | null;
-  currency: string;
-  network: string | null;
-  payer_currency: string | null;
-  payer_amount: string | null;
-}
+/** What a payout webhook is built from: its fields as stored, amounts not yet formatted. */
+export type PayoutWebhookSource = Omit<PayoutWebhook, 'type'>;
 
 /** Payout fields, in D3's order, without `sign`. */
 export function payoutWebhookFields(p: PayoutWebhookSource): PayoutWebhook {
-  return {
+  return inContractOrder(PAYOUT_WEBHOOK_ORDER, {
+    ...p,
     type: 'payout',
-    uuid: p.uuid,
-    order_id: p.order_id,
     amount: money(p.amount),
     merchant_amount: money(p.merchant_amount),
     commission: money(p.commission),
-    is_final: p.is_final,
-    status: p.status,
-    txid: p.txid,
-    currency: p.currency,
-    network: p.network,
-    payer_currency: p.payer_currency,
     payer_amount: money(p.payer_amount),
-  };
+  });
 }

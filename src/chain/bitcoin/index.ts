@@ -4,9 +4,9 @@
 //     "confirmations": 2, "start_height": 870000, "poll_batch": 10,
 //     "fee_rate_min": "1", "fee_rate_max": "200", "fee_rate_fallback": "10", "bump_after_blocks": 3 }
 import type { NetworkConfig } from '../../config.ts';
-import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { DriverDeps } from '../contract.ts';
+import { configuredConfirmations, driverArguments, type DriverServices, optInt } from '../network-settings.ts';
 import { BitcoinCoreDriver } from './bitcoin-core-driver.ts';
 import { parseChain, type BitcoinChain } from './params.ts';
 import type { BtcLog } from './scan.ts';
@@ -19,12 +19,7 @@ export const BITCOIN_CORE = 'bitcoin-core';
 
 /** The `bitcoin-core` family's factory, for the composition root's table of drivers. */
 export function bitcoinDriverFactory(deps: DriverDeps): BitcoinCoreDriver {
-  return createBitcoinDriver(deps.network, { ...deps.settings, confirmations: deps.confirmations }, {
-    seed: deps.seed(),
-    storage: deps.storage,
-    now: deps.now,
-    log: deps.log,
-  });
+  return createBitcoinDriver(...driverArguments(deps));
 }
 
 /** The chain a network's configuration names (main unless it says test or regtest). */
@@ -45,7 +40,7 @@ export function configuredNetwork(network: NetworkDef, cfg: NetworkConfig | unde
 export function createBitcoinDriver(
   network: NetworkDef,
   cfg: NetworkConfig,
-  deps: { seed: Uint8Array; storage: Storage; now?: () => number; log?: BtcLog; onRpcRequest?: (method: string) => void },
+  deps: DriverServices<BtcLog> & { onRpcRequest?: (method: string) => void },
 ): BitcoinCoreDriver {
   const where = `networks.${network.code}`;
   if (network.family !== 'bitcoin') throw new Error(`${where}: driver "bitcoin-core" only serves BTC, LTC and DOGE`);
@@ -57,8 +52,7 @@ export function createBitcoinDriver(
   if (cookie === undefined && !new URL(cfg.rpc_url).username) {
     throw new Error(`${where}: give the node's credentials as user:password in rpc_url, or its cookie file in rpc_cookie_file`);
   }
-  const confirmations = cfg.confirmations ?? network.confirmations;
-  if (!Number.isSafeInteger(confirmations) || confirmations < 1) throw new Error(`${where}.confirmations: a positive integer is required`);
+  const confirmations = configuredConfirmations(network, cfg, where);
   const rate = (v: unknown, name: string, dflt: string) => {
     if (v === undefined || v === null) return dflt;
     if (typeof v !== 'string' && typeof v !== 'number') throw new Error(`${where}.${name}: a fee rate in sat/vB is required`);
@@ -88,10 +82,4 @@ export function createBitcoinDriver(
     fees,
     bumpAfterBlocks: optInt(cfg.bump_after_blocks, `${where}.bump_after_blocks`) ?? 3,
   });
-}
-
-function optInt(v: unknown, where: string): number | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new Error(`${where}: a non-negative integer is required`);
-  return v;
 }

@@ -8,7 +8,7 @@
 import { getAddress } from 'viem';
 import type { ChainSink } from '../contract.ts';
 import { mapLimit, range } from '../map-limit.ts';
-import { BlockTrail, type Cursor, type TrailBlock } from '../reorg.ts';
+import type { Cursor, TrailBlock } from '../reorg.ts';
 import { ReportedTransfers, type Progress, type SeenTransfer } from '../reported-transfers.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { num, type RpcBlock, type RpcLog, type RpcTransaction } from './rpc.ts';
@@ -28,14 +28,13 @@ function trailBlock(b: RpcBlock<unknown>): TrailBlock {
 }
 
 export class EvmScanner {
-  private readonly trail: BlockTrail;
-  private readonly reported: ReportedTransfers;
+  private readonly reported: ReportedTransfers<RpcBlock<unknown>>;
 
   constructor(
     private readonly c: EvmChain,
     private readonly o: EvmScanOptions,
   ) {
-    this.trail = new BlockTrail({
+    this.reported = new ReportedTransfers({
       family: 'evm',
       network: c.code,
       db: c.db as never,
@@ -43,15 +42,8 @@ export class EvmScanner {
       now: c.now,
       log: c.log,
       startBlock: o.startBlock,
-      block: async (n) => {
-        const b = await c.rpc.header(n);
-        return b ? trailBlock(b) : null;
-      },
-    });
-    this.reported = new ReportedTransfers({
-      network: c.code,
-      trail: this.trail,
-      now: c.now,
+      header: (n) => c.rpc.header(n),
+      trailBlock,
       displayAddress: (stored) => getAddress(stored),
     });
   }
@@ -64,7 +56,7 @@ export class EvmScanner {
 
   /** Processes what is new up to `head` (in at most maxBatches batches). */
   async poll(sink: ChainSink, head: number): Promise<void> {
-    let cursor = await this.trail.resume(head);
+    let cursor = await this.reported.trail.resume(head);
     let batches = 0;
     let progressed = false;
     while (cursor.number < head && batches < this.o.maxBatches) {
@@ -114,7 +106,7 @@ export class EvmScanner {
 
     const found = await this.extract(blocks, logs.filter((l) => num(l.blockNumber) <= tip));
     const next = { number: tip, hash: last.hash };
-    await this.reported.settle(sink, next, blocks.map(trailBlock), found, tip >= head, this.progress);
+    await this.reported.settle(sink, next, blocks, found, tip >= head, this.progress);
     return next;
   }
 

@@ -12,7 +12,7 @@ import type { EvmMovementsTable } from './schema.ts';
 import { hex, type BlockTag } from './rpc.ts';
 import { parseDepositIndex } from './keys.ts';
 import type { Asset, Call, EvmChain, Fees } from './chain.ts';
-import type { EvmOutgoing, EvmTrx, OutgoingRow } from './outgoing.ts';
+import type { EvmOutgoing, EvmTrx, OutgoingRow, SignRequest } from './outgoing.ts';
 
 export interface EvmSweepPolicy {
   enabled: boolean;
@@ -126,24 +126,37 @@ export class EvmSweeper {
       return;
     }
     const amount = Decimal.fromBaseUnits(units, token.decimals).toString();
+    await this.sendSweep(m.id, account, call, { currency: token.code, amount }, plan, async (trx, row) => {
+      await trx
+        .updateTable('evm_movements')
+        .set({ status: 'sent', outgoing_id: row.id, txid: row.txid, amount, updated_at: c.now() })
+        .where('id', '=', m.id)
+        .execute();
+    });
+  }
+
+  /** Signs, stores and broadcasts the sweep `movementId` of `what` from `account` to the hot wallet;
+   * `also` records it in the same database transaction. */
+  private async sendSweep(
+    movementId: string,
+    account: PrivateKeyAccount,
+    call: Call,
+    what: { currency: string; amount: string },
+    plan: { fees: Fees; gas: bigint },
+    also: SignRequest['also'],
+  ): Promise<void> {
     const row = await this.out.signAndStore({
-      requestId: `sweep:${m.id}`,
+      requestId: `sweep:${movementId}`,
       kind: 'sweep',
       account,
       call,
-      currency: token.code,
-      toAddress: c.hotWallet,
-      amount,
+      currency: what.currency,
+      toAddress: this.c.hotWallet,
+      amount: what.amount,
       priority: 'recommended',
       fees: plan.fees,
       gas: plan.gas,
-      also: async (trx, row) => {
-        await trx
-          .updateTable('evm_movements')
-          .set({ status: 'sent', outgoing_id: row.id, txid: row.txid, amount, updated_at: c.now() })
-          .where('id', '=', m.id)
-          .execute();
-      },
+      also,
     });
     await this.out.firstBroadcast(row);
   }
@@ -171,20 +184,9 @@ export class EvmSweeper {
       const amount = Decimal.fromBaseUnits(units, token.decimals).toString();
       const sweepId = randomUUID();
       if (plan.topUp === 0n) {
-        const row = await this.out.signAndStore({
-          requestId: `sweep:${sweepId}`,
-          kind: 'sweep',
-          account,
-          call,
-          currency: token.code,
-          toAddress: c.hotWallet,
-          amount,
-          priority: 'recommended',
-          fees: plan.fees,
-          gas: plan.gas,
-          also: (trx, row) => this.insertMovement(trx, { id: sweepId, kind: 'sweep', currency: token.code, from: address, to: c.hotWallet, amount, row }),
-        });
-        await this.out.firstBroadcast(row);
+        await this.sendSweep(sweepId, account, call, { currency: token.code, amount }, plan, (trx, row) =>
+          this.insertMovement(trx, { id: sweepId, kind: 'sweep', currency: token.code, from: address, to: c.hotWallet, amount, row }),
+        );
         return;
       }
       // First the gas, from the hot wallet; the token transfer follows once it is mined.
@@ -215,20 +217,10 @@ export class EvmSweeper {
       const value = balance - fee;
       const amount = Decimal.fromBaseUnits(value, c.native.decimals).toString();
       const id = randomUUID();
-      const row = await this.out.signAndStore({
-        requestId: `sweep:${id}`,
-        kind: 'sweep',
-        account,
-        call: { to: c.hotWallet, value, data: '0x' },
-        currency: c.native.code,
-        toAddress: c.hotWallet,
-        amount,
-        priority: 'recommended',
-        fees,
-        gas: 21_000n,
-        also: (trx, row) => this.insertMovement(trx, { id, kind: 'sweep', currency: c.native.code, from: address, to: c.hotWallet, amount, row }),
-      });
-      await this.out.firstBroadcast(row);
+      const call: Call = { to: c.hotWallet, value, data: '0x' };
+      await this.sendSweep(id, account, call, { currency: c.native.code, amount }, { fees, gas: 21_000n }, (trx, row) =>
+        this.insertMovement(trx, { id, kind: 'sweep', currency: c.native.code, from: address, to: c.hotWallet, amount, row }),
+      );
       return;
     }
 

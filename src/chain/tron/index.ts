@@ -5,11 +5,11 @@
 //     "sweep": { "enabled": true, "resources": "burn", "min_native": "1", "min_token": { "USDT": "10" }, "every_seconds": 60 },
 //     "start_block": 70000000, "poll_batch": 100 }
 import type { NetworkConfig } from '../../config.ts';
-import type { Storage } from '../../db/dialect.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { isTronAddress } from './address.ts';
 import type { DriverDeps } from '../contract.ts';
+import { configuredConfirmations, configuredTokens, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
 import { TronDriver, type TronLog } from './tron-driver.ts';
 import type { TronToken } from './scan.ts';
 import type { TronSweepPolicy } from './sweep.ts';
@@ -23,18 +23,13 @@ export const DEFAULT_FEE_LIMIT = '50';
 
 /** The `tron` family's factory, for the composition root's table of drivers. */
 export function tronDriverFactory(deps: DriverDeps): TronDriver {
-  return createTronDriver(deps.network, { ...deps.settings, confirmations: deps.confirmations }, {
-    seed: deps.seed(),
-    storage: deps.storage,
-    now: deps.now,
-    log: deps.log,
-  });
+  return createTronDriver(...driverArguments(deps));
 }
 
 export function createTronDriver(
   network: NetworkDef,
   cfg: NetworkConfig,
-  deps: { seed: Uint8Array; storage: Storage; now?: () => number; log?: TronLog; onRequest?: (path: string) => void },
+  deps: DriverServices<TronLog> & { onRequest?: (path: string) => void },
 ): TronDriver {
   const where = `networks.${network.code}`;
   if (network.family !== 'tron' || network.address_format !== 'tron') throw new Error(`${where}: driver "tron" only serves TRON networks`);
@@ -44,20 +39,8 @@ export function createTronDriver(
   if (cfg.api_key !== undefined && (typeof cfg.api_key !== 'string' || cfg.api_key === '' || /[\r\n]/.test(cfg.api_key))) {
     throw new Error(`${where}.api_key: a non-empty string is required`);
   }
-  const confirmations = cfg.confirmations ?? network.confirmations;
-  if (!Number.isSafeInteger(confirmations) || confirmations < 1) throw new Error(`${where}.confirmations: a positive integer is required`);
-
-  const overrides = new Map(Object.entries(cfg.tokens ?? {}).map(([c, contract]) => [c.toUpperCase(), contract]));
-  const tokens: TronToken[] = [];
-  for (const c of network.currencies) {
-    if (c.native) continue;
-    const contract = overrides.get(c.code.toUpperCase()) ?? c.contract;
-    overrides.delete(c.code.toUpperCase());
-    if (!contract) continue;
-    if (typeof contract !== 'string' || !isTronAddress(contract)) throw new Error(`${where}.tokens.${c.code}: not a TRON contract address: ${String(contract)}`);
-    tokens.push({ code: c.code, contract, decimals: c.decimals });
-  }
-  if (overrides.size) throw new Error(`${where}.tokens: ${[...overrides.keys()].join(', ')} not a token of ${network.code} in the registry`);
+  const confirmations = configuredConfirmations(network, cfg, where);
+  const tokens: TronToken[] = configuredTokens(network, cfg, where, isTronContract, 'TRON contract address');
 
   const feeLimit = trx(cfg.fee_limit ?? DEFAULT_FEE_LIMIT, `${where}.fee_limit`);
   if (feeLimit <= 0n) throw new Error(`${where}.fee_limit: must be more than 0`);
@@ -92,32 +75,14 @@ function trx(v: unknown, where: string): bigint {
   }
 }
 
-function optInt(v: unknown, where: string): number | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new Error(`${where}: a non-negative integer is required`);
-  return v;
+function isTronContract(contract: unknown): contract is string {
+  return typeof contract === 'string' && isTronAddress(contract);
 }
 
 function sweepPolicy(v: unknown, where: string): TronSweepPolicy | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object' || Array.isArray(v)) throw new Error(`${where}: an object is required`);
-  const s = v as { enabled?: unknown; resources?: unknown; min_native?: unknown; min_token?: unknown; every_seconds?: unknown };
-  const dec = (x: unknown, w: string) => {
-    if (typeof x !== 'string' || !/^\d+(\.\d+)?$/.test(x)) throw new Error(`${w}: a decimal string is required`);
-    return x;
-  };
+  const s = v as { resources?: unknown };
   if (s.resources !== undefined && s.resources !== 'burn' && s.resources !== 'delegate') throw new Error(`${where}.resources: "burn" or "delegate"`);
-  const minToken: Record<string, string> = {};
-  if (s.min_token !== undefined) {
-    if (typeof s.min_token !== 'object' || s.min_token === null) throw new Error(`${where}.min_token: an object is required`);
-    for (const [k, x] of Object.entries(s.min_token)) minToken[k.toUpperCase()] = dec(x, `${where}.min_token.${k}`);
-  }
-  const every = s.every_seconds === undefined ? 60 : optInt(s.every_seconds, `${where}.every_seconds`)!;
-  return {
-    enabled: s.enabled === true,
-    mode: s.resources === 'delegate' ? 'delegate' : 'burn',
-    minNative: s.min_native === undefined ? '0' : dec(s.min_native, `${where}.min_native`),
-    minToken,
-    everyMs: every * 1000,
-  };
+  return { ...sweepThresholds(v, where), mode: s.resources === 'delegate' ? 'delegate' : 'burn' };
 }

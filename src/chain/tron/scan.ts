@@ -15,7 +15,7 @@
 import type { Kysely } from 'kysely';
 import type { ChainSink } from '../contract.ts';
 import { mapLimit } from '../map-limit.ts';
-import { BlockTrail, type Cursor, type TrailBlock } from '../reorg.ts';
+import type { Cursor, TrailBlock } from '../reorg.ts';
 import { ReportedTransfers, type Progress, type SeenTransfer } from '../reported-transfers.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { accountIdHex, fromHexAddress } from './address.ts';
@@ -69,30 +69,18 @@ function trailBlock(b: TronBlock): TrailBlock {
 
 export class TronScanner {
   private readonly tokenById = new Map<string, TronToken>();
-  private readonly trail: BlockTrail;
-  private readonly reported: ReportedTransfers;
+  private readonly reported: ReportedTransfers<TronBlock>;
   /** null: not known yet; false: the node does not serve the solidity API. */
   private solidity: boolean | null = null;
 
   constructor(private readonly o: ScannerOptions) {
     for (const t of o.tokens) this.tokenById.set(accountIdHex(t.contract), t);
-    this.trail = new BlockTrail({
-      family: 'tron',
-      network: o.network,
-      db: o.db as never,
-      confirmations: o.confirmations,
-      now: o.now,
-      log: o.log,
-      startBlock: o.startBlock,
-      block: async (n) => {
-        const b = await o.api.blockByNum(n);
-        return b ? trailBlock(b) : null;
-      },
-    });
     this.reported = new ReportedTransfers({
-      network: o.network,
-      trail: this.trail,
-      now: o.now,
+      ...o,
+      family: 'tron',
+      db: o.db as never,
+      header: (n) => o.api.blockByNum(n),
+      trailBlock,
       displayAddress: (stored) => stored,
     });
   }
@@ -117,7 +105,7 @@ export class TronScanner {
   }
 
   async poll(sink: ChainSink, view: ChainView): Promise<void> {
-    let cursor = await this.trail.resume(view.head);
+    let cursor = await this.reported.trail.resume(view.head);
     let batches = 0;
     let progressed = false;
     while (cursor.number < view.head && batches < this.o.maxBatchesPerPoll) {
@@ -163,7 +151,7 @@ export class TronScanner {
     const last = blocks[blocks.length - 1]!;
     const found = await this.extract(blocks, infos);
     const next = { number: blockNumber(last), hash: last.blockID };
-    await this.reported.settle(sink, next, blocks.map(trailBlock), found, next.number >= view.head, this.progress(view));
+    await this.reported.settle(sink, next, blocks, found, next.number >= view.head, this.progress(view));
     return next;
   }
 

@@ -1,5 +1,5 @@
-// Webhook resends and test webhooks; the webhook bodies the gateway sends, typed field by field in
-// the order they are sent (D3), `sign` last.
+// Webhook resends and test webhooks; the webhook bodies the gateway sends, typed field by field, and
+// the order their fields are sent in (D3), `sign` last.
 import { operation, type Maybe } from './operation.ts';
 import { Empty, INVOICE_STATUS, PAYOUT_STATUS } from './objects.ts';
 
@@ -128,3 +128,26 @@ export interface PayoutWebhook {
   payer_currency: string | null;
   payer_amount: string | null;
 }
+
+/**
+ * The keys of T in the order a webhook sends them. The compiler rejects a list that leaves out a
+ * key of T or names one T does not have, so the list and the typed body cannot drift apart.
+ */
+function fieldOrder<T>() {
+  return <const K extends readonly (keyof T)[]>(
+    keys: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, K[number]> }),
+  ): readonly (keyof T)[] => keys;
+}
+
+/** PaymentWebhook's fields in the order they are sent (`convert` only when there is one). */
+export const PAYMENT_WEBHOOK_ORDER = fieldOrder<PaymentWebhook>()([
+  'type', 'uuid', 'order_id', 'amount', 'payment_amount', 'payment_amount_usd', 'merchant_amount', 'commission',
+  'is_final', 'status', 'from', 'wallet_address_uuid', 'network', 'currency', 'payer_currency', 'payer_amount',
+  'payer_amount_exchange_rate', 'additional_data', 'convert', 'txid',
+]);
+
+/** PayoutWebhook's fields in the order they are sent. */
+export const PAYOUT_WEBHOOK_ORDER = fieldOrder<PayoutWebhook>()([
+  'type', 'uuid', 'order_id', 'amount', 'merchant_amount', 'commission', 'is_final', 'status', 'txid', 'currency',
+  'network', 'payer_currency', 'payer_amount',
+]);

@@ -1,0 +1,101 @@
+// The parts of a network's configuration (`networks.<code>` in the config file, docs/networks.md)
+// that every chain family's driver factory reads the same way: the confirmation target, optional
+// whole numbers, the token contracts (registry defaults with the operator's overrides) and the
+// thresholds of the sweep; and the arguments a family's createXDriver is called with. Each message
+// names the setting by its path, `where`.
+import type { NetworkConfig } from '../config.ts';
+import type { Storage } from '../db/dialect.ts';
+import type { NetworkDef } from '../registry/index.ts';
+import type { ChainLog, DriverDeps } from './contract.ts';
+
+/** What a family's createXDriver is given beside the network and its settings; `L`: the family's log. */
+export interface DriverServices<L> {
+  seed: Uint8Array;
+  storage: Storage;
+  now?: () => number;
+  log?: L;
+}
+
+/** A family's createXDriver arguments from the composition root's deps: the settings carry the
+ * effective confirmations. */
+export function driverArguments(deps: DriverDeps): [NetworkDef, NetworkConfig, DriverServices<ChainLog>] {
+  const services = { seed: deps.seed(), storage: deps.storage, now: deps.now, log: deps.log };
+  return [deps.network, { ...deps.settings, confirmations: deps.confirmations }, services];
+}
+
+/** The confirmations setting, or the registry's: a positive integer. */
+export function configuredConfirmations(network: NetworkDef, cfg: NetworkConfig, where: string): number {
+  const confirmations = cfg.confirmations ?? network.confirmations;
+  if (!Number.isSafeInteger(confirmations) || confirmations < 1) throw new Error(`${where}.confirmations: a positive integer is required`);
+  return confirmations;
+}
+
+/** An optional setting that must be a non-negative integer when given. */
+export function optInt(v: unknown, where: string): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new Error(`${where}: a non-negative integer is required`);
+  return v;
+}
+
+export interface ConfiguredToken<A extends string> {
+  code: string;
+  contract: A;
+  decimals: number;
+}
+
+/**
+ * The network's tokens with a contract: the registry's, each overridden by `tokens.<CODE>` when
+ * the operator set one. `isContract` checks an address in the family's format; `what` names it in
+ * the error. A token the registry does not list for the network is an error.
+ */
+export function configuredTokens<A extends string>(
+  network: NetworkDef,
+  cfg: NetworkConfig,
+  where: string,
+  isContract: (contract: unknown) => contract is A,
+  what: string,
+): ConfiguredToken<A>[] {
+  const overrides = new Map(Object.entries(cfg.tokens ?? {}).map(([code, contract]) => [code.toUpperCase(), contract]));
+  const tokens: ConfiguredToken<A>[] = [];
+  for (const c of network.currencies) {
+    if (c.native) continue;
+    const contract = overrides.get(c.code.toUpperCase()) ?? c.contract;
+    overrides.delete(c.code.toUpperCase());
+    if (!contract) continue;
+    if (!isContract(contract)) throw new Error(`${where}.tokens.${c.code}: not a ${what}: ${String(contract)}`);
+    tokens.push({ code: c.code, contract, decimals: c.decimals });
+  }
+  if (overrides.size) throw new Error(`${where}.tokens: ${[...overrides.keys()].join(', ')} not a token of ${network.code} in the registry`);
+  return tokens;
+}
+
+/** What every family's sweep policy holds. */
+export interface SweepThresholds {
+  enabled: boolean;
+  /** Decimal string: the least native balance worth sweeping. */
+  minNative: string;
+  /** Decimal strings by token code (upper case): the least token balance worth sweeping. */
+  minToken: Record<string, string>;
+  /** Swept from the scanner's poll at most this often (0: only when sweep() is called). */
+  everyMs: number;
+}
+
+/** The `sweep` object's common settings; the family has checked that it is an object. */
+export function sweepThresholds(s: { enabled?: unknown; min_native?: unknown; min_token?: unknown; every_seconds?: unknown }, where: string): SweepThresholds {
+  const dec = (x: unknown, w: string) => {
+    if (typeof x !== 'string' || !/^\d+(\.\d+)?$/.test(x)) throw new Error(`${w}: a decimal string is required`);
+    return x;
+  };
+  const minToken: Record<string, string> = {};
+  if (s.min_token !== undefined) {
+    if (typeof s.min_token !== 'object' || s.min_token === null) throw new Error(`${where}.min_token: an object is required`);
+    for (const [k, x] of Object.entries(s.min_token)) minToken[k.toUpperCase()] = dec(x, `${where}.min_token.${k}`);
+  }
+  const every = s.every_seconds === undefined ? 60 : optInt(s.every_seconds, `${where}.every_seconds`)!;
+  return {
+    enabled: s.enabled === true,
+    minNative: s.min_native === undefined ? '0' : dec(s.min_native, `${where}.min_native`),
+    minToken,
+    everyMs: every * 1000,
+  };
+}
