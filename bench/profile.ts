@@ -1,7 +1,7 @@
 // Where the gateway's CPU goes under one bench load: `npx tsx bench/profile.ts create|info|poll [sqlite|postgres]`.
 // Runs the gateway under `node --cpu-prof` while the load runs, then prints the functions and files
 // with the most self time. `npx tsx bench/profile.ts summary <file.cpuprofile>` summarizes a saved one.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
@@ -125,10 +125,14 @@ async function main(): Promise<void> {
     await gw.stop();
     await ctx.storage.close();
   }
-  // The biggest file is the main thread's (the others are tsx's loader thread).
+  // One file per thread: the main thread's (it ran the HTTP code), the address-pool thread's (it
+  // ran pool-thread.ts) and tsx's loader threads' (left out).
   const files = readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(profDir, f));
-  const main = files.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
-  process.stdout.write(`${main}\n${summarize(main, 40, window)}\n`);
+  const ran = (f: string, what: string) => readFileSync(f, 'utf8').includes(what);
+  for (const [name, marker, top] of [['main thread', '/src/http/', 40], ['address-pool thread', 'pool-thread.ts', 15]] as const) {
+    const f = files.find((x) => ran(x, marker));
+    if (f) process.stdout.write(`\n== ${name}: ${f}\n${summarize(f, top, window)}\n`);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

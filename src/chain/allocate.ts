@@ -20,7 +20,7 @@ import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef } from '../registry/index.ts';
 import { addressDeriver } from './address/index.ts';
 import { statement } from '../db/statement.ts';
-import { derivePooled } from './address/pool-deriver.ts';
+import { derivePooled, type PooledAddress } from './address/pool-deriver.ts';
 
 /** Addresses kept derived ahead per network (the worker tops the pool up to this). */
 export const POOL_TARGET = 256;
@@ -28,6 +28,8 @@ export const POOL_TARGET = 256;
 export const POOL_LOW = 64;
 /** Addresses derived per refill step; the event loop gets a turn between addresses. */
 const CHUNK = 32;
+/** Indexes reserved at once by a refill: several chunks, derived back to back. */
+const BATCH = 4 * CHUNK;
 
 export interface AllocatorCtx {
   storage: Storage;
@@ -144,14 +146,19 @@ export async function pooledCount(ctx: AllocatorCtx, network: NetworkDef): Promi
 export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, below = POOL_TARGET, target = POOL_TARGET): Promise<number> {
   const seed = ctx.seed();
   const source = sourceOf(seed, network);
-  let have = await pooledCount(ctx, network);
+  const have = await pooledCount(ctx, network);
   estimates(ctx.storage).set(network.code, have);
   if (have >= below) return 0;
   // Rows derived from another seed or format can never be handed out.
   await ctx.storage.db.deleteFrom('address_pool').where('network', '=', network.code).where('source', '<>', source).execute();
+  const est = estimates(ctx.storage);
   let added = 0;
-  while (have < target) {
-    const k = Math.min(CHUNK, target - have);
+  // Until this process's count, which requests count down as they take addresses, reaches the
+  // target (at most a few targets' worth per call, so a refill under endless load still ends).
+  // Indexes are reserved a batch at a time and every chunk of the batch is sent to the pool
+  // thread at once, so the thread derives the next chunk while this one is being stored.
+  while ((est.get(network.code) ?? 0) < target && added < 4 * target) {
+    const k = Math.min(BATCH, target - (est.get(network.code) ?? 0));
     const reserved = await ctx.storage.write((trx) =>
       trx
         .insertInto('hd_counters')
@@ -160,13 +167,20 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
         .returning('next_index')
         .executeTakeFirstOrThrow(),
     );
-    const start = Number(reserved.next_index) - k;
-    const derived = await derivePooled({ format: network.address_format, seed, coinType: network.coin_type, chain: network.chain ?? 'main', start, count: k });
-    const rows: DB['address_pool'][] = derived.map((d) => ({ network: network.code, source, ...d }));
-    await ctx.storage.write((trx) => trx.insertInto('address_pool').values(rows).execute());
-    have += k;
-    added += k;
-    estimates(ctx.storage).set(network.code, have);
+    const first = Number(reserved.next_index) - k;
+    const chunks: Array<Promise<PooledAddress[]>> = [];
+    for (let start = first; start < first + k; start += CHUNK) {
+      const count = Math.min(CHUNK, first + k - start);
+      chunks.push(derivePooled({ format: network.address_format, seed, coinType: network.coin_type, chain: network.chain ?? 'main', start, count }));
+    }
+    // A failed chunk fails the refill at its turn; the chunks after it must not go unhandled.
+    for (const chunk of chunks) chunk.catch(() => {});
+    for (const chunk of chunks) {
+      const rows: DB['address_pool'][] = (await chunk).map((d) => ({ network: network.code, source, ...d }));
+      await ctx.storage.write((trx) => trx.insertInto('address_pool').values(rows).execute());
+      added += rows.length;
+      est.set(network.code, (est.get(network.code) ?? 0) + rows.length);
+    }
   }
   return added;
 }

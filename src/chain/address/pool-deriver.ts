@@ -46,7 +46,9 @@ function failAll(e: Error): void {
 function start(): Worker | null {
   if (thread || broken) return thread;
   try {
-    const w = new Worker(new URL('./pool-thread-entry.js', import.meta.url), { execArgv: [] });
+    // Not the parent's loader flags (the entry registers tsx itself); a CPU profile, if asked for.
+    const execArgv = process.execArgv.filter((a) => a.startsWith('--cpu-prof'));
+    const w = new Worker(new URL('./pool-thread-entry.js', import.meta.url), { execArgv });
     w.unref();
     w.on('message', (r: PoolResult) => {
       const p = waiting.get(r.id);
