@@ -52,6 +52,15 @@ describe.skipIf(!built)('dist/page budget', () => {
     expect(total).toBeLessThanOrEqual(CSS_BUDGET);
   });
 
+  test('one request for JavaScript before the first render, which the browser does not paint before', () => {
+    const { html, js } = initialAssets();
+    // No runtime chunk beside the entry (the CommonJS interop qrcode needs stays in its lazy chunk).
+    expect(js).toHaveLength(1);
+    expect(html).not.toContain('modulepreload');
+    // The page has nothing to show before the entry has run (vite.config.ts adds the attribute).
+    expect(html).toMatch(/<script type="module" blocking="render" [^>]*src="\/assets\/index-[^"]+\.js"><\/script>/);
+  });
+
   test('qrcode and the other languages are not in the initial JavaScript', () => {
     const { js } = initialAssets();
     const initial = js.map((file) => readFileSync(join(dist, file), 'utf8')).join('\n');

@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { screen } from '@testing-library/preact';
 import { createServerClock, secondsLeft } from '../../src/page/clock.ts';
-import { formatDuration } from '../../src/page/format.ts';
+import { ASCII_DIGIT_LOCALES, formatDuration } from '../../src/page/format.ts';
+import { LANGUAGES } from '../../src/page/i18n/index.ts';
 import { T0, invoiceFixture, liveRegion, renderPage, resetPage, serve } from './helpers.tsx';
 
 describe('server clock', () => {
@@ -28,6 +29,20 @@ describe('server clock', () => {
     expect(formatDuration(3723, 'en-US')).toBe('1:02:03');
     // Intl digits of the language: Persian counts down in Persian digits.
     expect(formatDuration(3723, 'fa-IR')).toBe('۱:۰۲:۰۳');
+  });
+
+  test("the page's ASCII-digit locales count down without Intl exactly as Intl would", () => {
+    const intl = (seconds: number, locale: string) => {
+      const n = (value: number, digits: number) => new Intl.NumberFormat(locale, { minimumIntegerDigits: digits, useGrouping: false }).format(value);
+      const h = Math.floor(seconds / 3600);
+      const rest = `${n(Math.floor((seconds % 3600) / 60), 2)}:${n(seconds % 60, 2)}`;
+      return h > 0 ? `${n(h, 1)}:${rest}` : rest;
+    };
+    for (const locale of ASCII_DIGIT_LOCALES) {
+      for (const seconds of [0, 9, 59, 600, 3599, 3723, 36_000, 360_000]) expect(formatDuration(seconds, locale), locale).toBe(intl(seconds, locale));
+    }
+    // Every page language but Arabic and Persian (whose digits depend on the browser's ICU).
+    expect(LANGUAGES.filter(({ locale }) => !ASCII_DIGIT_LOCALES.has(locale)).map(({ code }) => code)).toEqual(['ar', 'fa']);
   });
 });
 

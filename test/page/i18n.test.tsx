@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/preact';
 import { pickLanguage, LANGUAGES } from '../../src/page/i18n/index.ts';
 import { en } from '../../src/page/i18n/en.ts';
-import { decimalStyle, formatAmount, formatDecimal, KNOWN_STYLES } from '../../src/page/format.ts';
+import { decimalStyle, formatAmount, formatDecimal, formatTime, KNOWN_STYLES, KNOWN_TIMES } from '../../src/page/format.ts';
 import { invoiceFixture, liveRegion, renderPage, resetPage, serve } from './helpers.tsx';
 
 const loaded = vi.hoisted(() => [] as string[]);
@@ -132,6 +132,27 @@ describe('amounts are formatted from the decimal string, never a JS number', () 
       });
     }
     for (const { locale } of LANGUAGES) expect(KNOWN_STYLES[locale], locale).toBeDefined();
+  });
+
+  test("the precomputed times of day of the page's locales are what Intl says", () => {
+    const pageLocales = new Set<string>(LANGUAGES.map((l) => l.locale));
+    for (const locale of Object.keys(KNOWN_TIMES)) {
+      expect(pageLocales.has(locale), locale).toBe(true);
+      const intl = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' });
+      for (const month of [0, 6]) {
+        for (let hour = 0; hour < 24; hour++) {
+          for (const minute of [0, 5, 59]) {
+            const at = new Date(2026, month, 15, hour, minute).getTime();
+            expect(formatTime(at, locale), `${locale} ${hour}:${minute}`).toBe(intl.format(at));
+          }
+        }
+      }
+    }
+    // The others ask Intl: the same function, the same answer.
+    const at = new Date(2026, 0, 15, 14, 5).getTime();
+    for (const locale of ['ko-KR', 'hi-IN', 'ar', 'fa-IR', 'en-GB', 'de-AT']) {
+      expect(formatTime(at, locale), locale).toBe(new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(at));
+    }
   });
 
   test('keeps every digit, even beyond double precision', () => {
