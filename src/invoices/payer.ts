@@ -15,7 +15,7 @@ import { quoteFor } from './create.ts';
 import { isUuid } from '../contracts/rules.ts';
 import { statement } from '../db/statement.ts';
 import { createHash } from 'node:crypto';
-import { getPublicProfile } from '../merchants/profile.ts';
+import { getPublicProfile, publicProfileOf, type PublicProfile } from '../merchants/profile.ts';
 
 function restriction(inv: InvoiceRow): Restriction {
   try {
@@ -85,15 +85,45 @@ export async function pollTag(ctx: Ctx, uuid: string): Promise<string | null> {
   return s ? tagOf(ctx, s as Stamp) : null;
 }
 
+/** The invoice with its tag's other parts and the public profile's columns, in one statement. */
+const viewStamp = statement((db, p: { id: string }) =>
+  db
+    .selectFrom('invoices as i')
+    .leftJoin('merchant_profiles as p', 'p.merchant_id', 'i.merchant_id')
+    .selectAll('i')
+    .select((eb) => {
+      const transfers = () => eb.selectFrom('chain_transfers as t').where('t.owner_kind', '=', 'invoice').whereRef('t.owner_id', '=', 'i.id');
+      return [
+        transfers().select((t) => t.fn.countAll<number>().as('n')).as('transfer_count'),
+        transfers().select((t) => t.fn.max('t.updated_at').as('at')).as('transfer_at'),
+        transfers().select((t) => t.fn.sum<number>('t.confirmations').as('c')).as('transfer_confirmations'),
+        'p.updated_at as profile_at',
+        'p.display_name as profile_display_name',
+        'p.accent as profile_accent',
+        'p.theme as profile_theme',
+        'p.language as profile_language',
+        'p.logo_type as profile_logo_type',
+        'p.logo_sha256 as profile_logo_sha256',
+      ];
+    })
+    .where('i.id', '=', p.id),
+);
+
 /**
- * The payer API's answer: the tag, then the view. The tag is read first, so the view is never
- * older than the tag it goes out with: a change between the two reads makes the next poll a 200
- * again, never a 304 that keeps a stale view.
+ * The payer API's answer: the view and its tag, both from one read of the invoice, its transfer
+ * totals and the profile (so a tag never stands for another view than the one it goes out with),
+ * then the invoice's transfers for the view.
  */
 export async function payerAnswer(ctx: Ctx, uuid: string): Promise<{ etag: string; result: PayerInvoice }> {
-  const etag = await pollTag(ctx, uuid);
-  if (etag === null) throw new NotFoundError();
-  return { etag, result: await payerView(ctx, await loadInvoice(ctx, uuid)) };
+  if (!isUuid(uuid)) throw new NotFoundError();
+  const { rows: [row] } = await viewStamp(ctx.storage.db, { id: uuid.toLowerCase() });
+  if (!row) throw new NotFoundError();
+  const profile = publicProfileOf(
+    row.profile_at === null
+      ? undefined
+      : { display_name: row.profile_display_name, accent: row.profile_accent, theme: row.profile_theme ?? 'auto', language: row.profile_language, logo_type: row.profile_logo_type, logo_sha256: row.profile_logo_sha256 },
+  );
+  return { etag: tagOf(ctx, row as Stamp), result: await payerView(ctx, row, profile) };
 }
 
 /** Options to choose from, each priced as the payer would pay it; pairs outside their limits are left out. */
@@ -175,7 +205,8 @@ function explorerUrl(network: NetworkDef, txid: string, test: boolean): string |
   return network.explorer_tx.replace('{txid}', encodeURIComponent(txid));
 }
 
-export async function payerView(ctx: Ctx, inv: InvoiceRow): Promise<PayerInvoice> {
+/** The payer's view of `inv`; `profile` when the caller has read it already. */
+export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfile): Promise<PayerInvoice> {
   const network = ctx.registry.network(inv.network);
   const currency = network && inv.payer_currency ? ctx.registry.currencyOn(network.code, inv.payer_currency) : undefined;
   const chosen = !!(network && currency && inv.address && inv.payer_amount);
@@ -231,7 +262,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow): Promise<PayerInvoice
     url_return: inv.url_return,
     url_success: inv.url_success,
     theme: inv.theme === 'dark' || inv.theme === 'light' ? inv.theme : null,
-    merchant: await getPublicProfile(ctx.storage.db, inv.merchant_id),
+    merchant: profile ?? (await getPublicProfile(ctx.storage.db, inv.merchant_id)),
     test_mode: test,
     evm,
     options: opts,

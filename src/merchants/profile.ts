@@ -169,6 +169,11 @@ const publicColumns = statement((db, p: { merchantId: string }) =>
 /** The public part only, without reading the logo's bytes: what every payer view carries. */
 export async function getPublicProfile(db: Kysely<DB>, merchantId: string): Promise<PublicProfile> {
   const { rows: [row] } = await publicColumns(db, { merchantId });
+  return publicProfileOf(row);
+}
+
+/** The public profile from its columns (read with a payer view's own query), or all empty. */
+export function publicProfileOf(row: Pick<MerchantProfilesTable, 'display_name' | 'accent' | 'theme' | 'language' | 'logo_type' | 'logo_sha256'> | undefined): PublicProfile {
   return {
     display_name: row?.display_name ?? null,
     logo_url: row?.logo_sha256 && row.logo_type ? logoPath(row.logo_sha256, row.logo_type as LogoType) : null,
