@@ -57,16 +57,15 @@ function counterKey(network: NetworkDef): string {
 }
 
 // The statements a request runs, compiled once (db/statement.ts).
-const takePooled = statement((db, p: { network: string; source: string }, kind) => {
-  const first = db.selectFrom('address_pool').select('idx').where('network', '=', p.network).where('source', '=', p.source).orderBy('idx').limit(1);
-  return db
+// SQLite (one writer at a time: no concurrent taker to skip).
+const takePooled = statement((db, p: { network: string; source: string }) =>
+  db
     .deleteFrom('address_pool')
     .where('network', '=', p.network)
     .where('source', '=', p.source)
-    // Concurrent takers on PostgreSQL skip a row another transaction holds instead of waiting for it.
-    .where('idx', '=', kind === 'postgres' ? first.forUpdate().skipLocked() : first)
-    .returning(['address', 'path', 'qr']);
-});
+    .where('idx', '=', db.selectFrom('address_pool').select('idx').where('network', '=', p.network).where('source', '=', p.source).orderBy('idx').limit(1))
+    .returning(['address', 'path', 'qr']),
+);
 const nextIndex = statement((db, p: { key: string }) =>
   db
     .insertInto('hd_counters')

@@ -107,10 +107,3 @@ export async function derivePooled(job: Omit<PoolJob, 'id'>): Promise<PooledAddr
 export function poolThreadJobs(): number {
   return threadJobs;
 }
-
-/** Stops the pool thread (tests, shutdown); the next refill starts it again. */
-export async function stopPoolThread(): Promise<void> {
-  const w = thread;
-  thread = null;
-  if (w) await w.terminate();
-}
