@@ -98,27 +98,45 @@ export function validate(input: Input, rules: RuleSet): void {
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 }
 
+interface Plan {
+  fields: Array<[field: string, rules: string[]]>;
+  items: Map<string, Array<[field: string, rules: string[]]>>;
+}
+/** Each rule set is taken apart once (operations' rule sets are constants). */
+const plans = new WeakMap<RuleSet, Plan>();
+
+function planOf(rules: RuleSet): Plan {
+  let plan = plans.get(rules);
+  if (plan) return plan;
+  plan = { fields: [], items: new Map() };
+  for (const [field, ruleText] of Object.entries(rules)) {
+    const star = field.indexOf('.*.');
+    if (star < 0) {
+      plan.fields.push([field, ruleText.split('|')]);
+      continue;
+    }
+    const list = field.slice(0, star);
+    plan.items.set(list, [...(plan.items.get(list) ?? []), [field.slice(star + 3), ruleText.split('|')]]);
+  }
+  plans.set(rules, plan);
+  return plan;
+}
+
 /** Every failing parameter of `input` with its first failing code (see `validate`). */
 export function validationErrors(input: Input, rules: RuleSet): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
-  const items = new Map<string, Array<[string, string]>>();
-  for (const [field, ruleText] of Object.entries(rules)) {
-    const star = field.indexOf('.*.');
-    if (star >= 0) {
-      const list = field.slice(0, star);
-      items.set(list, [...(items.get(list) ?? []), [field.slice(star + 3), ruleText]]);
-      continue;
-    }
-    const code = check(input, field, ruleText.split('|'));
+  const plan = planOf(rules);
+  for (const [field, fieldRules] of plan.fields) {
+    const code = check(input, field, fieldRules);
     if (code) errors[field] = [code];
   }
-  for (const [list, fields] of items) {
+  for (const [list, fields] of plan.items) {
     const values = input[list];
     if (!Array.isArray(values) || errors[list]) continue;
     values.forEach((item, i) => {
       const obj = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Input) : {};
-      for (const [field, ruleText] of fields) {
-        const code = check(obj, field, ruleText.split('|'));
+      for (const [field, fieldRules] of fields) {
+        const code = check(obj, field, fieldRules);
         if (code) errors[`${list}.${i}.${field}`] = [code];
       }
     });

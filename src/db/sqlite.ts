@@ -7,6 +7,7 @@ import type { DB } from './schema.ts';
 import type { Storage } from './storage.ts';
 import { LocalLocks } from './local-locks.ts';
 import { TransactionDriver } from './transaction-driver.ts';
+import { registerDirectRunner } from './statement.ts';
 
 /**
  * Kysely's SQLite driver prepares every statement anew; this one keeps prepared statements by SQL
@@ -47,8 +48,12 @@ class CachedStatementsConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const { stmt, row } = this.prepare(compiled.sql);
-    const params = compiled.parameters as unknown[];
+    return this.executeNow(compiled.sql, compiled.parameters);
+  }
+
+  executeNow<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> {
+    const { stmt, row } = this.prepare(sql);
+    const params = parameters as unknown[];
     if (row) return { rows: (stmt.all(params) as unknown[][]).map(row) as R[] };
     const { changes, lastInsertRowid } = stmt.run(params);
     return {
@@ -73,8 +78,17 @@ class SatchelSqliteDriver extends TransactionDriver {
     super();
     this.connection = new CachedStatementsConnection(db);
   }
+  /** Callers holding the connection or waiting for it. */
+  private holders = 0;
+
+  /** Runs a statement at once when no one holds or waits for the connection (a caller in a
+   * transaction would otherwise see, or be seen in, another's uncommitted writes); else null. */
+  readonly runDirect = (sql: string, params: readonly unknown[]): QueryResult<unknown> | null =>
+    this.holders === 0 ? this.connection.executeNow(sql, params) : null;
+
   async acquireConnection(): Promise<DatabaseConnection> {
     // SQLite has one connection: callers take turns (a transaction keeps it until it ends).
+    this.holders++;
     let release!: () => void;
     const previous = this.queue;
     this.queue = new Promise<void>((r) => (release = r));
@@ -84,6 +98,7 @@ class SatchelSqliteDriver extends TransactionDriver {
   }
   private readonly releasers: Array<() => void> = [];
   async releaseConnection(): Promise<void> {
+    this.holders--;
     this.releasers.shift()?.();
   }
   async destroy(): Promise<void> {
@@ -92,11 +107,13 @@ class SatchelSqliteDriver extends TransactionDriver {
 }
 
 class SatchelSqliteDialect extends SqliteDialect {
-  constructor(private readonly raw: Database.Database) {
+  readonly driver: SatchelSqliteDriver;
+  constructor(raw: Database.Database) {
     super({ database: raw });
+    this.driver = new SatchelSqliteDriver(raw);
   }
   override createDriver(): Driver {
-    return new SatchelSqliteDriver(this.raw);
+    return this.driver;
   }
 }
 
@@ -202,7 +219,9 @@ export function openSqlite(path: string): Storage {
     }
   }, 3_600_000);
   optimize.unref();
-  const db = new Kysely<DB>({ dialect: new SatchelSqliteDialect(raw) });
+  const dialect = new SatchelSqliteDialect(raw);
+  const db = new Kysely<DB>({ dialect });
+  registerDirectRunner(db, dialect.driver.runDirect);
   const group = new GroupCommit(db);
   const local = new LocalLocks();
   return {

@@ -20,6 +20,19 @@ interface Shape {
 export type Statement<P, R> = (db: Kysely<DB>, values: P) => Promise<QueryResult<R>>;
 
 /**
+ * Runs a statement at once, without Kysely's connection hand-over, when the database allows it
+ * (SQLite, whose calls are synchronous, while no one holds or waits for its connection), or
+ * answers null. The hand-over costs several promise turns, more than a primary-key read itself.
+ */
+export type DirectRunner = (sql: string, params: readonly unknown[]) => QueryResult<unknown> | null;
+const direct = new WeakMap<Kysely<DB>, DirectRunner>();
+
+/** Called by a storage whose statements can run at once (see `DirectRunner`). */
+export function registerDirectRunner(db: Kysely<DB>, run: DirectRunner): void {
+  direct.set(db, run);
+}
+
+/**
  * `build` receives stand-ins for the values (each property of `p` is a placeholder) and returns
  * the query; the placeholders must be used only as values (not as table or column names, not in
  * lists whose length varies). `kind` is the database's, for what only one of them says
@@ -29,7 +42,14 @@ export function statement<P extends object, R = unknown>(build: (db: Kysely<DB>,
   // One shape per database (its dialect's adapter: a transaction shares its database's).
   const shapes = new WeakMap<DialectAdapter, Shape>();
   const stand = new Proxy({} as P, { get: (_t, name) => `${SENTINEL}${String(name)}` });
-  return async (db, values) => {
+  return (db, values) => {
+    try {
+      return run(db, values);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  };
+  function run(db: Kysely<DB>, values: P): Promise<QueryResult<R>> {
     const adapter = db.getExecutor().adapter;
     let shape = shapes.get(adapter);
     if (!shape) {
@@ -46,8 +66,11 @@ export function statement<P extends object, R = unknown>(build: (db: Kysely<DB>,
       if (value === undefined) throw new Error(`statement: no value for ${name}`);
       return value;
     });
+    // A transaction is a different object from its database, so it never takes the direct path.
+    const now = direct.get(db)?.(shape.sql, params);
+    if (now) return Promise.resolve(now as QueryResult<R>);
     return db.executeQuery<R>(CompiledQuery.raw(shape.sql, params) as CompiledQuery<R>);
-  };
+  }
 }
 
 /** Statements that differ only in which columns they set, each compiled once. */

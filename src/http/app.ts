@@ -89,11 +89,9 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     done();
   });
 
+  const answered = metrics.counter('satchel_http_requests_total', 'HTTP requests answered', ['route', 'status']);
   app.addHook('onResponse', (req, reply, done) => {
-    metrics.inc('satchel_http_requests_total', 'HTTP requests answered', {
-      route: req.routeOptions.url ?? 'unknown',
-      status: String(reply.statusCode),
-    });
+    answered(req.routeOptions.url ?? 'unknown', String(reply.statusCode));
     done();
   });
   metrics.gauge('satchel_transfers_set_aside', 'Incoming transfers set aside because they could not be processed (see set_aside_transfers)', async () => {

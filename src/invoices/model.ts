@@ -16,7 +16,9 @@ export const FINAL_STATUSES: ReadonlySet<string> = new Set([
 
 /** ISO 8601 at UTC+3, as the spec shows timestamps ("2023-06-07T16:02:39+03:00"). */
 export function isoMsk(ms: number): string {
-  return new Date(ms + 3 * 3600_000).toISOString().replace(/\.\d{3}Z$/, '+03:00');
+  const iso = new Date(ms + 3 * 3600_000).toISOString();
+  // "YYYY-MM-DDTHH:mm:ss.sssZ" for every year from 0 to 9999; other years have a longer form.
+  return iso.length === 24 ? `${iso.slice(0, 19)}+03:00` : iso.replace(/\.\d{3}Z$/, '+03:00');
 }
 
 export interface PresentOptions {

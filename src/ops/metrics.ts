@@ -20,9 +20,27 @@ export class Metrics {
   private readonly collectors: Array<() => Promise<Sample[]>> = [];
 
   inc(name: string, help: string, labels: Labels = {}, by = 1): void {
+    this.add(name, help, key(name, labels), by);
+  }
+
+  /** A counter always labelled with the same names, for hot paths: the series name of each
+   * combination of values is built once (at most 10,000 are remembered). */
+  counter(name: string, help: string, labelNames: readonly string[]): (...values: string[]) => void {
+    const keys = new Map<string, string>();
+    return (...values) => {
+      const id = values.join('\u0000');
+      let k = keys.get(id);
+      if (k === undefined) {
+        k = key(name, Object.fromEntries(labelNames.map((l, i) => [l, values[i] ?? ''])));
+        if (keys.size < 10_000) keys.set(id, k);
+      }
+      this.add(name, help, k, 1);
+    };
+  }
+
+  private add(name: string, help: string, k: string, by: number): void {
     let c = this.counters.get(name);
     if (!c) this.counters.set(name, (c = { help, values: new Map() }));
-    const k = key(name, labels);
     c.values.set(k, (c.values.get(k) ?? 0) + by);
   }
 
@@ -49,14 +67,6 @@ export class Metrics {
         continue; // the database is out of reach: no sample rather than no metrics at all
       }
       lines.push(`# HELP ${name} ${g.help}`, `# TYPE ${name} gauge`, `${name} ${value}`);
-    }
-    for (const read of this.collectors) {
-      const byName = new Map<string, Sample[]>();
-      for (const sample of await read()) byName.set(sample.name, [...(byName.get(sample.name) ?? []), sample]);
-      for (const [name, samples] of byName) {
-        lines.push(`# HELP ${name} ${samples[0]!.help}`, `# TYPE ${name} gauge`);
-        for (const smp of samples) lines.push(`${key(name, smp.labels ?? {})} ${smp.value}`);
-      }
     }
     for (const read of this.collectors) {
       const byName = new Map<string, Sample[]>();

@@ -54,5 +54,13 @@ describe.each(await backends())('metrics of the backlog on $name', (backend) => 
     expect(gauge(after, 'satchel_db_pool_max')).toBe(backend.name === 'postgres' ? 20 : 1);
     expect(gauge(after, 'satchel_db_pool_connections', '{state="busy"}')).toBeGreaterThanOrEqual(0);
     expect(after).toContain('# TYPE satchel_chain_scan_lag_seconds gauge');
+    // Each metric is described once and each series appears once (Prometheus refuses repeats).
+    const lines = after.split('\n').filter((l) => l !== '');
+    const described = lines.filter((l) => l.startsWith('# HELP ')).map((l) => l.split(' ')[2]);
+    expect(described.length).toBeGreaterThan(5);
+    expect(new Set(described).size).toBe(described.length);
+    const series = lines.filter((l) => !l.startsWith('#')).map((l) => l.slice(0, l.lastIndexOf(' ')));
+    expect(new Set(series).size).toBe(series.length);
+    expect(after).toMatch(/^satchel_http_requests_total\{route="\/v1\/payment",status="200"\} 1$/m);
   });
 });
