@@ -107,6 +107,23 @@ describe.each(await backends())('signed API envelope on $name', (backend) => {
     expect(info.status).toBe(200);
   });
 
+  it('names every answer with X-Request-Id: the caller\'s when it is a safe token, else a new one', async () => {
+    const big = JSON.stringify({ uuid: 'x'.repeat(200_000) });
+    const injected = [
+      await post('/v1/payment/info', '{"uuid":"6e1c44a3-4b7c-4b2c-9d43-0d0b3c0a2c11"}', { 'content-type': 'application/json', merchant: gw.merchant.id, sign: 'x'.repeat(32), 'x-request-id': 'given-1' }),
+      await post('/v1/payment/info', big, { 'content-type': 'application/json', merchant: gw.merchant.id, sign: 'x'.repeat(32), 'x-request-id': 'given-2' }),
+      await gw.app.inject({ method: 'GET', url: '/no-such-path', headers: { 'x-request-id': 'given-3' } }),
+      await gw.app.inject({ method: 'GET', url: '/v1/payment/info', headers: { 'x-request-id': 'given-4' } }),
+      await gw.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'x'.repeat(65) } }),
+      await gw.app.inject({ method: 'GET', url: '/healthz' }),
+    ];
+    expect(injected.map((r) => r.statusCode)).toEqual([401, 413, 404, 405, 200, 200]);
+    expect(injected.slice(0, 4).map((r) => r.headers['x-request-id'])).toEqual(['given-1', 'given-2', 'given-3', 'given-4']);
+    const fresh = injected.slice(4).map((r) => String(r.headers['x-request-id']));
+    for (const id of fresh) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(new Set(fresh).size).toBe(2);
+  });
+
   it('serves health, readiness and metrics', async () => {
     expect((await gw.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
     expect((await gw.app.inject('/readyz')).json()).toEqual({ status: 'ready', networks: {} });
