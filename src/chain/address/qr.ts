@@ -1,5 +1,5 @@
 // QR codes as PNG data URIs: dark modules on a white quiet zone. The PNG is written here, 1 bit per
-// pixel with no filters, which is several times faster than the qrcode package's renderer.
+// pixel, which is several times faster than the qrcode package's renderer.
 import QRCode from 'qrcode';
 import { crc32, deflateSync } from 'node:zlib';
 
@@ -17,25 +17,39 @@ function chunk(type: string, data: Buffer): Buffer {
 
 export function qrPng(text: string): Buffer {
   const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
-  const n = modules.size;
+  return pngOfModules(modules.size, (row, col) => Boolean(modules.get(row, col)));
+}
+
+/**
+ * The PNG of an n×n module matrix (`dark(row, col)`), each module SCALE pixels square inside a
+ * MARGIN-module white border. A pixel row that repeats the one above it (all but the first of each
+ * module row, and the border's) is written with PNG's Up filter: all zeros, which deflate takes
+ * in a few bytes and little time.
+ */
+export function pngOfModules(n: number, dark: (row: number, col: number) => boolean): Buffer {
   const width = (n + 2 * MARGIN) * SCALE;
   const rowBytes = Math.ceil(width / 8);
   const stride = rowBytes + 1;
-  // Every row starts as the white row (1 is white in 1-bit grayscale) after its filter byte 0, with
-  // the padding bits past the width left 0; each module row is drawn once and copied SCALE times.
+  // Every row starts as a repeat (filter byte 2, Up, then zeros). A row that differs from the one
+  // above is written whole with filter 0: 1 is white in 1-bit grayscale, and the padding bits past
+  // the width stay 0.
+  const raw = Buffer.alloc(stride * width);
+  for (let y = 0; y < width; y++) raw[y * stride] = 2;
   const white = Buffer.alloc(stride, 0xff);
   white[0] = 0;
-  if (width % 8) white[rowBytes] = (0xff << (8 - (width % 8))) & 0xff;
-  const raw = Buffer.allocUnsafe(stride * width);
-  for (let y = 0; y < width; y++) white.copy(raw, y * stride);
+  white[rowBytes] = width % 8 ? (0xff << (8 - (width % 8))) & 0xff : 0xff;
+  // The first row of the image, then the first pixel row of each module row.
+  white.copy(raw, 0);
   for (let my = 0; my < n; my++) {
     const first = (my + MARGIN) * SCALE * stride;
+    white.copy(raw, first);
     for (let mx = 0; mx < n; mx++) {
-      if (!modules.get(my, mx)) continue;
+      if (!dark(my, mx)) continue;
       for (let x = (mx + MARGIN) * SCALE, end = x + SCALE; x < end; x++) raw[first + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
     }
-    for (let k = 1; k < SCALE; k++) raw.copy(raw, first + k * stride, first, first + stride);
   }
+  // The first row of the bottom border follows the last module row.
+  white.copy(raw, (n + MARGIN) * SCALE * stride);
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(width, 4);
