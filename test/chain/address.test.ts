@@ -10,6 +10,7 @@ import { mnemonicToAccount, privateKeyToAddress } from 'viem/accounts';
 import {
   addressDeriver,
   deriveAddress,
+  deriveRange,
   isValidAddress,
   paymentUri,
   qrContent,
@@ -136,6 +137,22 @@ describe('deriveAddress: behaviour', () => {
       if (i % 97 === 0) expect(isValidAddress(format, address)).toBe(true);
     }
     expect(seen.size).toBe(1000);
+  });
+
+  it.each(FORMATS)('%s: a range derived at once equals the same indexes derived one by one', (format) => {
+    const derive = addressDeriver(format, SEED, COIN_TYPES[format]);
+    const together = deriveRange(derive, 995, 40);
+    expect(together).toEqual(Array.from({ length: 40 }, (_, i) => derive(995 + i)));
+    expect(together[0]).toEqual(deriveAddress(format, SEED, COIN_TYPES[format], 995));
+    expect(deriveRange(derive, 7, 1)).toEqual([derive(7)]);
+    expect(deriveRange(derive, 7, 0)).toEqual([]);
+  });
+
+  it('evm and tron derive ranges in one batch (one field inversion for all)', () => {
+    expect(addressDeriver('evm', SEED, 60).many).toBeTypeOf('function');
+    expect(addressDeriver('tron', SEED, 195).many).toBeTypeOf('function');
+    const evm = deriveRange(addressDeriver('evm', SEED, 60), 0, 8).map((a) => a.address);
+    expect(evm).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((addressIndex) => mnemonicToAccount(MNEMONIC, { addressIndex }).address));
   });
 
   it('caches one deriver per seed+format+coinType', () => {

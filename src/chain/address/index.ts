@@ -1,4 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { normalizeZ } from '@noble/curves/abstract/curve.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { AddressFormat, DerivedAddress, Deriver } from './types.ts';
@@ -83,10 +85,21 @@ function createDeriver(format: AddressFormat, seed: Uint8Array, coin: number, ch
 /** `compressed`: Bitcoin-family addresses hash the compressed key; EVM and TRON the uncompressed one. */
 function secpDeriver(seed: Uint8Array, purpose: number, coin: number, compressed: boolean, encode: (pub: Uint8Array) => string): Deriver {
   const node = secpChangeNode(seed, purpose, coin);
-  return (index) => {
-    const child = secpChildPoint(node, index);
-    return { address: encode(child.toBytes(compressed)), path: `m/${purpose}'/${coin}'/0'/0/${index}` };
+  const path = (index: number) => `m/${purpose}'/${coin}'/0'/0/${index}`;
+  const one: Deriver = (index) => ({ address: encode(secpChildPoint(node, index).toBytes(compressed)), path: path(index) });
+  // A key's bytes need the point's affine coordinates, one field inversion each; a batch shares
+  // one inversion among all its points (Montgomery's trick, noble's normalizeZ).
+  one.many = (start, count) => {
+    const points = Array.from({ length: count }, (_, i) => secpChildPoint(node, start + i));
+    return normalizeZ(secp256k1.Point, points).map((p, i) => ({ address: encode(p.toBytes(compressed)), path: path(start + i) }));
   };
+  return one;
+}
+
+/** Addresses `start` .. `start + count - 1` of `derive`, in order. */
+export function deriveRange(derive: Deriver, start: number, count: number): DerivedAddress[] {
+  if (derive.many) return derive.many(start, count);
+  return Array.from({ length: count }, (_, i) => derive(start + i));
 }
 
 /** `chain`: the Bitcoin family's main, test or regtest; other formats ignore it. */

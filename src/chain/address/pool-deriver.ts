@@ -75,6 +75,7 @@ function start(): Worker | null {
 }
 
 async function inline(job: Omit<PoolJob, 'id'>): Promise<PooledAddress[]> {
+  // One by one, yielding between them: this runs on the thread that serves requests.
   const derive = addressDeriver(job.format, job.seed, job.coinType, job.chain);
   const rows: PooledAddress[] = [];
   for (let idx = job.start; idx < job.start + job.count; idx++) {

@@ -2,19 +2,15 @@
 // QR codes for indexes the main thread has already reserved, and sends them back. It touches no
 // database and holds no state but the derivers' caches.
 import { parentPort } from 'node:worker_threads';
-import { addressDeriver } from './index.ts';
+import { addressDeriver, deriveRange } from './index.ts';
 import { qrPng } from './qr.ts';
 import type { PoolJob, PoolResult } from './pool-deriver.ts';
 
 parentPort!.on('message', (job: PoolJob) => {
   let reply: PoolResult;
   try {
-    const derive = addressDeriver(job.format, job.seed, job.coinType, job.chain);
-    const rows = [];
-    for (let idx = job.start; idx < job.start + job.count; idx++) {
-      const { address, path } = derive(idx);
-      rows.push({ idx, address, path, qr: `data:image/png;base64,${qrPng(address).toString('base64')}` });
-    }
+    const derived = deriveRange(addressDeriver(job.format, job.seed, job.coinType, job.chain), job.start, job.count);
+    const rows = derived.map(({ address, path }, i) => ({ idx: job.start + i, address, path, qr: `data:image/png;base64,${qrPng(address).toString('base64')}` }));
     reply = { id: job.id, rows };
   } catch (e) {
     reply = { id: job.id, error: e instanceof Error ? e.message : String(e) };

@@ -7,7 +7,11 @@ export interface DerivedAddress {
   path: string;
 }
 
-export type Deriver = (index: number) => DerivedAddress;
+export interface Deriver {
+  (index: number): DerivedAddress;
+  /** Indexes `start` .. `start + count - 1` at once, where that is cheaper than one by one. */
+  many?: (start: number, count: number) => DerivedAddress[];
+}
 
 export interface PaymentUriOptions {
   format: AddressFormat;
