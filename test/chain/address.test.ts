@@ -148,9 +148,8 @@ describe('deriveAddress: behaviour', () => {
     expect(deriveRange(derive, 7, 0)).toEqual([]);
   });
 
-  it('evm and tron derive ranges in one batch (one field inversion for all)', () => {
-    expect(addressDeriver('evm', SEED, 60).many).toBeTypeOf('function');
-    expect(addressDeriver('tron', SEED, 195).many).toBeTypeOf('function');
+  it('secp256k1 formats derive ranges in one batch (one field inversion for all)', () => {
+    for (const format of ['evm', 'tron', 'bitcoin', 'litecoin', 'dogecoin'] as const) expect(addressDeriver(format, SEED, COIN_TYPES[format]).many).toBeTypeOf('function');
     const evm = deriveRange(addressDeriver('evm', SEED, 60), 0, 8).map((a) => a.address);
     expect(evm).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((addressIndex) => mnemonicToAccount(MNEMONIC, { addressIndex }).address));
   });

@@ -56,10 +56,12 @@ function createDeriver(format: AddressFormat, seed: Uint8Array, coin: number, ch
     case 'litecoin':
     case 'dogecoin': {
       const keys = new BitcoinKeys(seed, chainParams(format, chain), coin);
-      return (index) => {
+      const one: Deriver = (index) => {
         const { address, path } = keys.deposit(index);
         return { address, path };
       };
+      one.many = (start, count) => keys.depositRange(start, count).map(({ address, path }) => ({ address, path }));
+      return one;
     }
     case 'evm':
       return secpDeriver(seed, 44, coin, false, evmAddress);
