@@ -1,7 +1,8 @@
 // QR codes as PNG data URIs: dark modules on a white quiet zone. The PNG is written here, 1 bit per
-// pixel, which is several times faster than the qrcode package's renderer.
-import QRCode from 'qrcode';
+// pixel, which is several times faster than the qrcode package's renderer; the modules come from
+// qr-matrix.ts, the qrcode package's matrix with a faster choice of mask.
 import { crc32, deflateSync } from 'node:zlib';
+import { qrMatrix } from './qr-matrix.ts';
 
 const SCALE = 6;
 const MARGIN = 4;
@@ -16,8 +17,8 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 export function qrPng(text: string): Buffer {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
-  return pngOfModules(modules.size, (row, col) => Boolean(modules.get(row, col)));
+  const { size, modules } = qrMatrix(text);
+  return pngOfModules(size, (row, col) => modules[row * size + col] === 1);
 }
 
 /**
