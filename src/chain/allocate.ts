@@ -156,8 +156,12 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
   // target (at most a few targets' worth per call, so a refill under endless load still ends).
   // Indexes are reserved a batch at a time and every chunk of the batch is sent to the pool
   // thread at once, so the thread derives the next chunk while this one is being stored.
-  while ((est.get(network.code) ?? 0) < target && added < 4 * target) {
-    const k = Math.min(BATCH, target - (est.get(network.code) ?? 0));
+  const wanted = () => Math.min(BATCH, target - (est.get(network.code) ?? 0), 4 * target - added - inFlight);
+  let inFlight = 0;
+  // Reserves k indexes and sends their chunks to the pool thread as soon as the reservation is
+  // committed; the chunks are stored later, in order.
+  const startBatch = async (k: number): Promise<Array<Promise<PooledAddress[]>>> => {
+    inFlight += k;
     const reserved = await ctx.storage.write((trx) =>
       trx
         .insertInto('hd_counters')
@@ -174,12 +178,30 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
     }
     // A failed chunk fails the refill at its turn; the chunks after it must not go unhandled.
     for (const chunk of chunks) chunk.catch(() => {});
-    for (const chunk of chunks) {
-      const rows: DB['address_pool'][] = (await chunk).map((d) => ({ network: network.code, source, ...d }));
-      await ctx.storage.write((trx) => trx.insertInto('address_pool').values(rows).execute());
-      added += rows.length;
-      est.set(network.code, (est.get(network.code) ?? 0) + rows.length);
+    return chunks;
+  };
+  // The next batch is reserved, and sent to the thread, while this one is being stored: the
+  // thread then finds work waiting instead of idling through the stores and the reservation.
+  let next: Promise<Array<Promise<PooledAddress[]>>> | null = wanted() > 0 ? startBatch(wanted()) : null;
+  try {
+    while (next) {
+      const chunks = await next;
+      // Ahead only while the pool stays short of the target once these land (a reservation that
+      // ends up unused leaves a gap of indexes: harmless, but pointless).
+      next = (est.get(network.code) ?? 0) + inFlight < target && wanted() > 0 ? startBatch(wanted()) : null;
+      next?.catch(() => {});
+      for (const chunk of chunks) {
+        const rows: DB['address_pool'][] = (await chunk).map((d) => ({ network: network.code, source, ...d }));
+        await ctx.storage.write((trx) => trx.insertInto('address_pool').values(rows).execute());
+        added += rows.length;
+        inFlight -= rows.length;
+        est.set(network.code, (est.get(network.code) ?? 0) + rows.length);
+      }
+      if (!next && wanted() > 0) next = startBatch(wanted());
     }
+  } finally {
+    // A batch started ahead whose turn never came (a store failed): its indexes stay unused.
+    await next?.catch(() => {});
   }
   return added;
 }
