@@ -17,7 +17,7 @@ import { claimOrderId } from '../merchants/order-ids.ts';
 import type { Invoice } from '../contracts/merchant-api/objects.ts';
 import type { Insertable } from 'kysely';
 import type { InvoicesTable } from '../db/schema.ts';
-import { statementsByColumns } from '../db/statement.ts';
+import { statement, statementsByColumns } from '../db/statement.ts';
 import { createInvoiceOp } from '../contracts/merchant-api/invoices.ts';
 
 function filters(v: unknown): CurrencyFilter[] | null {
@@ -225,13 +225,12 @@ export function priceDecimals(currency: CurrencyDef): number {
   return Math.min(currency.decimals, currency.amount_decimals ?? 8);
 }
 
+const byOrder = statement((db, p: { merchantId: string; orderId: string }) =>
+  db.selectFrom('invoices').selectAll().where('merchant_id', '=', p.merchantId).where('order_id', '=', p.orderId),
+);
+
 export async function findByOrder(ctx: Ctx, merchantId: string, orderId: string): Promise<InvoiceRow | undefined> {
-  return ctx.storage.db
-    .selectFrom('invoices')
-    .selectAll()
-    .where('merchant_id', '=', merchantId)
-    .where('order_id', '=', orderId)
-    .executeTakeFirst();
+  return (await byOrder(ctx.storage.db, { merchantId, orderId })).rows[0];
 }
 
 /** is_refresh on an expired invoice that received nothing: new address and lifetime, status process. */
