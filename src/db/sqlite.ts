@@ -123,6 +123,10 @@ interface Job {
   reject: (e: unknown) => void;
 }
 
+const SAVEPOINT = CompiledQuery.raw('savepoint job');
+const RELEASE = CompiledQuery.raw('release job');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to job');
+
 /** Group commit for SQLite's single writer (see Storage.write). */
 class GroupCommit {
   private queue: Job[] = [];
@@ -156,15 +160,17 @@ class GroupCommit {
         try {
           const trx = await this.db.startTransaction().execute();
           try {
+            // Each job inside its own savepoint, so that one job's failure undoes only its own
+            // writes. Plain statements: Kysely's savepoint() builds a transaction object per job.
             for (const job of batch) {
-              const sp = await trx.savepoint('job').execute();
+              await trx.executeQuery(SAVEPOINT);
               try {
-                const value = await job.fn(sp);
-                await sp.releaseSavepoint('job').execute();
+                const value = await job.fn(trx);
+                await trx.executeQuery(RELEASE);
                 results.push({ ok: true, value });
               } catch (e) {
-                await sp.rollbackToSavepoint('job').execute();
-                await sp.releaseSavepoint('job').execute();
+                await trx.executeQuery(ROLLBACK_TO);
+                await trx.executeQuery(RELEASE);
                 results.push({ ok: false, value: e });
               }
             }
