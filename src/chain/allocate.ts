@@ -156,8 +156,9 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
   // target (at most a few targets' worth per call, so a refill under endless load still ends).
   // Indexes are reserved a batch at a time and every chunk of the batch is sent to the pool
   // thread at once, so the thread derives the next chunk while this one is being stored.
-  const wanted = () => Math.min(BATCH, target - (est.get(network.code) ?? 0), 4 * target - added - inFlight);
+  // Indexes reserved and not yet stored in the pool.
   let inFlight = 0;
+  const wanted = () => Math.min(BATCH, target - (est.get(network.code) ?? 0) - inFlight, 4 * target - added - inFlight);
   // Reserves k indexes and sends their chunks to the pool thread as soon as the reservation is
   // committed; the chunks are stored later, in order.
   const startBatch = async (k: number): Promise<Array<Promise<PooledAddress[]>>> => {
@@ -188,7 +189,7 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
       const chunks = await next;
       // Ahead only while the pool stays short of the target once these land (a reservation that
       // ends up unused leaves a gap of indexes: harmless, but pointless).
-      next = (est.get(network.code) ?? 0) + inFlight < target && wanted() > 0 ? startBatch(wanted()) : null;
+      next = wanted() > 0 ? startBatch(wanted()) : null;
       next?.catch(() => {});
       for (const chunk of chunks) {
         const rows: DB['address_pool'][] = (await chunk).map((d) => ({ network: network.code, source, ...d }));
