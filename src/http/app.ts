@@ -9,7 +9,7 @@ import { backlogSamples } from '../db/backlog.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
 import { ScanBusyError } from '../chain/errors.ts';
 import { signedApi } from './signed-api.ts';
-import { securityHeaders } from './security-headers.ts';
+import { setSecurityHeaders } from './security-headers.ts';
 import { invoiceRoutes } from './routes/invoices.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { walletRoutes } from './routes/wallets.ts';
@@ -78,6 +78,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     // Set here rather than in an onSend hook: headers set on arrival stay on every answer, error
     // answers included, and an onSend hook costs a hook run per answer.
     reply.header('x-request-id', req.id);
+    setSecurityHeaders(reply);
     if (closing) return void reply.code(503).header('connection', 'close').send(failure(503));
     done();
   });
@@ -163,7 +164,6 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   metrics.collect(() => backlogSamples(ctx.storage, ctx.now));
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
-  securityHeaders(app);
   await app.register(signedApi, { ctx, groups: [invoiceRoutes, webhookRoutes, walletRoutes, payoutRoutes, transferRoutes, accountRoutes] });
   // The simulator only exists in test mode: it makes money out of nothing.
   if (ctx.chains.simulator) {

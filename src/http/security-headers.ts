@@ -3,9 +3,9 @@
 // widget frames the payment page, D9; the dashboard forbids it itself). Every HTML surface sends
 // its own Content-Security-Policy, which replaces the one set here.
 //
-// The headers are fixed, so they are built once and set by one hook. Helmet's middleware rebuilt
-// them on every request, which cost more CPU than the whole invoice-info query.
-import type { FastifyInstance } from 'fastify';
+// The headers are fixed, so they are built once and set on arrival (src/http/app.ts). Helmet's
+// middleware rebuilt them on every request, which cost more CPU than the whole invoice-info query.
+import type { FastifyReply } from 'fastify';
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",
@@ -21,10 +21,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'x-xss-protection': '0',
 });
 
-/** Sets SECURITY_HEADERS on every answer of `app` (the root instance: the hook is not encapsulated). */
-export function securityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (_req, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
-    done();
-  });
+/** Sets SECURITY_HEADERS on an answer; the root instance's onRequest hook calls it for every request
+ * (one hook for everything set on arrival: a hook run per request costs more than the headers). */
+export function setSecurityHeaders(reply: FastifyReply): void {
+  reply.headers(SECURITY_HEADERS);
 }

@@ -1,9 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 /** sign = md5_hex(base64(raw body bytes) + api_key) (DESIGN D2). */
 export function signBody(raw: Buffer | string, key: string): string {
   const bytes = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
-  return createHash('md5').update(bytes.toString('base64') + key).digest('hex');
+  // One-shot hashing: no Hash object per request.
+  return hash('md5', bytes.toString('base64') + key, 'hex');
 }
 
 export function verifySignature(raw: Buffer, key: string, given: string | undefined): boolean {
