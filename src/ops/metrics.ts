@@ -19,10 +19,6 @@ export class Metrics {
   private readonly gauges = new Map<string, { help: string; read: () => Promise<number> | number }>();
   private readonly collectors: Array<() => Promise<Sample[]>> = [];
 
-  inc(name: string, help: string, labels: Labels = {}, by = 1): void {
-    this.add(name, help, key(name, labels), by);
-  }
-
   /** A counter always labelled with the same names, for hot paths: the series name of each
    * combination of values is built once (at most 10,000 are remembered). */
   counter(name: string, help: string, labelNames: readonly string[]): (...values: string[]) => void {
