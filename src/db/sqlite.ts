@@ -17,6 +17,8 @@ import { registerDirectRunner } from './statement.ts';
  */
 interface Prepared {
   stmt: Database.Statement;
+  /** A statement that only reads (no RETURNING write): it may join a shared read transaction. */
+  readOnly: boolean;
   /** For a statement that returns rows: builds a row object from the row's values, in order. */
   row: ((values: unknown[]) => Record<string, unknown>) | null;
 }
@@ -35,11 +37,11 @@ class CachedStatementsConnection implements DatabaseConnection {
   private readonly statements = new Map<string, Prepared>();
   constructor(private readonly db: Database.Database) {}
 
-  private prepare(text: string): Prepared {
+  prepare(text: string): Prepared {
     let p = this.statements.get(text);
     if (!p) {
       const stmt = this.db.prepare(text);
-      p = { stmt, row: stmt.reader ? rowBuilder(stmt.columns()) : null };
+      p = { stmt, readOnly: stmt.readonly && stmt.reader, row: stmt.reader ? rowBuilder(stmt.columns()) : null };
       if (p.row) stmt.raw(true);
       if (this.statements.size >= 500) this.statements.clear();
       this.statements.set(text, p);
@@ -51,8 +53,8 @@ class CachedStatementsConnection implements DatabaseConnection {
     return this.executeNow(compiled.sql, compiled.parameters);
   }
 
-  executeNow<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> {
-    const { stmt, row } = this.prepare(sql);
+  executeNow<R>(sql: string, parameters: readonly unknown[], prepared = this.prepare(sql)): QueryResult<R> {
+    const { stmt, row } = prepared;
     const params = parameters as unknown[];
     if (row) return { rows: (stmt.all(params) as unknown[][]).map(row) as R[] };
     const { changes, lastInsertRowid } = stmt.run(params);
@@ -69,6 +71,14 @@ class CachedStatementsConnection implements DatabaseConnection {
   }
 }
 
+interface PendingRead {
+  prepared: Prepared;
+  sql: string;
+  params: readonly unknown[];
+  resolve: (r: QueryResult<unknown>) => void;
+  reject: (e: unknown) => void;
+}
+
 class SatchelSqliteDriver extends TransactionDriver {
   protected readonly beginStatement = 'begin immediate';
   private readonly connection: CachedStatementsConnection;
@@ -77,14 +87,79 @@ class SatchelSqliteDriver extends TransactionDriver {
   constructor(private readonly db: Database.Database) {
     super();
     this.connection = new CachedStatementsConnection(db);
+    // Prepared apart from the statement cache, which a burst of new statements may clear.
+    this.begin = { stmt: db.prepare('begin'), readOnly: false, row: null };
+    this.commit = { stmt: db.prepare('commit'), readOnly: false, row: null };
   }
   /** Callers holding the connection or waiting for it. */
   private holders = 0;
+  /** Reads waiting for the end of this turn of the event loop (see `runDirect`). */
+  private reads: PendingRead[] = [];
 
-  /** Runs a statement at once when no one holds or waits for the connection (a caller in a
-   * transaction would otherwise see, or be seen in, another's uncommitted writes); else null. */
-  readonly runDirect = (sql: string, params: readonly unknown[]): QueryResult<unknown> | null =>
-    this.holders === 0 ? this.connection.executeNow(sql, params) : null;
+  /**
+   * Runs a statement without Kysely's connection hand-over (several promise turns, more than a
+   * primary-key read itself), or answers null for the normal path.
+   *
+   * A read waits for the end of the current turn of the event loop and runs with the other reads
+   * that arrived meanwhile, back to back in one read transaction: under load, the requests read in
+   * one I/O phase each take one lock instead of their own, and the same code runs for all of them
+   * while it is warm. This more than halves a read's cost inside a busy server. A batch starts after
+   * its reads were asked, so it sees every write committed before them, in this process or another.
+   *
+   * Other statements run at once when no one holds or waits for the connection (a caller in a
+   * transaction would otherwise see, or be seen in, another's uncommitted writes).
+   */
+  readonly runDirect = (sql: string, params: readonly unknown[]): Promise<QueryResult<unknown>> | null => {
+    const prepared = this.connection.prepare(sql);
+    if (prepared.readOnly) {
+      return new Promise((resolve, reject) => {
+        if (this.reads.push({ prepared, sql, params, resolve, reject }) === 1) setImmediate(this.flushReads);
+      });
+    }
+    return this.holders === 0 ? Promise.resolve(this.connection.executeNow(sql, params, prepared)) : null;
+  };
+
+  private readonly flushReads = (): void => {
+    const reads = this.reads;
+    this.reads = [];
+    // A transaction holds the connection, or callers wait for it: the batch takes its turn.
+    if (this.holders > 0) {
+      void this.acquireConnection().then(() => {
+        try {
+          this.runReads(reads);
+        } finally {
+          void this.releaseConnection();
+        }
+      });
+      return;
+    }
+    this.runReads(reads);
+  };
+
+  private runReads(reads: PendingRead[]): void {
+    let shared = false;
+    if (reads.length > 1) {
+      try {
+        this.connection.executeNow('begin', [], this.begin);
+        shared = true;
+      } catch {
+        /* each read in its own transaction then */
+      }
+    }
+    try {
+      for (const r of reads) {
+        try {
+          r.resolve(this.connection.executeNow(r.sql, r.params, r.prepared));
+        } catch (e) {
+          r.reject(e);
+        }
+      }
+    } finally {
+      if (shared) this.connection.executeNow('commit', [], this.commit);
+    }
+  }
+  private readonly begin: Prepared;
+  private readonly commit: Prepared;
 
   async acquireConnection(): Promise<DatabaseConnection> {
     // SQLite has one connection: callers take turns (a transaction keeps it until it ends).

@@ -20,11 +20,11 @@ interface Shape {
 export type Statement<P, R> = (db: Kysely<DB>, values: P) => Promise<QueryResult<R>>;
 
 /**
- * Runs a statement at once, without Kysely's connection hand-over, when the database allows it
- * (SQLite, whose calls are synchronous, while no one holds or waits for its connection), or
- * answers null. The hand-over costs several promise turns, more than a primary-key read itself.
+ * Runs a statement without Kysely's connection hand-over when the database allows it (SQLite, whose
+ * calls are synchronous: see `runDirect` in sqlite.ts), or answers null. The hand-over costs
+ * several promise turns, more than a primary-key read itself.
  */
-export type DirectRunner = (sql: string, params: readonly unknown[]) => QueryResult<unknown> | null;
+export type DirectRunner = (sql: string, params: readonly unknown[]) => Promise<QueryResult<unknown>> | null;
 const direct = new WeakMap<Kysely<DB>, DirectRunner>();
 
 /** Called by a storage whose statements can run at once (see `DirectRunner`). */
@@ -68,7 +68,7 @@ export function statement<P extends object, R = unknown>(build: (db: Kysely<DB>,
     });
     // A transaction is a different object from its database, so it never takes the direct path.
     const now = direct.get(db)?.(shape.sql, params);
-    if (now) return Promise.resolve(now as QueryResult<R>);
+    if (now) return now as Promise<QueryResult<R>>;
     return db.executeQuery<R>(CompiledQuery.raw(shape.sql, params) as CompiledQuery<R>);
   }
 }

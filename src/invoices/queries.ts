@@ -69,7 +69,7 @@ export async function findInvoice(ctx: Ctx, merchantId: string, input: Input, ru
     const l = lookupsOf(ctx.storage);
     return byUuid ? l.byId.load({ merchantId, id: String(input.uuid).toLowerCase() }) : l.byOrder.load({ merchantId, orderId: String(input.order_id) });
   }
-  // SQLite answers at once (a read is cheaper than the hand-over a batch would take).
+  // SQLite's reads that arrive together share one read transaction by themselves (db/sqlite.ts).
   const { rows } = byUuid
     ? await byId(ctx.storage.db, { merchantId, id: String(input.uuid).toLowerCase() })
     : await byOrder(ctx.storage.db, { merchantId, orderId: String(input.order_id) });

@@ -6,6 +6,7 @@
 // and reports what the checks in scale-out.test.ts assert. `npm test` runs it short, `npm run soak`
 // long.
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -263,14 +264,13 @@ export async function runScenario(opts: { seconds: number; log?: (line: string) 
       // While it is gone, both api processes say so (api-1 may still be starting again).
       for (const a of apis) {
         if (!up(a)) continue;
-        // A keep-alive socket the test client still holds to a killed api process can fail once:
-        // ask again on a fresh one before counting the process as unreachable.
-        const probe = () => fetch(a.proc!.url + '/readyz');
-        const r = await probe().catch((e: unknown) => {
-          log(`readyz ${a.name} failed once: ${String((e as { cause?: unknown }).cause ?? e)}`);
-          return probe().catch(() => null);
+        // On a connection of its own: the test client's pool may still hold several keep-alive
+        // sockets to the killed process that an api process restarted on the same port replaced.
+        const status = await freshGet(a.proc!.url + '/readyz').catch((e: unknown) => {
+          log(`readyz ${a.name} unreachable: ${String(e)}`);
+          return 0;
         });
-        f.readyzDuringOutage.push(r?.status ?? 0);
+        f.readyzDuringOutage.push(status);
       }
       await sleep(1500);
       cluster.start();
@@ -309,4 +309,16 @@ export async function runScenario(opts: { seconds: number; log?: (line: string) 
     await close();
     throw e;
   }
+}
+
+/** GET on a new connection (no keep-alive pool), answering the status code. */
+function freshGet(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false, timeout: 5000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
+    req.on('error', reject);
+  });
 }
