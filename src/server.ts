@@ -8,6 +8,7 @@ import { buildApp } from './http/app.ts';
 import { createMerchant, listMerchants, type Merchant } from './merchants/store.ts';
 import { signBody } from './http/signature.ts';
 import { acquireWorkerLock, runWorkers } from './worker/index.ts';
+import { stopRefills } from './chain/allocate.ts';
 
 export interface Gateway {
   ctx: Ctx;
@@ -49,6 +50,8 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
       // while the workers start nothing new, hand back what they claimed and finish what is under
       // way. The pool closes last; closing it ends the lock session, so the scanner locks go too.
       await Promise.all([app.close(), workers?.stop()]);
+      // Address-pool refills that requests started in the background end at their next batch.
+      await stopRefills(ctx.storage);
       unlock?.();
       await ctx.storage.close();
     },

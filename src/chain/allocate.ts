@@ -141,8 +141,10 @@ export async function pooledCount(ctx: AllocatorCtx, network: NetworkDef): Promi
 /**
  * Tops the pool of `network` up to `target` when it holds fewer than `below`; returns how many
  * addresses it added. Several processes may refill at once: each reserves its own indexes.
+ * Once `signal` aborts (the process shuts down), it reserves nothing more and ends when the chunk
+ * it is storing is stored; what it reserved and did not store stays unused (a gap of indexes).
  */
-export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, below = POOL_TARGET, target = POOL_TARGET): Promise<number> {
+export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, below = POOL_TARGET, target = POOL_TARGET, signal?: AbortSignal): Promise<number> {
   const seed = ctx.seed();
   const source = sourceOf(seed, network);
   const have = await pooledCount(ctx, network);
@@ -158,7 +160,7 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
   // thread at once, so the thread derives the next chunk while this one is being stored.
   // Indexes reserved and not yet stored in the pool.
   let inFlight = 0;
-  const wanted = () => Math.min(BATCH, target - (est.get(network.code) ?? 0) - inFlight, 4 * target - added - inFlight);
+  const wanted = () => (signal?.aborted ? 0 : Math.min(BATCH, target - (est.get(network.code) ?? 0) - inFlight, 4 * target - added - inFlight));
   // Reserves k indexes and sends their chunks to the pool thread as soon as the reservation is
   // committed; the chunks are stored later, in order.
   const startBatch = async (k: number): Promise<Array<Promise<PooledAddress[]>>> => {
@@ -185,13 +187,14 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
   // thread then finds work waiting instead of idling through the stores and the reservation.
   let next: Promise<Array<Promise<PooledAddress[]>>> | null = wanted() > 0 ? startBatch(wanted()) : null;
   try {
-    while (next) {
+    while (next && !signal?.aborted) {
       const chunks = await next;
       // Ahead only while the pool stays short of the target once these land (a reservation that
       // ends up unused leaves a gap of indexes: harmless, but pointless).
       next = wanted() > 0 ? startBatch(wanted()) : null;
       next?.catch(() => {});
       for (const chunk of chunks) {
+        if (signal?.aborted) break;
         const rows: DB['address_pool'][] = (await chunk).map((d) => ({ network: network.code, source, ...d }));
         await ctx.storage.write((trx) => trx.insertInto('address_pool').values(rows).execute());
         added += rows.length;
@@ -201,7 +204,8 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
       if (!next && wanted() > 0) next = startBatch(wanted());
     }
   } finally {
-    // A batch started ahead whose turn never came (a store failed): its indexes stay unused.
+    // A batch started ahead whose turn never came (a store failed, or shutdown): its indexes stay
+    // unused.
     await next?.catch(() => {});
   }
   return added;
@@ -214,14 +218,14 @@ export async function refillAddressPools(ctx: AllocatorCtx & { registry: { netwo
   for (const { network: code } of pools) {
     if (signal?.aborted) break;
     const network = ctx.registry.network(code);
-    if (network) added += await refill(ctx, network, POOL_TARGET);
+    if (network) added += await refill(ctx, network, POOL_TARGET, signal);
   }
   return added;
 }
 
 // One refill at a time per network and storage in this process, and what this process last
 // counted in each pool (minus what it handed out since), so that a request costs no count query.
-const running = new WeakMap<Storage, Map<string, Promise<number>>>();
+const running = new WeakMap<Storage, Map<string, { done: Promise<number>; stop: AbortController }>>();
 const counted = new WeakMap<Storage, Map<string, number>>();
 
 function estimates(storage: Storage): Map<string, number> {
@@ -230,14 +234,27 @@ function estimates(storage: Storage): Map<string, number> {
   return m;
 }
 
-function refill(ctx: AllocatorCtx, network: NetworkDef, below: number): Promise<number> {
+function refill(ctx: AllocatorCtx, network: NetworkDef, below: number, signal?: AbortSignal): Promise<number> {
   let m = running.get(ctx.storage);
   if (!m) running.set(ctx.storage, (m = new Map()));
   const busy = m.get(network.code);
-  if (busy) return busy;
-  const p = refillAddressPool(ctx, network, below).finally(() => m.delete(network.code));
-  m.set(network.code, p);
-  return p;
+  if (busy) return busy.done;
+  const stop = new AbortController();
+  const done = refillAddressPool(ctx, network, below, POOL_TARGET, signal ? AbortSignal.any([signal, stop.signal]) : stop.signal).finally(() => m.delete(network.code));
+  m.set(network.code, { done, stop });
+  return done;
+}
+
+/**
+ * Before a storage closes (shutdown): the refills under way on it, started by requests or the
+ * worker, stop (see refillAddressPool), and this waits until each has ended.
+ */
+export async function stopRefills(storage: Storage): Promise<void> {
+  const m = running.get(storage);
+  if (!m) return;
+  const under = [...m.values()];
+  for (const r of under) r.stop.abort();
+  await Promise.allSettled(under.map((r) => r.done));
 }
 
 /**

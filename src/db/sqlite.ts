@@ -90,6 +90,7 @@ class SatchelSqliteDriver extends TransactionDriver {
     // Prepared apart from the statement cache, which a burst of new statements may clear.
     this.begin = { stmt: db.prepare('begin'), readOnly: false, row: null };
     this.commit = { stmt: db.prepare('commit'), readOnly: false, row: null };
+    this.rollback = { stmt: db.prepare('rollback'), readOnly: false, row: null };
   }
   /** Callers holding the connection or waiting for it. */
   private holders = 0;
@@ -155,11 +156,25 @@ class SatchelSqliteDriver extends TransactionDriver {
         }
       }
     } finally {
-      if (shared) this.connection.executeNow('commit', [], this.commit);
+      if (shared) this.endRead();
+    }
+  }
+
+  /** Ends a shared read transaction; this runs outside any caller's promise, so it must not throw. */
+  private endRead(): void {
+    try {
+      this.connection.executeNow('commit', [], this.commit);
+    } catch {
+      try {
+        this.connection.executeNow('rollback', [], this.rollback);
+      } catch {
+        /* the connection is closed: nothing is left open */
+      }
     }
   }
   private readonly begin: Prepared;
   private readonly commit: Prepared;
+  private readonly rollback: Prepared;
 
   async acquireConnection(): Promise<DatabaseConnection> {
     // SQLite has one connection: callers take turns (a transaction keeps it until it ends).

@@ -8,7 +8,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { loadConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { createContext } from '../../src/compose.ts';
-import { allocateAddress, pooledCount, POOL_TARGET, refillAddressPool } from '../../src/chain/allocate.ts';
+import { allocateAddress, pooledCount, POOL_TARGET, refillAddressPool, stopRefills } from '../../src/chain/allocate.ts';
 import { deriveAddress } from '../../src/chain/address/index.ts';
 import { qrDataUrl } from '../../src/chain/address/qr.ts';
 import { poolThreadJobs } from '../../src/chain/address/pool-deriver.ts';
@@ -105,6 +105,24 @@ describe.each(await backends())('address pool on $name', (backend) => {
     const recorded = Number((await ctx.storage.db.selectFrom('addresses').select((eb) => eb.fn.countAll<number>().as('n')).where('network', '=', tron.code).executeTakeFirstOrThrow()).n);
     expect(end).toBe(recorded + pooled);
     expect(end).toBeGreaterThanOrEqual(start);
+  });
+
+  it('a background refill told to stop (shutdown) reserves nothing more and ends with the chunk it is storing', async () => {
+    const polygon = ctx.registry.network('POLYGON')!;
+    // An empty pool: the first taker derives inline and starts a background refill to the target.
+    await ctx.storage.write((trx) => allocateAddress(trx, ctx, polygon, { kind: 'invoice', id: 'stop-0' }, 7));
+    // Under way: its first chunk is stored.
+    for (let i = 0; i < 2000 && (await pooledCount(ctx, polygon)) === 0; i++) await new Promise((r) => setTimeout(r, 2));
+    expect(await pooledCount(ctx, polygon)).toBeGreaterThan(0);
+    await stopRefills(ctx.storage);
+    const stopped = await pooledCount(ctx, polygon);
+    // It ended with the chunk it was storing, well short of the target, and adds nothing later.
+    expect(stopped).toBeLessThan(POOL_TARGET);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await pooledCount(ctx, polygon)).toBe(stopped);
+    // A later refill fills it as usual.
+    await refillAddressPool(ctx, polygon);
+    expect(await pooledCount(ctx, polygon)).toBeGreaterThanOrEqual(POOL_TARGET);
   });
 
   it('never hands out addresses pooled for another seed', async () => {

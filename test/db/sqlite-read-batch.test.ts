@@ -91,4 +91,14 @@ describe('SQLite reads asked together', () => {
     expect(read.rows).toHaveLength(1);
     expect((await byId(storage.db, { id: 'b' })).rows).toEqual([{ id: 'b', name: 'renamed' }]);
   });
+
+  it('reads still waiting when the storage closes fail their callers, and nothing else fails', async () => {
+    const closing = openSqlite(join(dir, 'closing.sqlite'));
+    await migrateToLatest(closing);
+    const reads = [byId(closing.db, { id: 'a' }), byId(closing.db, { id: 'b' })];
+    await closing.close();
+    const results = await Promise.allSettled(reads);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/not open/);
+  });
 });

@@ -8,6 +8,7 @@ import type { Ctx } from '../../src/context.ts';
 import { createContext } from '../../src/compose.ts';
 import { buildApp, type AppOptions } from '../../src/http/app.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
+import { stopRefills } from '../../src/chain/allocate.ts';
 import { signBody } from '../../src/http/signature.ts';
 import type { Backend } from './backends.ts';
 
@@ -73,6 +74,7 @@ export async function startTestGateway(backend: Backend, opts: { env?: Record<st
     },
     async close() {
       await app.close();
+      await stopRefills(ctx.storage);
       await ctx.storage.close();
       await db.drop();
       rmSync(dataDir, { recursive: true, force: true });
