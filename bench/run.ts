@@ -34,10 +34,11 @@ if (only.length && existsSync(file)) {
   }
 }
 const rendered = new Map<string, string[]>();
+const machine = `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'})`;
 for (const [title, run] of chosen) {
   process.stdout.write(`${title}...\n`);
   const rows = await run();
-  const lines = ['', '| measurement | result | baseline | ratio | note |', '|---|---|---|---|---|'];
+  const lines = ['', `Measured on ${machine}.`, '', '| measurement | result | baseline | ratio | note |', '|---|---|---|---|---|'];
   for (const r of rows) lines.push(`| ${r.name} | ${r.value} | ${r.baseline} | ${r.ratio} | ${r.note ?? ''} |`);
   lines.push('');
   rendered.set(title, lines);
@@ -46,8 +47,9 @@ for (const [title, run] of chosen) {
 const out: string[] = [
   '# Benchmarks',
   '',
-  `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}).`,
-  'Each ratio compares against a baseline measured in the same run, since this machine is shared and noisy.',
+  'Measured by `npm run bench`; `npm run bench -- WORD` runs only the sections whose title holds WORD and replaces just those,',
+  'so sections may come from different runs and machines: each says when and where it ran.',
+  'Each ratio compares against a baseline measured in the same run, since the machines are shared and noisy.',
   'The gateway runs in its own process (SQLite, role `api`), the load generator in another: 50 keep-alive connections, closed loop.',
   '',
 ];
