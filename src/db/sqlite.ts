@@ -50,10 +50,11 @@ class CachedStatementsConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    return this.executeNow(compiled.sql, compiled.parameters);
+    return this.run(this.prepare(compiled.sql), compiled.parameters);
   }
 
-  executeNow<R>(sql: string, parameters: readonly unknown[], prepared = this.prepare(sql)): QueryResult<R> {
+  /** Runs a statement prepared by `prepare` (or apart from the cache) with these values. */
+  run<R>(prepared: Prepared, parameters: readonly unknown[]): QueryResult<R> {
     const { stmt, row } = prepared;
     const params = parameters as unknown[];
     if (row) return { rows: (stmt.all(params) as unknown[][]).map(row) as R[] };
@@ -73,7 +74,6 @@ class CachedStatementsConnection implements DatabaseConnection {
 
 interface PendingRead {
   prepared: Prepared;
-  sql: string;
   params: readonly unknown[];
   resolve: (r: QueryResult<unknown>) => void;
   reject: (e: unknown) => void;
@@ -114,10 +114,10 @@ class SatchelSqliteDriver extends TransactionDriver {
     const prepared = this.connection.prepare(sql);
     if (prepared.readOnly) {
       return new Promise((resolve, reject) => {
-        if (this.reads.push({ prepared, sql, params, resolve, reject }) === 1) setImmediate(this.flushReads);
+        if (this.reads.push({ prepared, params, resolve, reject }) === 1) setImmediate(this.flushReads);
       });
     }
-    return this.holders === 0 ? Promise.resolve(this.connection.executeNow(sql, params, prepared)) : null;
+    return this.holders === 0 ? Promise.resolve(this.connection.run(prepared, params)) : null;
   };
 
   private readonly flushReads = (): void => {
@@ -141,7 +141,7 @@ class SatchelSqliteDriver extends TransactionDriver {
     let shared = false;
     if (reads.length > 1) {
       try {
-        this.connection.executeNow('begin', [], this.begin);
+        this.connection.run(this.begin, []);
         shared = true;
       } catch {
         /* each read in its own transaction then */
@@ -150,7 +150,7 @@ class SatchelSqliteDriver extends TransactionDriver {
     try {
       for (const r of reads) {
         try {
-          r.resolve(this.connection.executeNow(r.sql, r.params, r.prepared));
+          r.resolve(this.connection.run(r.prepared, r.params));
         } catch (e) {
           r.reject(e);
         }
@@ -163,10 +163,10 @@ class SatchelSqliteDriver extends TransactionDriver {
   /** Ends a shared read transaction; this runs outside any caller's promise, so it must not throw. */
   private endRead(): void {
     try {
-      this.connection.executeNow('commit', [], this.commit);
+      this.connection.run(this.commit, []);
     } catch {
       try {
-        this.connection.executeNow('rollback', [], this.rollback);
+        this.connection.run(this.rollback, []);
       } catch {
         /* the connection is closed: nothing is left open */
       }

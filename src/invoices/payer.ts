@@ -28,7 +28,7 @@ function restriction(inv: InvoiceRow): Restriction {
 }
 
 const invoiceById = statement((db, p: { id: string }) => db.selectFrom('invoices').selectAll().where('id', '=', p.id));
-export async function loadInvoice(ctx: Ctx, uuid: string): Promise<InvoiceRow> {
+async function loadInvoice(ctx: Ctx, uuid: string): Promise<InvoiceRow> {
   if (!isUuid(uuid)) throw new NotFoundError();
   const { rows: [inv] } = await invoiceById(ctx.storage.db, { id: uuid.toLowerCase() });
   if (!inv) throw new NotFoundError();
