@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../src/config.ts';
+import type { Ctx } from '../src/context.ts';
 import { createContext } from '../src/compose.ts';
 import { createMerchant } from '../src/merchants/store.ts';
 import { signBody } from '../src/http/signature.ts';
@@ -103,6 +104,17 @@ export async function pgCommitRate(databaseUrl: string, ms = 3000, connections =
   return n / ((Date.now() - start) / 1000);
 }
 
+/**
+ * Waits (at most 30 s) until the gateway's TRON address pool is full again, then lets the pool
+ * thread settle: the refill that invoices start derives addresses on the gateway's CPU, which must
+ * not fall on the next measurement.
+ */
+export async function waitForPool(ctx: Ctx, settleMs = 500): Promise<void> {
+  const tron = ctx.registry.network('TRON')!;
+  for (const end = Date.now() + 30_000; Date.now() < end && (await pooledCount(ctx, tron)) < POOL_TARGET; ) await new Promise((r) => setTimeout(r, 250));
+  await new Promise((r) => setTimeout(r, settleMs));
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -125,12 +137,8 @@ async function measureGateway(durationMs: number, rounds: number, databaseUrl?: 
   const m = await createMerchant(ctx.storage.db, 'Bench');
   const echo = await startScript('bench/echo-server.ts', { PORT: '0' });
   const gw = await startScript('src/main.ts', env);
-  const tron = ctx.registry.network('TRON')!;
-  // Until the gateway's background refill has finished (at most 30 s): its CPU is not the next round's.
-  const poolFull = async () => {
-    for (const end = Date.now() + 30_000; Date.now() < end && (await pooledCount(ctx, tron)) < POOL_TARGET; ) await new Promise((r) => setTimeout(r, 250));
-    await new Promise((r) => setTimeout(r, 500));
-  };
+  // Until the gateway's background refill has finished: its CPU is not the next round's.
+  const poolFull = () => waitForPool(ctx);
   const out: Measured[] = [];
   try {
     const echoBody = JSON.stringify({ uuid: '6e1c44a3-4b7c-4b2c-9d43-0d0b3c0a2c11' });

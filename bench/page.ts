@@ -11,8 +11,7 @@ import { createContext } from '../src/compose.ts';
 import { createMerchant } from '../src/merchants/store.ts';
 import { signBody } from '../src/http/signature.ts';
 import { load, type LoadResult } from './load.ts';
-import { MNEMONIC, type Row } from './api.ts';
-import { pooledCount, POOL_TARGET } from '../src/chain/allocate.ts';
+import { MNEMONIC, waitForPool, type Row } from './api.ts';
 import { ROOT, startScript } from '../test/helpers/spawn.ts';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -86,9 +85,7 @@ export async function pageBench(durationMs: number): Promise<Row[]> {
     const uuid = await createInvoice('bench-page');
     // The first invoice starts the address pool's refill (derivation on the pool thread): let it
     // finish (at most 30 s), so that its CPU does not fall on the first loads of either side.
-    const tron = ctx.registry.network('TRON')!;
-    for (const end = Date.now() + 30_000; Date.now() < end && (await pooledCount(ctx, tron)) < POOL_TARGET; ) await new Promise((r) => setTimeout(r, 250));
-    await new Promise((r) => setTimeout(r, 500));
+    await waitForPool(ctx);
     const pageUrl = `${gw.url}/pay/${uuid}`;
     const staticUrl = `${gw.url}/healthz`;
     await timeToReady(browser, staticUrl, 'load'); // warm up the browser and the server

@@ -9,9 +9,8 @@ import { createContext } from '../src/compose.ts';
 import { createMerchant } from '../src/merchants/store.ts';
 import { signBody } from '../src/http/signature.ts';
 import { load } from './load.ts';
-import { MNEMONIC } from './api.ts';
+import { MNEMONIC, waitForPool } from './api.ts';
 import { startScript } from '../test/helpers/spawn.ts';
-import { pooledCount, POOL_TARGET } from '../src/chain/allocate.ts';
 
 interface ProfileNode {
   id: number;
@@ -72,10 +71,7 @@ async function main(): Promise<void> {
   const m = await createMerchant(ctx.storage.db, 'Profile');
   const gw = await startScript('src/main.ts', env, undefined, ['--cpu-prof', `--cpu-prof-dir=${profDir}`]);
   // The pool refill that the first invoices start is not the load's work: wait for it (at most 30 s).
-  const tron = ctx.registry.network('TRON')!;
-  const poolFull = async () => {
-    for (const end = Date.now() + 30_000; Date.now() < end && (await pooledCount(ctx, tron)) < POOL_TARGET; ) await new Promise((r) => setTimeout(r, 250));
-  };
+  const poolFull = () => waitForPool(ctx, 0);
   const signed = (body: string) => ({ 'content-type': 'application/json', merchant: m.id, sign: signBody(body, m.payment_key) });
   const durationMs = Number(process.env.BENCH_MS ?? 5000);
   const nowUs = () => Number(process.hrtime.bigint() / 1000n);

@@ -50,7 +50,7 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
       // while the workers start nothing new, hand back what they claimed and finish what is under
       // way. The pool closes last; closing it ends the lock session, so the scanner locks go too.
       await Promise.all([app.close(), workers?.stop()]);
-      // Address-pool refills that requests started in the background end at their next batch.
+      // Address-pool refills that requests started in the background end with the chunk they store.
       await stopRefills(ctx.storage);
       unlock?.();
       await ctx.storage.close();

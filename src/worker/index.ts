@@ -56,7 +56,7 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
     },
     async stop() {
       shutdown.abort();
-      // The pool refill runs beside the rounds: it ends at its next batch, before storage closes.
+      // The pool refill runs beside the rounds: it ends with the chunk it stores, before storage closes.
       await refilling;
       await ctx.chains.close();
     },
