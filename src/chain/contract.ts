@@ -85,7 +85,26 @@ export interface ChainDriver {
   canCover(req: PaymentRequest): Promise<Coverage>;
   /** Broadcast a payment from the hot wallet; idempotent on `req.id`. Throws ./errors.ts classes. */
   send(req: SendRequest): Promise<{ txid: string }>;
+  /**
+   * Asks the node who it is and where its head is (the start table, /readyz, `satchel doctor`).
+   * Throws NodeUnreachableError or NodeError when the node does not answer sanely.
+   */
+  status?(): Promise<NodeStatus>;
   close(): Promise<void>;
+}
+
+/** What a network's node says about itself. */
+export interface NodeStatus {
+  /**
+   * The chain the node serves, in the family's own terms: an EVM chain id as a decimal string,
+   * a Bitcoin-family chain name (`main`, `test`, `regtest`), TRON's genesis block id; null when
+   * the family has none (the simulated chain).
+   */
+  chain: string | null;
+  /** The node's newest block height. */
+  head: number;
+  /** When that block was made (ms since the epoch), when the node says. */
+  headTime: number | null;
 }
 
 /** What a driver is built from: the network, the operator's settings for it and the gateway's storage. */
