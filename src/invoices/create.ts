@@ -52,11 +52,11 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
   const currency = String(input.currency).toUpperCase();
   if (!registry.isKnownCurrency(currency)) throw new BusinessError(Msg.currencyNotFound);
   const toCurrency = str(input.to_currency)?.toUpperCase() ?? null;
-  // Only what the gateway offers (Chains.offered): a cryptocurrency to be paid in that only networks
-  // nothing watches carry is "not found", and so is such a network.
-  if (!toCurrency && registry.isCrypto(currency) && ctx.chains.offeredNetworksOf(currency).length === 0) throw new BusinessError(Msg.currencyNotFound);
+  // Only what the gateway offers (Chains.offered): a network nothing watches is "not found", and so
+  // is a cryptocurrency to be paid in that only such networks carry.
   const networkCode = str(input.network)?.toUpperCase() ?? null;
   if (networkCode && !ctx.chains.offered(networkCode)) throw new BusinessError(Msg.networkNotFound);
+  if (!toCurrency && registry.isCrypto(currency) && ctx.chains.offeredNetworksOf(currency).length === 0) throw new BusinessError(Msg.currencyNotFound);
   if (toCurrency && (!registry.isCrypto(toCurrency) || ctx.chains.offeredNetworksOf(toCurrency).length === 0)) throw new BusinessError(Msg.toCurrencyNotFound);
 
   const currencies = filters(input.currencies);
