@@ -10,7 +10,7 @@ import { signBody } from './http/signature.ts';
 import { acquireWorkerLock, runWorkers } from './worker/index.ts';
 import { stopRefills } from './chain/allocate.ts';
 import type { ChainLog } from './chain/contract.ts';
-import type { NetworkReport } from './chain/network-report.ts';
+import type { NetworkReport } from './contracts/network-report.ts';
 
 export interface Gateway {
   ctx: Ctx;

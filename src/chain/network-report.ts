@@ -1,32 +1,7 @@
-// What the gateway tells an operator about each network: the table printed at start, the
-// `chains` list of /readyz and the dashboard's settings page all show these rows, so they cannot
-// disagree. The decisions behind each row (offered or not, and why) are made in ./networks.ts.
-
-/** Why a network is not offered to merchants and payers. */
-export type NotOfferedReason = 'disabled' | 'simulated in live mode' | 'node not answering';
-
-export interface NetworkReport {
-  network: string;
-  /** The `driver` setting's name (`simulated`, `evm`, `bitcoin-core`, `tron`). */
-  driver: string;
-  /** `test` for a simulated network (its money is not real), `live` for a real driver. */
-  mode: 'live' | 'test';
-  /**
-   * Who holds the keys that receive and pay: `hot` (the gateway's own seed, today every real
-   * driver) or `simulated`. A field of its own so that other custody models can be named here.
-   */
-  custody: 'hot' | 'simulated';
-  /** Whether the node answered the last status question; null when there is no node or it was not asked. */
-  node_reachable: boolean | null;
-  confirmations: number;
-  /** The chain the node serves (see NodeStatus.chain); null when unknown or none. */
-  chain: string | null;
-  /** The node's head height at the last status question; null when unknown. */
-  head_height: number | null;
-  offered: boolean;
-  /** Why not, when not offered. */
-  reason: NotOfferedReason | null;
-}
+// The start log's table of networks: the rows /readyz (`chains`) and the dashboard's settings page
+// show too (src/contracts/network-report.ts), so they cannot disagree. The decisions behind each
+// row (offered or not, and why) are made in ./networks.ts.
+import type { NetworkReport } from '../contracts/network-report.ts';
 
 /** The rows as a plain-text table, one network a line, for the start log. */
 export function formatNetworkTable(rows: readonly NetworkReport[]): string {

@@ -6,7 +6,7 @@ import { driverOf, SIMULATED_DRIVER, type Config, type NetworkConfig } from '../
 import type { Storage } from '../db/dialect.ts';
 import type { CurrencyDef, NetworkDef, Registry } from '../registry/index.ts';
 import type { ChainDriver, ChainLog, ChainSink, DriverFactories, NodeStatus } from './contract.ts';
-import type { NetworkReport, NotOfferedReason } from './network-report.ts';
+import type { NetworkReport, NotOfferedReason } from '../contracts/network-report.ts';
 
 /**
  * How far behind the newest address already read each poll reads the addresses table again. An

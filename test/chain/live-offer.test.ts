@@ -13,8 +13,11 @@ import { loadConfig } from '../../src/config.ts';
 import { startGateway, type Gateway } from '../../src/server.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
 import { signBody } from '../../src/http/signature.ts';
-import { formatNetworkTable, type NetworkReport } from '../../src/chain/network-report.ts';
+import { formatNetworkTable } from '../../src/chain/network-report.ts';
+import type { NetworkReport } from '../../src/contracts/network-report.ts';
 import { backends, type Backend } from '../helpers/backends.ts';
+import type { TestGateway } from '../helpers/gateway.ts';
+import { signedInOwner } from '../dashboard/browser.ts';
 import { CHAIN_ID, freePort, startAnvil, type Anvil } from './evm/anvil.ts';
 import { GATEWAY_MNEMONIC } from './evm/gateway-setup.ts';
 
@@ -193,6 +196,17 @@ describe.each(await backends())('live mode offers only what is watched, on $name
       // The page served for it embeds the same view: the address appears nowhere in it.
       const page = await g.gw.app.inject({ method: 'GET', url: `/pay/${btcInvoice.uuid}` });
       expect(page.body).not.toContain(btcInvoice.address);
+    });
+
+    it("the dashboard's invoice view says why, and its settings list the networks as the start did", async () => {
+      const owner = await signedInOwner({ ctx: g.gw.ctx, app: g.gw.app, merchant, clock: { get now() { return Date.now(); } } } as unknown as TestGateway);
+      const detail = await owner.call('GET', `/invoices/${btcInvoice.uuid}`);
+      expect(detail.status).toBe(200);
+      expect(detail.body.result.unavailable).toBe(
+        'BTC is not offered (simulated in live mode): the payer page shows no address and tells the payer not to pay, and nothing new can be paid on it.',
+      );
+      const networks = await owner.call('GET', '/networks');
+      expect(networks.body.result.map((r: NetworkReport) => [r.network, r.offered, r.reason])).toEqual(g.gw.networks.map((r) => [r.network, r.offered, r.reason]));
     });
   });
 
