@@ -12,6 +12,8 @@ export interface NetworkConfig {
   tokens?: Record<string, string>;
   /** EVM: a public JSON-RPC URL offered to payers' wallets that lack the chain (never the gateway's rpc_url). */
   public_rpc_url?: string;
+  /** false: the network is not offered to merchants or payers (src/chain/networks.ts, `offered`). */
+  enabled?: boolean;
   [key: string]: unknown;
 }
 
@@ -51,6 +53,9 @@ export interface Config {
   webhookTimeoutMs: number;
   /** How long a claimed payout is left to its worker before another may send it. */
   payoutLeaseMs: number;
+  /** How often a running gateway asks each real network's node for its status (a network whose
+   * node did not answer at start is offered once it does). */
+  nodeCheckIntervalMs: number;
   /**
    * Test mode: the payment simulator (/simulator/*, `satchel simulate`) is on. Default: on while
    * every network uses the simulated driver, off as soon as one is real, so that simulated money
@@ -81,6 +86,7 @@ type FileConfig = Partial<{
   payout_stuck_timeout_seconds: number;
   webhook_timeout_ms: number;
   payout_lease_ms: number;
+  node_check_interval_ms: number;
   simulator: boolean;
 }>;
 
@@ -136,6 +142,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.SATCHEL_DATA_DIR ?? fc.data_dir ?? './data');
   const networks: Record<string, NetworkConfig> = { ...(fc.networks ?? {}) };
   if (env.SATCHEL_NETWORKS) Object.assign(networks, JSON.parse(env.SATCHEL_NETWORKS) as Record<string, NetworkConfig>);
+  for (const [code, n] of Object.entries(networks)) {
+    if (n?.enabled !== undefined && typeof n.enabled !== 'boolean') throw new ConfigError(`networks.${code}.enabled must be true or false`);
+  }
   const role = (env.SATCHEL_ROLE ?? fc.role ?? 'all') as Config['role'];
   if (!['all', 'api', 'worker'].includes(role)) throw new Error(`SATCHEL_ROLE must be all, api or worker`);
   const mnemonicFile = env.SATCHEL_MNEMONIC_FILE ?? fc.mnemonic_file;
@@ -162,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payoutStuckTimeoutMs: 1000 * Number(env.SATCHEL_PAYOUT_STUCK_TIMEOUT_SECONDS ?? fc.payout_stuck_timeout_seconds ?? 3600),
     webhookTimeoutMs: Number(env.SATCHEL_WEBHOOK_TIMEOUT_MS ?? fc.webhook_timeout_ms ?? 10_000),
     payoutLeaseMs: Number(env.SATCHEL_PAYOUT_LEASE_MS ?? fc.payout_lease_ms ?? 60_000),
+    nodeCheckIntervalMs: Number(env.SATCHEL_NODE_CHECK_INTERVAL_MS ?? fc.node_check_interval_ms ?? 15_000),
     simulator: testMode(bool(env.SATCHEL_SIMULATOR) ?? fc.simulator, networks),
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
   };

@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { demoBanner, startGateway } from './server.ts';
 import { demoLink } from './demo/index.ts';
 import { demoDashboardBanner } from './dashboard/demo.ts';
+import { formatNetworkTable } from './chain/network-report.ts';
 
 let config: Config;
 try {
@@ -16,6 +17,7 @@ const gw = await startGateway(config).catch((e: unknown) => {
   console.error(`satchel: ${e.message}`);
   process.exit(1);
 });
+console.log('Networks:\n' + formatNetworkTable(gw.networks) + '\n');
 if (gw.demo) console.log('\n' + demoBanner(config, gw.demo) + '\n' + (await demoDashboardBanner(gw.ctx, gw.demo)) + '\n');
 if (gw.url) console.log(`Satchel is listening on ${gw.url} (public URL ${config.publicUrl})`);
 else console.log('Satchel worker started (role worker: no HTTP server)');

@@ -9,12 +9,16 @@ import { createMerchant, listMerchants, type Merchant } from './merchants/store.
 import { signBody } from './http/signature.ts';
 import { acquireWorkerLock, runWorkers } from './worker/index.ts';
 import { stopRefills } from './chain/allocate.ts';
+import type { ChainLog } from './chain/contract.ts';
+import type { NetworkReport } from './contracts/network-report.ts';
 
 export interface Gateway {
   ctx: Ctx;
   app: FastifyInstance;
   url: string;
   demo: Merchant | null;
+  /** Each network as the start found it (main.ts prints it as a table; /readyz shows it as it is now). */
+  networks: NetworkReport[];
   close(): Promise<void>;
 }
 
@@ -31,6 +35,13 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
     demo = await createMerchant(ctx.storage.db, 'Demo shop');
   }
   const app = await buildApp(ctx, { logger: opts.logger });
+  const chainLog: ChainLog = (level, msg, data) => app.log[level](data ?? {}, msg);
+  // Before the first request: a real network whose node does not answer now is not offered until
+  // it does, and the timer below is what notices that it does (in every role: an API process
+  // decides what it offers too).
+  const networks = await ctx.chains.checkNodes(chainLog);
+  const nodeChecks = setInterval(() => void ctx.chains.checkNodes(chainLog).catch(() => {}), config.nodeCheckIntervalMs);
+  nodeChecks.unref();
   // A worker-only process serves no HTTP (it would take the API's port); `url` is then empty.
   const url = config.role === 'worker' ? '' : await app.listen({ host: config.host, port: config.port });
   let workers: { stop(): Promise<void> } | null = null;
@@ -45,7 +56,9 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
     app,
     url,
     demo,
+    networks,
     async close() {
+      clearInterval(nodeChecks);
       // Both at once: HTTP stops accepting (new requests get 503) and waits for those in flight,
       // while the workers start nothing new, hand back what they claimed and finish what is under
       // way. The pool closes last; closing it ends the lock session, so the scanner locks go too.

@@ -81,6 +81,8 @@ export interface SatchelInvoice {
     decimals: number;
   } | null;
   options: Array<{ currency: string; name: string; networks: Array<{ network: string; network_name: string; amount: string }> }> | null;
+  /** `network`: the open invoice's network is not offered any more; no address is shown. */
+  unavailable: 'network' | null;
 }
 
 /** A static wallet's public fields (when the widget shows `/pay/wallet/{uuid}`). */
@@ -91,11 +93,14 @@ export interface SatchelWallet {
   currency: string;
   network: string;
   network_name: string;
-  address: string;
-  qr_content: string;
+  /** Null when `unavailable`. */
+  address: string | null;
+  qr_content: string | null;
   wallet_uri: string | null;
   merchant: SatchelMerchant;
   test_mode: boolean;
+  /** `network`: the wallet's network is not offered any more; no address is shown. */
+  unavailable: 'network' | null;
   server_time: number;
 }
 

@@ -87,9 +87,10 @@ export interface ChainDriver {
   send(req: SendRequest): Promise<{ txid: string }>;
   /**
    * Asks the node who it is and where its head is (the start table, /readyz, `satchel doctor`).
-   * Throws NodeUnreachableError or NodeError when the node does not answer sanely.
+   * Throws NodeUnreachableError or NodeError when the node does not answer sanely. A read-only
+   * question: it must not wait for a poll under way, nor change what poll reads.
    */
-  status?(): Promise<NodeStatus>;
+  status(): Promise<NodeStatus>;
   close(): Promise<void>;
 }
 

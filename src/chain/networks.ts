@@ -1,11 +1,12 @@
-// Which driver runs each network, whether it is simulated, and how many confirmations make a
-// transfer final: decided here and nowhere else. The drivers themselves come from a table of
+// Which driver runs each network, whether it is simulated, whether it is offered to merchants and
+// payers, and how many confirmations make a transfer final: decided here and nowhere else. The drivers themselves come from a table of
 // factories the composition root passes in, so adding a chain family touches the registry, its
 // own folder under src/chain/ and that table, and nothing in between.
 import { driverOf, SIMULATED_DRIVER, type Config, type NetworkConfig } from '../config.ts';
 import type { Storage } from '../db/dialect.ts';
-import type { NetworkDef, Registry } from '../registry/index.ts';
-import type { ChainDriver, ChainLog, ChainSink, DriverFactories } from './contract.ts';
+import type { CurrencyDef, NetworkDef, Registry } from '../registry/index.ts';
+import type { ChainDriver, ChainLog, ChainSink, DriverFactories, NodeStatus } from './contract.ts';
+import type { NetworkReport, NotOfferedReason } from '../contracts/network-report.ts';
 
 /**
  * How far behind the newest address already read each poll reads the addresses table again. An
@@ -17,6 +18,16 @@ const WATCH_LOOKBACK_MS = 5 * 60_000;
 
 /** How long a caller that must see its own change (the simulator) waits for another scanner. */
 const INLINE_SCAN_WAIT_MS = 15_000;
+
+/** Longest a node may take to say its status; a start must not hang on a node that never answers. */
+const STATUS_TIMEOUT_MS = 5000;
+
+/** What the last status question to a network's node got. */
+interface NodeState {
+  reachable: boolean;
+  /** The last answer, kept while the node is away (the table still shows the head it had). */
+  status: NodeStatus | null;
+}
 
 /** The driver a network's settings name (`simulated` unless the configuration says otherwise). */
 export function driverKind(networks: Record<string, NetworkConfig>, code: string): string {
@@ -34,13 +45,22 @@ export interface ChainsOptions {
 }
 
 export class Chains {
-  /** Test mode (D3/D6): the payment simulator is on (config.ts refuses it beside a real network). */
+  /** Test mode: the payment simulator is on (config.ts refuses it beside a real network). */
   readonly simulator: boolean;
   private readonly drivers = new Map<string, ChainDriver>();
   /** Per network: the newest address stamp given to its driver (0: none yet, give them all). */
   private readonly watchedSince = new Map<string, number>();
   /** Per network: the start of the last scan recorded in chain_scans. */
   private readonly lastNoted = new Map<string, number>();
+  /** Per network: what its node said when last asked (checkNodes). */
+  private readonly nodes = new Map<string, NodeState>();
+  /**
+   * Real networks whose node did not answer the first time this process asked, and has not
+   * answered since. Such a configuration is ambiguous (a node still starting, a wrong URL): the
+   * network is neither simulated nor offered until the node answers.
+   */
+  private readonly silent = new Set<string>();
+  private checking: Promise<NetworkReport[]> | null = null;
 
   constructor(private readonly opts: ChainsOptions) {
     this.simulator = opts.config.simulator;
@@ -73,6 +93,104 @@ export class Chains {
   isTestNetwork(code: string | null): boolean {
     if (!this.simulator) return false;
     return code ? this.isSimulated(code) : this.opts.registry.networks.every((n) => this.isSimulated(n.code));
+  }
+
+  /** The operator switched the network off (`networks.CODE.enabled: false`). */
+  isDisabled(code: string): boolean {
+    return this.opts.config.networks[code.toUpperCase()]?.enabled === false;
+  }
+
+  /**
+   * Why a network of the registry is not offered, or null when it is. Not offered: switched off by
+   * the operator; simulated while test mode is off (nothing watches a real chain for it, so a payer
+   * who paid its address would pay into nothing); a real network whose node has not answered yet.
+   */
+  whyNotOffered(code: string): NotOfferedReason | null {
+    if (this.isDisabled(code)) return 'disabled';
+    if (this.isSimulated(code)) return this.simulator ? null : 'simulated in live mode';
+    return this.silent.has(code.toUpperCase()) ? 'node not answering' : null;
+  }
+
+  /**
+   * Whether merchants and payers may use the network for anything new: an invoice, a payer's
+   * choice, a static wallet, a payout or refund. Every place that lists or accepts a network asks
+   * this; reading what is already recorded on a network (decimals, explorer links) does not.
+   */
+  offered(code: string | null | undefined): boolean {
+    return !!code && !!this.opts.registry.network(code) && this.whyNotOffered(code) === null;
+  }
+
+  /** The registry's networks that are offered, in registry order. */
+  offeredNetworks(): NetworkDef[] {
+    return this.opts.registry.networks.filter((n) => this.offered(n.code));
+  }
+
+  /** The offered networks that carry a cryptocurrency. */
+  offeredNetworksOf(currency: string): NetworkDef[] {
+    return this.opts.registry.networksOf(currency).filter((n) => this.offered(n.code));
+  }
+
+  /** Every offered (network, currency) pair, in registry order. */
+  offeredPairs(): Array<{ network: NetworkDef; currency: CurrencyDef }> {
+    return this.opts.registry.pairs().filter((p) => this.offered(p.network.code));
+  }
+
+  /**
+   * Asks every enabled network's driver for its node's status (at start, then on a timer), and
+   * returns the report. A real network whose node does not answer the first time is not offered
+   * until a later check gets an answer; one that answered once stays offered when its node goes
+   * away (payments wait for it, and /readyz and the lag metrics show it). Changes go to `log`.
+   */
+  checkNodes(log?: ChainLog): Promise<NetworkReport[]> {
+    this.checking ??= this.askNodes(log ?? (() => {})).finally(() => (this.checking = null));
+    return this.checking;
+  }
+
+  private async askNodes(log: ChainLog): Promise<NetworkReport[]> {
+    await Promise.all(
+      this.opts.registry.networks
+        .filter((n) => !this.isDisabled(n.code))
+        .map(async ({ code }) => {
+          const before = this.nodes.get(code);
+          try {
+            const status = await withTimeout(this.driver(code).status(), STATUS_TIMEOUT_MS);
+            this.nodes.set(code, { reachable: true, status });
+            if (this.silent.delete(code)) log('info', `${code}: the node answers now (head ${status.head}); the network is offered`, { network: code });
+          } catch (err) {
+            this.nodes.set(code, { reachable: false, status: before?.status ?? null });
+            if (this.isSimulated(code)) return;
+            const why = err instanceof Error ? err.message : String(err);
+            if (!before) {
+              this.silent.add(code);
+              log('warn', `${code}: the node does not answer (${why}); the network is not offered until it does`, { network: code });
+            } else if (before.reachable) {
+              log('warn', `${code}: the node stopped answering (${why})`, { network: code });
+            }
+          }
+        }),
+    );
+    return this.report();
+  }
+
+  /** One row per network of the registry: driver, mode, custody, node, head, offered and why not. */
+  report(): NetworkReport[] {
+    return this.opts.registry.networks.map(({ code }) => {
+      const simulated = this.isSimulated(code);
+      const node = this.nodes.get(code);
+      const reason = this.whyNotOffered(code);
+      return {
+        network: code,
+        driver: this.kind(code),
+        mode: simulated ? 'test' : 'live',
+        custody: simulated ? 'simulated' : 'hot',
+        node_reachable: simulated ? null : (node?.reachable ?? null),
+        confirmations: this.confirmations(code),
+        chain: node?.status?.chain ?? null,
+        head_height: node?.status?.head ?? null,
+        offered: reason === null,
+        reason,
+      };
+    });
   }
 
   /** Confirmations after which a transfer to, or a payment from, the network is final. */
@@ -164,4 +282,12 @@ export class Chains {
     this.drivers.clear();
     for (const d of all) await d.close();
   }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

@@ -115,6 +115,12 @@ export const PayerInvoice = z.object({
   evm: z.nullable(PayerEvm),
   /** Non-null only while the payer must still choose a currency and network. */
   options: z.nullable(z.array(PayerCurrencyOption)),
+  /**
+   * Why the open invoice cannot be paid, or null. `network`: its network is not offered any more
+   * (switched off, or simulated and test mode has ended); no address is shown, since nothing
+   * watches it.
+   */
+  unavailable: z.nullable(z.literal('network')),
 });
 export type PayerInvoice = z.infer<typeof PayerInvoice>;
 
@@ -125,11 +131,14 @@ export const PayerWallet = z.object({
   currency: z.string(),
   network: z.string(),
   network_name: z.string(),
-  address: z.string(),
-  qr_content: z.string(),
+  /** Null when `unavailable`. */
+  address: z.nullable(z.string()),
+  qr_content: z.nullable(z.string()),
   wallet_uri: z.nullable(z.string()),
   merchant: PayerMerchant,
   test_mode: z.boolean(),
+  /** `network`: the wallet's network is not offered any more (see PayerInvoice.unavailable). */
+  unavailable: z.nullable(z.literal('network')),
   /** Unix milliseconds at the moment the server answered. */
   server_time: z.number(),
 });

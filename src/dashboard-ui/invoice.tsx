@@ -15,6 +15,8 @@ interface Detail {
   webhooks: Array<{ id: string; kind: string; url: string; status: string; body: string; created_at: number; delivered_at: number | null; next_attempt_at: number | null; attempts: Attempt[] }>;
   refunds: Array<{ id: string; amount: string; currency: string; network: string; address: string; status: string; txid: string | null; created_at: number }>;
   can: { resend: boolean; refund: boolean; simulate: boolean };
+  /** Why the open invoice cannot be paid (its network is not offered), or null. */
+  unavailable: string | null;
 }
 
 export function InvoiceDetail({ id }: { id: string }) {
@@ -71,6 +73,11 @@ export function InvoiceDetail({ id }: { id: string }) {
       }
     >
       <Problem error={actionError} />
+      {data.unavailable && (
+        <p class="notice tone-warn" role="status">
+          {data.unavailable}
+        </p>
+      )}
       {refunding && <RefundForm currency={String(inv.payer_currency ?? '')} onSubmit={async (body) => (await act('refund', body, 'The refund was requested.')) && setRefunding(false)} />}
       {manage && data.can.simulate && (
         <Card title="Test mode">

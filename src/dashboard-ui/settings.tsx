@@ -6,6 +6,7 @@ import { ApiError, get, post } from './api.ts';
 import { me, notify, signedOut } from './store.ts';
 import { time } from './format.ts';
 import { Badge, Card, Copy, Field, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
+import { Networks } from './settings-networks.tsx';
 import { Profile } from './settings-profile.tsx';
 
 interface User {
@@ -36,6 +37,7 @@ export function Settings() {
       {manage && <Profile />}
       <Users manage={manage} />
       <Security />
+      <Networks />
       {manage && <Audit />}
     </Page>
   );

@@ -92,7 +92,12 @@ export async function invoiceDetail(ctx: Ctx, merchant: Merchant, id: string) {
   if (!row.is_final) timeline.push({ at: Number(row.expired_at) * 1000, text: 'Expires unless paid' });
   timeline.sort((a, b) => a.at - b.at);
 
+  // An open invoice on a network that is not offered any more: the payer page shows no address.
+  const why = row.is_final !== 1 && row.network ? ctx.chains.whyNotOffered(row.network) : null;
   return {
+    unavailable: why
+      ? `${row.network} is not offered (${why}): the payer page shows no address and tells the payer not to pay, and nothing new can be paid on it.`
+      : null,
     invoice: {
       ...presentInvoice(row, { publicUrl: ctx.config.publicUrl }),
       url_callback: row.url_callback,

@@ -34,8 +34,8 @@ export async function demoRoutes(app: FastifyInstance, ctx: Ctx, env: Env = proc
     gatewayUrl: ctx.config.publicUrl,
     shopUrl: () => `${ctx.config.publicUrl}${DEMO_PATH}`,
     async client() {
-      if (!ctx.chains.isTestNetwork(PAY_WITH.network)) {
-        return { unavailable: `The demo pays on ${PAY_WITH.network}, which is not simulated on this gateway, so it is off.` };
+      if (!ctx.chains.isTestNetwork(PAY_WITH.network) || !ctx.chains.offered(PAY_WITH.network)) {
+        return { unavailable: `The demo pays on ${PAY_WITH.network}, which is not a simulated network this gateway offers, so it is off.` };
       }
       const merchant = await demoMerchant(ctx, chosen);
       if (!merchant || merchant.is_blocked) {
@@ -50,7 +50,7 @@ export async function demoRoutes(app: FastifyInstance, ctx: Ctx, env: Env = proc
 
 /** The line `npm start` prints, or null when /demo is off or has no merchant. */
 export async function demoLink(ctx: Ctx, env: Env = process.env): Promise<string | null> {
-  if (disabled(env) || !ctx.chains.isTestNetwork(PAY_WITH.network)) return null;
+  if (disabled(env) || !ctx.chains.isTestNetwork(PAY_WITH.network) || !ctx.chains.offered(PAY_WITH.network)) return null;
   if (!(await demoMerchant(ctx, env.SATCHEL_DEMO_MERCHANT?.trim() || undefined))) return null;
   return `Demo shop (test mode, pays with the widget): ${ctx.config.publicUrl}${DEMO_PATH}`;
 }

@@ -145,7 +145,8 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       const networks = Object.fromEntries(
         (await bitcoinScanStatus(ctx.storage.db)).map((s) => [s.network, { height: s.height, node_height: s.nodeHeight, lag: s.lag, updated_at: s.updatedAt }]),
       );
-      return { status: 'ready', networks };
+      // Each network as the gateway sees it now: driver, mode, node, head, offered and why not.
+      return { status: 'ready', networks, chains: ctx.chains.report() };
     } catch {
       return reply.code(503).send({ status: 'unavailable' });
     } finally {

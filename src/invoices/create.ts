@@ -51,10 +51,13 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
   const amount = Decimal.parse(String(input.amount).trim());
   const currency = String(input.currency).toUpperCase();
   if (!registry.isKnownCurrency(currency)) throw new BusinessError(Msg.currencyNotFound);
-  const networkCode = str(input.network)?.toUpperCase() ?? null;
-  if (networkCode && !registry.network(networkCode)) throw new BusinessError(Msg.networkNotFound);
   const toCurrency = str(input.to_currency)?.toUpperCase() ?? null;
-  if (toCurrency && !registry.isCrypto(toCurrency)) throw new BusinessError(Msg.toCurrencyNotFound);
+  // Only what the gateway offers (Chains.offered): a network nothing watches is "not found", and so
+  // is a cryptocurrency to be paid in that only such networks carry.
+  const networkCode = str(input.network)?.toUpperCase() ?? null;
+  if (networkCode && !ctx.chains.offered(networkCode)) throw new BusinessError(Msg.networkNotFound);
+  if (!toCurrency && registry.isCrypto(currency) && ctx.chains.offeredNetworksOf(currency).length === 0) throw new BusinessError(Msg.currencyNotFound);
+  if (toCurrency && (!registry.isCrypto(toCurrency) || ctx.chains.offeredNetworksOf(toCurrency).length === 0)) throw new BusinessError(Msg.toCurrencyNotFound);
 
   const currencies = filters(input.currencies);
   const except = filters(input.except_currencies);
@@ -68,7 +71,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
   const crypto = toCurrency ?? (registry.isCrypto(currency) ? currency : null);
   let fixed: { network: NetworkDef; currency: CurrencyDef } | null = null;
   if (crypto) {
-    const nets = registry.networksOf(crypto);
+    const nets = ctx.chains.offeredNetworksOf(crypto);
     const net = networkCode ? registry.network(networkCode) : nets.length === 1 ? nets[0] : undefined;
     if (net) {
       const def = registry.currencyOn(net.code, crypto);
@@ -78,7 +81,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     // The merchant's business wallet in that currency must be on (an operator can switch it off).
     if (!(await isWalletActive(ctx, ctx.storage.db, merchant.id, 'business', crypto))) throw new BusinessError(Msg.walletNotFound);
   }
-  if (!fixed && allowedPairs(registry, { currencies, except, currency: crypto, network: networkCode }).length === 0) {
+  if (!fixed && allowedPairs(ctx.chains, { currencies, except, currency: crypto, network: networkCode }).length === 0) {
     throw new BusinessError(Msg.walletNotFound);
   }
 
@@ -240,6 +243,8 @@ async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, input: Input): Promise<In
   const untouched = inv.payment_amount === null && (inv.status === 'process' || inv.status === 'cancel');
   if (!toBoolean(input.is_refresh, false) || !expired || !untouched) return inv;
   const network = ctx.registry.network(inv.network);
+  // No new address on a network the gateway no longer offers (nothing would watch it).
+  if (inv.network && !ctx.chains.offered(inv.network)) return inv;
   return ctx.storage.db.transaction().execute(async (trx) => {
     const current = await ctx.storage
       .forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', inv.id))

@@ -1,5 +1,7 @@
-// Which (currency, network) pairs a payer may choose for an invoice.
-import type { CurrencyDef, NetworkDef, Registry } from '../registry/index.ts';
+// Which (currency, network) pairs a payer may choose for an invoice: the offered pairs
+// (Chains.offeredPairs) that the invoice's restriction allows.
+import type { Chains } from '../chain/networks.ts';
+import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 
 export interface CurrencyFilter {
   currency: string;
@@ -22,8 +24,8 @@ function matches(f: CurrencyFilter, network: NetworkDef, currency: CurrencyDef):
   );
 }
 
-export function allowedPairs(registry: Registry, r: Restriction): Array<{ network: NetworkDef; currency: CurrencyDef }> {
-  return registry.pairs().filter(({ network, currency }) => {
+export function allowedPairs(chains: Chains, r: Restriction): Array<{ network: NetworkDef; currency: CurrencyDef }> {
+  return chains.offeredPairs().filter(({ network, currency }) => {
     if (r.currency && r.currency.toUpperCase() !== currency.code.toUpperCase()) return false;
     if (r.network && r.network.toUpperCase() !== network.code.toUpperCase()) return false;
     if (r.currencies && !r.currencies.some((f) => matches(f, network, currency))) return false;

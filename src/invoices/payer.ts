@@ -43,7 +43,7 @@ const pollStamp = statement((db, p: { id: string }) =>
     .select((eb) => {
       const transfers = () => eb.selectFrom('chain_transfers as t').where('t.owner_kind', '=', 'invoice').whereRef('t.owner_id', '=', 'i.id');
       return [
-        'i.status', 'i.version', 'i.updated_at', 'i.payment_amount', 'i.address', 'i.is_final',
+        'i.status', 'i.version', 'i.updated_at', 'i.payment_amount', 'i.address', 'i.is_final', 'i.network',
         transfers().select((t) => t.fn.countAll<number>().as('n')).as('transfer_count'),
         transfers().select((t) => t.fn.max('t.updated_at').as('at')).as('transfer_at'),
         transfers().select((t) => t.fn.sum<number>('t.confirmations').as('c')).as('transfer_confirmations'),
@@ -60,6 +60,7 @@ interface Stamp {
   payment_amount: string | null;
   address: string | null;
   is_final: number;
+  network: string | null;
   transfer_count: number | string | null | undefined;
   transfer_at: number | string | null | undefined;
   transfer_confirmations: number | string | null | undefined;
@@ -68,7 +69,9 @@ interface Stamp {
 
 function tagOf(ctx: Ctx, s: Stamp): string {
   const choosing = !s.address && s.is_final === 0 ? Math.floor(ctx.now() / 60_000) : 0;
-  const key = [s.status, s.version, s.updated_at, s.payment_amount, s.address, s.transfer_count, s.transfer_at, s.transfer_confirmations, choosing, s.profile_at].join('|');
+  // Whether its network is offered changes the view too (a node that starts answering).
+  const offered = s.network ? ctx.chains.offered(s.network) : null;
+  const key = [s.status, s.version, s.updated_at, s.payment_amount, s.address, s.transfer_count, s.transfer_at, s.transfer_confirmations, choosing, s.profile_at, offered].join('|');
   return `"${createHash('sha1').update(key).digest('base64url')}"`;
 }
 
@@ -128,7 +131,7 @@ export async function payerAnswer(ctx: Ctx, uuid: string): Promise<{ etag: strin
 
 /** Options to choose from, each priced as the payer would pay it; pairs outside their limits are left out. */
 async function options(ctx: Ctx, inv: InvoiceRow): Promise<{ list: PayerCurrencyOption[]; test: boolean }> {
-  const pairs = allowedPairs(ctx.registry, restriction(inv));
+  const pairs = allowedPairs(ctx.chains, restriction(inv));
   const byCurrency = new Map<string, PayerCurrencyOption>();
   let test = true;
   for (const { network, currency } of pairs) {
@@ -209,7 +212,9 @@ function explorerUrl(network: NetworkDef, txid: string, test: boolean): string |
 export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfile): Promise<PayerInvoice> {
   const network = ctx.registry.network(inv.network);
   const currency = network && inv.payer_currency ? ctx.registry.currencyOn(network.code, inv.payer_currency) : undefined;
-  const chosen = !!(network && currency && inv.address && inv.payer_amount);
+  // An open invoice on a network that is no longer offered shows no address: nothing watches it.
+  const unavailable = inv.is_final === 0 && !!inv.network && !ctx.chains.offered(inv.network) ? 'network' : null;
+  const chosen = !unavailable && !!(network && currency && inv.address && inv.payer_amount);
   let remaining: string | null = null;
   let confirmations: PayerInvoice['confirmations'] = null;
   let qr: string | null = null;
@@ -228,7 +233,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     qr = qrContent(u);
     uri = paymentUri(u);
     if (open && inv.status === 'process') evm = evmView(ctx, network!, currency!);
-  } else if (inv.is_final === 0) {
+  } else if (inv.is_final === 0 && !unavailable) {
     const o = await options(ctx, inv);
     opts = o.list;
     test = o.test;
@@ -266,6 +271,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     test_mode: test,
     evm,
     options: opts,
+    unavailable,
   };
 }
 
@@ -276,7 +282,7 @@ export async function chooseCurrency(ctx: Ctx, uuid: string, currencyCode: unkno
   const network = ctx.registry.network(networkCode);
   const currency = network ? ctx.registry.currencyOn(network.code, currencyCode) : undefined;
   if (!network || !currency) throw new BusinessError('This currency is not available for this invoice');
-  const allowed = allowedPairs(ctx.registry, restriction(inv)).some((p) => p.network.code === network.code && p.currency.code === currency.code);
+  const allowed = allowedPairs(ctx.chains, restriction(inv)).some((p) => p.network.code === network.code && p.currency.code === currency.code);
   if (!allowed) throw new BusinessError('This currency is not available for this invoice');
   const priced = await quoteFor(ctx, inv, network, currency, null);
   return ctx.storage.db.transaction().execute(async (trx) => {

@@ -116,6 +116,7 @@ export function Paid({ invoice, over }: { invoice: PayerInvoice; over: boolean }
 
 const OUTCOMES: Partial<Record<Screen, { tone: HeroTone; icon: () => JSX.Element }>> = {
   time_up: { tone: 'warn', icon: () => <ClockGlyph /> },
+  unavailable: { tone: 'warn', icon: () => <WarnGlyph /> },
   wrong_amount: { tone: 'warn', icon: () => <WarnGlyph /> },
   cancel: { tone: 'neutral', icon: () => <ClockGlyph /> },
   fail: { tone: 'danger', icon: () => <CrossGlyph /> },
@@ -155,7 +156,7 @@ export function Outcome({ invoice, screen }: { invoice: PayerInvoice; screen: Sc
             <dd class="num">{amount(invoice.payer_amount, currency)}</dd>
           </div>
         )}
-        {key !== 'time_up' && <TxRow invoice={invoice} />}
+        {key !== 'time_up' && key !== 'unavailable' && <TxRow invoice={invoice} />}
       </dl>
       <div class="actions">
         <StoreLink url={invoice.url_return} label={t('return')} primary={key !== 'time_up'} />

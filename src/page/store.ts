@@ -18,10 +18,12 @@ export type Screen =
   | 'pay'
   | 'partial'
   | 'time_up'
+  | 'unavailable'
   | PayerInvoice['status'];
 
 /** Which screen an invoice shows; `left` is seconds to expiry by the server's clock, if known. */
 export function screenOf(invoice: PayerInvoice, left: number | null): Screen {
+  if (invoice.unavailable && !invoice.is_final) return 'unavailable';
   if (invoice.status !== 'process') return invoice.status;
   if (invoice.options && !invoice.payer_currency) return 'choose';
   if (left === 0) return 'time_up';
@@ -42,6 +44,7 @@ const SCREEN_TITLES: Record<Screen, MessageKey> = {
   pay: 'pay_title',
   partial: 'partial_title',
   time_up: 'time_up_title',
+  unavailable: 'unavailable_title',
   process: 'pay_title',
   check: 'check_title',
   paid: 'paid_title',

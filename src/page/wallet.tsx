@@ -13,6 +13,13 @@ export function WalletView({ wallet }: { wallet: PayerWallet }) {
       </Hero>
     );
   }
+  if (wallet.unavailable || !wallet.address || !wallet.qr_content) {
+    return (
+      <Hero tone="warn" icon={<WarnGlyph />} title={t('unavailable_title')}>
+        <p class="lead">{t('wallet_unavailable_body', { network: wallet.network_name })}</p>
+      </Hero>
+    );
+  }
   const vars = { currency: wallet.currency, network: wallet.network_name };
   return (
     <section class="screen" aria-labelledby="screen-title">

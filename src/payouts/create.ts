@@ -40,8 +40,8 @@ export interface PayoutPlan extends PayoutService {
 /**
  * Resolves what a (validated) payout or calc request asks for and prices it. Business errors, in
  * this order: `The currency was not found`, `Not found service to_currency`, `The service was not
- * found` (a from_currency other than USDT, an unknown network, or a currency the network does not
- * carry), `Wallet not found` (the balance's wallet is switched off), then the quote's errors.
+ * found` (a from_currency other than USDT, an unknown or not offered network, or a currency the
+ * network does not carry), `Wallet not found` (the balance's wallet is switched off), then the quote's errors.
  */
 export async function planPayout(ctx: Ctx, merchantId: string, input: Input): Promise<PayoutPlan> {
   const { registry } = ctx;
@@ -55,9 +55,11 @@ export async function planPayout(ctx: Ctx, merchantId: string, input: Input): Pr
 
   const networkCode = str(input.network);
   let network = networkCode ? registry.network(networkCode) : undefined;
-  if (networkCode && !network) throw new BusinessError(Msg.serviceNotFound);
+  // A network the gateway does not offer (Chains.offered) is no service: nothing sends on it.
+  if (networkCode && (!network || !ctx.chains.offered(networkCode))) throw new BusinessError(Msg.serviceNotFound);
   if (!network) {
-    const nets = registry.networksOf(payerCode);
+    const nets = ctx.chains.offeredNetworksOf(payerCode);
+    if (nets.length === 0 && registry.isCrypto(payerCode)) throw new BusinessError(Msg.serviceNotFound);
     if (nets.length !== 1) throw new ValidationError({ network: ['validation.required'] });
     network = nets[0]!;
   }

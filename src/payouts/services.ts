@@ -18,10 +18,14 @@ function limit(v: string): string {
   return Decimal.parse(v).toAmount(8);
 }
 
-/** Every (network, currency) pair of the registry an invoice can be paid with. */
+/**
+ * Every (network, currency) pair an invoice can be paid with. Pairs on networks the gateway does
+ * not offer (Chains.offered) are left out rather than listed unavailable: a client that shows the
+ * list to payers without reading `is_available` must not show a network nothing watches.
+ */
 export async function paymentServices(ctx: Ctx, merchantId: string): Promise<ServiceItem[]> {
   const out: ServiceItem[] = [];
-  for (const { network, currency } of ctx.registry.pairs()) {
+  for (const { network, currency } of ctx.chains.offeredPairs()) {
     out.push({
       network: network.code,
       currency: currency.code,
@@ -36,10 +40,10 @@ export async function paymentServices(ctx: Ctx, merchantId: string): Promise<Ser
   return out;
 }
 
-/** Every pair a payout can be made in: payout limits, and the network fee (recommended priority). */
+/** Every offered pair a payout can be made in: payout limits, and the network fee (recommended priority). */
 export async function payoutServices(ctx: Ctx, merchantId: string): Promise<ServiceItem[]> {
   const out: ServiceItem[] = [];
-  for (const { network, currency } of ctx.registry.pairs()) {
+  for (const { network, currency } of ctx.chains.offeredPairs()) {
     let fee: string;
     try {
       fee = (await networkFee(ctx, network, currency, 'recommended')).toAmount(2);

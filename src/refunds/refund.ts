@@ -110,6 +110,8 @@ async function prepareRefund(
   if (!REFUNDABLE.has(inv.status) || inv.is_final !== 1 || !inv.payment_amount || !network || !currency) {
     throw new BusinessError(Msg.refundOnlyCompleted);
   }
+  // A refund goes out on the invoice's network: not on one the gateway does not offer (Chains.offered).
+  if (!ctx.chains.offered(network.code)) throw new BusinessError(Msg.serviceNotFound);
   if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
 
   const earlier = await db

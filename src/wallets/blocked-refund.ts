@@ -99,7 +99,8 @@ async function prepareWalletRefund(ctx: Ctx, db: Kysely<DB>, merchantId: string,
 
   const network = ctx.registry.network(w.network);
   const currency = network ? ctx.registry.currencyOn(network.code, w.currency) : undefined;
-  if (!network || !currency) throw new BusinessError(Msg.serviceNotFound);
+  // The refund goes out on the wallet's network: not on one the gateway does not offer (Chains.offered).
+  if (!network || !currency || !ctx.chains.offered(network.code)) throw new BusinessError(Msg.serviceNotFound);
   if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
   const fee = await networkFee(ctx, network, currency, 'recommended');
   const amount = total.sub(fee);

@@ -44,7 +44,8 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, input: In
 
   const network = ctx.registry.network(String(input.network));
   const currency = network ? ctx.registry.currencyOn(network.code, String(input.currency)) : undefined;
-  if (!network || !currency) throw new BusinessError(Msg.serviceNotFound);
+  // A network the gateway does not offer (Chains.offered) is no service: nothing would watch the address.
+  if (!network || !currency || !ctx.chains.offered(network.code)) throw new BusinessError(Msg.serviceNotFound);
   if (!(await isWalletActive(ctx, ctx.storage.db, merchant.id, 'business', currency.code))) throw new BusinessError(Msg.walletNotFound);
 
   const now = ctx.now();

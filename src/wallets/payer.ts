@@ -22,6 +22,8 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
   const network = ctx.registry.network(w.network);
   const currency = network ? ctx.registry.currencyOn(network.code, w.currency) : undefined;
   if (!network || !currency) return null;
+  // A wallet on a network that is no longer offered shows no address: nothing watches it.
+  const unavailable = ctx.chains.offered(network.code) ? null : 'network';
   const uri = {
     format: network.address_format,
     scheme: network.uri_scheme,
@@ -38,11 +40,12 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
     currency: currency.code,
     network: network.code,
     network_name: network.name,
-    address: w.address,
-    qr_content: qrContent(uri),
-    wallet_uri: paymentUri(uri),
+    address: unavailable ? null : w.address,
+    qr_content: unavailable ? null : qrContent(uri),
+    wallet_uri: unavailable ? null : paymentUri(uri),
     merchant: await getPublicProfile(ctx.storage.db, w.merchant_id),
     test_mode: ctx.chains.isTestNetwork(network.code),
+    unavailable,
     server_time: ctx.now(),
   };
 }

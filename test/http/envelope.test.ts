@@ -126,7 +126,11 @@ describe.each(await backends())('signed API envelope on $name', (backend) => {
 
   it('serves health, readiness and metrics', async () => {
     expect((await gw.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
-    expect((await gw.app.inject('/readyz')).json()).toEqual({ status: 'ready', networks: {} });
+    const ready = (await gw.app.inject('/readyz')).json();
+    expect(ready).toMatchObject({ status: 'ready', networks: {} });
+    // Test mode, every network simulated: each one listed, offered.
+    expect(ready.chains).toContainEqual(expect.objectContaining({ network: 'BTC', driver: 'simulated', mode: 'test', custody: 'simulated', offered: true, reason: null }));
+    expect(ready.chains.every((c: { offered: boolean }) => c.offered)).toBe(true);
     const m = await gw.app.inject('/metrics');
     expect(m.body).toContain('satchel_http_requests_total');
   });

@@ -39,6 +39,7 @@ export function invoiceFixture(overrides: Partial<PayerInvoice> = {}): PayerInvo
     test_mode: false,
     evm: null,
     options: null,
+    unavailable: null,
     ...overrides,
   };
 }
@@ -57,6 +58,7 @@ export function walletFixture(overrides: Partial<PayerWallet> = {}): PayerWallet
     merchant: { display_name: null, logo_url: null, accent: null, theme: null, language: null },
     test_mode: false,
     server_time: T0,
+    unavailable: null,
     ...overrides,
   };
 }

@@ -182,6 +182,16 @@ describe('final screens', () => {
     expect(screen.queryByText('TVjsyZ7fYF3qLF6BQgPmTEZy1xrNNyVAAA')).toBeNull();
   });
 
+  test('a network no longer offered: no address, no QR, and why', async () => {
+    // What the payer API answers for an open invoice whose network is not offered any more.
+    serve(invoiceFixture({ unavailable: 'network', payer_currency: null, network: null, network_name: null, payer_amount: null, address: null, qr_content: null, wallet_uri: null }));
+    renderPage('/pay/inv-1');
+    await heading('This payment is no longer available');
+    expect(screen.getByText(/is not accepted any more\. Do not send anything to its address\. Ask the merchant for a new payment for order A-100/)).toBeTruthy();
+    expect(screen.queryByRole('img', { name: /QR code/ })).toBeNull();
+    expect(screen.queryByText(/Time left/)).toBeNull();
+  });
+
   test('wrong amount shows what was received against what was due', async () => {
     serve(invoiceFixture({ status: 'wrong_amount', is_final: true, payment_amount: '900' }));
     renderPage('/pay/inv-1');
@@ -262,6 +272,13 @@ describe('static wallet', () => {
     expect(await screen.findByRole('img', { name: /QR code of the address/ })).toBeTruthy();
     expect(screen.queryByRole('timer')).toBeNull();
     expect(screen.queryByText('Amount to pay')).toBeNull();
+  });
+
+  test('a wallet whose network is no longer offered shows no address, and why', async () => {
+    serve(walletFixture({ unavailable: 'network', address: null, qr_content: null }));
+    renderPage('/pay/wallet/wal-1');
+    await heading('This payment is no longer available');
+    expect(screen.getByText('TRON (TRC-20) is not accepted any more. Do not send anything to this address; ask the merchant for a new one.')).toBeTruthy();
   });
 
   test('a blocked wallet does not show its address', async () => {

@@ -4,7 +4,7 @@
 // file checks the node and keeps the watch set. One process scans a network at a time
 // (src/chain/networks.ts, Chains.poll).
 import type { Kysely } from 'kysely';
-import type { ChainDriver, ChainSink, Coverage, SendRequest, WatchedAddress } from '../contract.ts';
+import type { ChainDriver, ChainSink, Coverage, NodeStatus, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError, WrongChainError } from '../errors.ts';
 import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
@@ -136,6 +136,13 @@ export class BitcoinCoreDriver implements ChainDriver {
   send(req: SendRequest): Promise<{ txid: string }> {
     if (this.closed) throw new DriverClosedError(this.network.code);
     return this.sender.send(req);
+  }
+
+  /** getblockchaininfo's chain and height, and the best block's time from its header. */
+  async status(): Promise<NodeStatus> {
+    const info = await this.node.rpc.call<{ chain: string; blocks: number; bestblockhash: string }>('getblockchaininfo');
+    const header = await this.node.rpc.call<{ time?: number }>('getblockheader', [info.bestblockhash]);
+    return { chain: info.chain, head: info.blocks, headTime: typeof header.time === 'number' ? header.time * 1000 : null };
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@
 // src/chain/reorg.ts), ./outgoing.ts (what we sign, store, broadcast and track), ./send.ts
 // (payouts from the hot wallet), ./sweep.ts (deposit addresses to the hot wallet).
 // The caller holds the network's scanner lock around poll() and sweep() (src/chain/networks.ts).
-import type { ChainDriver, ChainLog, ChainSink, Coverage, PaymentRequest, SendRequest, WatchedAddress } from '../contract.ts';
+import type { ChainDriver, ChainLog, ChainSink, Coverage, NodeStatus, PaymentRequest, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError } from '../errors.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { EvmChain, type Asset, type EvmChainOptions } from './chain.ts';
@@ -12,6 +12,7 @@ import { EvmOutgoing, type OutgoingRow } from './outgoing.ts';
 import { EvmPayments } from './send.ts';
 import { EvmScanner } from './scan.ts';
 import { EvmSweeper, type EvmSweepPolicy } from './sweep.ts';
+import { num } from './rpc.ts';
 
 export type EvmLog = ChainLog;
 
@@ -104,6 +105,13 @@ export class EvmDriver implements ChainDriver {
   send(req: SendRequest): Promise<{ txid: string }> {
     this.open();
     return this.payments.send(req);
+  }
+
+  /** eth_chainId, eth_blockNumber and that block's timestamp; beside a poll, not queued behind it. */
+  async status(): Promise<NodeStatus> {
+    const [id, head] = await Promise.all([this.chain.rpc.chainId(), this.chain.rpc.blockNumber()]);
+    const block = await this.chain.rpc.header(head);
+    return { chain: String(num(id)), head, headTime: block ? num(block.timestamp) * 1000 : null };
   }
 
   async close(): Promise<void> {

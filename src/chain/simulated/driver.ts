@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Storage } from '../../db/dialect.ts';
 import type { DB } from '../../db/schema.ts';
 import type { NetworkDef } from '../../registry/index.ts';
-import type { ChainDriver, ChainSink, Coverage, DriverFactory, IncomingTransfer, SendRequest } from '../contract.ts';
+import type { ChainDriver, ChainSink, Coverage, DriverFactory, IncomingTransfer, NodeStatus, SendRequest } from '../contract.ts';
 
 /** Incoming transfers handed to the sink in one transaction. */
 const BATCH = 100;
@@ -43,6 +43,16 @@ export class SimulatedDriver implements ChainDriver {
   /** The simulated hot wallet never runs dry. */
   async canCover(): Promise<Coverage> {
     return { covered: true };
+  }
+
+  /** No node and no chain of its own: the head is the newest revision recorded on this network. */
+  async status(): Promise<NodeStatus> {
+    const row = await this.storage.db
+      .selectFrom('sim_transactions')
+      .select((eb) => eb.fn.max('rev').as('rev'))
+      .where('network', '=', this.network.code)
+      .executeTakeFirst();
+    return { chain: null, head: Number(row?.rev ?? 0), headTime: null };
   }
 
   async poll(sink: ChainSink): Promise<void> {

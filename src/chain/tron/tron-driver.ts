@@ -4,7 +4,7 @@
 // one scanner per network (its caller holds the `scan:<NETWORK>` lock), payouts from the hot wallet
 // (m/44'/195'/1'/0/0), and the check that the hot wallet can cover a payout before it is accepted.
 import type { Kysely } from 'kysely';
-import type { ChainDriver, ChainSink, SendRequest, WatchedAddress } from '../contract.ts';
+import type { ChainDriver, ChainSink, NodeStatus, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError, HotWalletShortError } from '../errors.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
@@ -157,6 +157,13 @@ export class TronDriver implements ChainDriver {
       if (this.closed) throw new DriverClosedError(this.network.code);
       await this.sweeper.run(await this.scanner.view());
     });
+  }
+
+  /** The chain is named by its genesis block's id (mainnet, Nile and Shasta differ); head from getnowblock. */
+  async status(): Promise<NodeStatus> {
+    const [genesis, now] = await Promise.all([this.api.blockByNum(0), this.api.nowBlock()]);
+    const raw = now.block_header.raw_data;
+    return { chain: genesis?.blockID ?? null, head: raw.number ?? 0, headTime: raw.timestamp ?? null };
   }
 
   async close(): Promise<void> {

@@ -20,7 +20,8 @@ function invoiceId(params: unknown): string {
   return id.toLowerCase();
 }
 
-/** Networks and currencies the filters offer (from the registry). */
+/** Networks and currencies the filters offer: every network of the registry, offered or not, since
+ * the filters search what is recorded. */
 function choices(ctx: Ctx) {
   return {
     networks: ctx.registry.networks.map((n) => ({ code: n.code, name: n.name })),
@@ -33,6 +34,8 @@ export function invoiceRoutes(d: DashboardApi): void {
 
   d.get('/overview', async ({ merchant }) => overview(ctx, merchant.id));
   d.get('/choices', async () => choices(ctx));
+  // Each network as the gateway sees it now (the start table): for the settings page.
+  d.get('/networks', async () => ctx.chains.report());
 
   d.get('/invoices', async ({ merchant, query }) => searchInvoices(ctx.storage.db, merchant.id, parseFilter(query), parseCursor(query.after)));
 
