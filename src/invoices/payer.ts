@@ -5,7 +5,7 @@ import { BusinessError, NotFoundError } from '../errors.ts';
 import { Decimal } from '../money/decimal.ts';
 import { paymentUri, qrContent } from '../chain/address/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
-import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
+import { currencyNetworkLabel, type CurrencyDef, type NetworkDef } from '../registry/index.ts';
 import type { PayerCurrencyOption, PayerEvm, PayerInvoice } from '../contracts/payer.ts';
 import { tally } from './lifecycle.ts';
 import { money } from '../money/format.ts';
@@ -142,7 +142,7 @@ async function options(ctx: Ctx, inv: InvoiceRow): Promise<{ list: PayerCurrency
     if (!ctx.chains.isTestNetwork(network.code)) test = false;
     let o = byCurrency.get(currency.code);
     if (!o) byCurrency.set(currency.code, (o = { currency: currency.code, name: currency.name, networks: [] }));
-    o.networks.push({ network: network.code, network_name: network.name, amount: money(amount)! });
+    o.networks.push({ network: network.code, network_name: currencyNetworkLabel(network, currency), amount: money(amount)! });
   }
   return { list: [...byCurrency.values()], test };
 }
@@ -244,7 +244,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     currency_is_fiat: !ctx.registry.isCrypto(inv.currency),
     payer_currency: chosen ? inv.payer_currency : null,
     network: chosen ? network!.code : null,
-    network_name: chosen ? network!.name : null,
+    network_name: chosen ? currencyNetworkLabel(network!, currency!) : null,
     payer_amount: chosen ? money(inv.payer_amount) : null,
     payment_amount: money(inv.payment_amount),
     remaining: money(remaining),
