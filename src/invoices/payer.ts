@@ -5,6 +5,7 @@ import { BusinessError, NotFoundError } from '../errors.ts';
 import { Decimal } from '../money/decimal.ts';
 import { paymentUri, qrContent } from '../chain/address/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
+import { explorerOrigin, explorerTxUrl } from '../chain/explorer.ts';
 import { currencyNetworkLabel, type CurrencyDef, type NetworkDef } from '../registry/index.ts';
 import type { PayerCurrencyOption, PayerEvm, PayerInvoice } from '../contracts/payer.ts';
 import { tally } from './lifecycle.ts';
@@ -168,17 +169,11 @@ function evmView(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): PayerEvm
   if (!chainId || (!currency.native && !contract)) return null;
   const native = network.currencies.find((c) => c.native);
   if (!native) return null;
-  let explorer: string | null = null;
-  try {
-    explorer = new URL(network.explorer_tx.replace('{txid}', '')).origin;
-  } catch {
-    explorer = null;
-  }
   return {
     chain_id: chainId,
     chain_name: network.name,
     rpc_urls: rpc,
-    explorer_url: explorer,
+    explorer_url: explorerOrigin(ctx, network.code),
     native: { name: native.name, symbol: native.code, decimals: native.decimals },
     contract: contract ?? null,
     decimals: currency.decimals,
@@ -197,12 +192,6 @@ function uriOptions(ctx: Ctx, network: NetworkDef, currency: CurrencyDef, addres
     native: currency.native === true,
     chainId: chain ? chain.chainId : network.chain_id,
   };
-}
-
-/** The network's explorer page for a transaction; none for a simulated chain, which no explorer knows. */
-function explorerUrl(network: NetworkDef, txid: string, test: boolean): string | null {
-  if (test || !network.explorer_tx.includes('{txid}')) return null;
-  return network.explorer_tx.replace('{txid}', encodeURIComponent(txid));
 }
 
 /** The payer's view of `inv`; `profile` when the caller has read it already. */
@@ -254,7 +243,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     confirmations,
     is_payment_multiple: inv.is_payment_multiple === 1,
     txid: chosen ? inv.txid : null,
-    explorer_url: chosen && inv.txid ? explorerUrl(network!, inv.txid, test) : null,
+    explorer_url: chosen ? explorerTxUrl(ctx, network!.code, inv.txid) : null,
     expired_at: Number(inv.expired_at),
     // The row's last change is its settlement: a paid invoice changes again only by leaving `paid`.
     paid_at: inv.status === 'paid' || inv.status === 'paid_over' ? Math.floor(Number(inv.updated_at) / 1000) : null,

@@ -144,6 +144,9 @@ describe.each(await backends())('payer API on $name', (backend) => {
     try {
       const real = (await get(inv.uuid)).json().result;
       expect(real).toMatchObject({ test_mode: false, txid, explorer_url: `https://tronscan.org/#/transaction/${txid}` });
+      // The operator's own explorer, when the network names one.
+      networks.TRON = { ...saved, driver: 'tron', explorer_url: 'https://explorer.shop.example/tx/{txid}' };
+      expect((await get(inv.uuid)).json().result).toMatchObject({ explorer_url: `https://explorer.shop.example/tx/${txid}` });
     } finally {
       if (saved) networks.TRON = saved;
       else delete networks.TRON;
