@@ -24,10 +24,12 @@ import { simulateDeposit } from '../transfers/deposit.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../simulator/payouts.ts';
 import { USER_USAGE, userCli } from './users.ts';
 import { API_USAGE, invoiceCli, signCli } from './api.ts';
+import { MERCHANT_SHOW_USAGE, merchantShowCli } from './merchant-show.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
   merchant list [--json]                 list merchants
+${MERCHANT_SHOW_USAGE}
   merchant block <uuid>                  block payments and payouts of a merchant
   merchant unblock <uuid>                lift the block
   merchant update <uuid> [--display-name NAME] [--logo FILE | --remove-logo] [--accent '#RRGGBB'] [--theme dark|light|auto] [--language CODE|auto] [--json]
@@ -84,6 +86,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
     }
     return 0;
   }
+  if (group === 'merchant' && action === 'show') return merchantShowCli(rest, config, out);
   if (group === 'merchant') {
     const { values, positionals } = parseArgs({
       args: rest,

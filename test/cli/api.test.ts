@@ -1,22 +1,10 @@
 // `satchel sign` and `satchel invoice create` as an operator uses them beside a running gateway:
 // the printed headers are accepted by the gateway, and invoice create makes an invoice there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.ts';
 import { createMerchant } from '../../src/merchants/store.ts';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-
-/** Runs the command in this process, on the gateway's database, and keeps what it printed. */
-async function satchel(gw: TestGateway, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  process.env.SATCHEL_DATA_DIR = gw.config.dataDir;
-  process.env.SATCHEL_MNEMONIC = gw.config.mnemonic();
-  process.env.SATCHEL_PUBLIC_URL = gw.config.publicUrl;
-  process.env.DATABASE_URL = gw.config.databaseUrl ?? '';
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { log: (s) => out.push(s), error: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { satchel } from './in-process.ts';
 
 const headersOf = (printed: string): Record<string, string> =>
   Object.fromEntries(printed.split('\n').map((l) => l.split(': ') as [string, string]));
