@@ -14,6 +14,8 @@ export interface NetworkConfig {
   public_rpc_url?: string;
   /** false: the network is not offered to merchants or payers (src/chain/networks.ts, `offered`). */
   enabled?: boolean;
+  /** The operator's own explorer, a template with {txid} (src/chain/explorer.ts decides when links show). */
+  explorer_url?: string;
   [key: string]: unknown;
 }
 
@@ -115,6 +117,29 @@ function testMode(forced: boolean | undefined, networks: Record<string, NetworkC
   return forced ?? real.length === 0;
 }
 
+/** Why an `explorer_url` setting is refused, or null when it is usable (http(s), with `{txid}`). */
+export function explorerSettingProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return 'must be a text: an http(s) address with {txid} where the transaction id goes';
+  if (!value.includes('{txid}')) return 'must contain {txid}, where the transaction id goes';
+  let url: URL;
+  try {
+    url = new URL(value.replace('{txid}', 'txid'));
+  } catch {
+    return 'is not an address';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://';
+  return null;
+}
+
+function checkNetworks(networks: Record<string, NetworkConfig>): Record<string, NetworkConfig> {
+  for (const [code, n] of Object.entries(networks)) {
+    if (n?.explorer_url === undefined) continue;
+    const problem = explorerSettingProblem(n.explorer_url);
+    if (problem) throw new ConfigError(`networks.${code}.explorer_url ${problem}`);
+  }
+  return networks;
+}
+
 /** The `driver` setting's default: a network nobody configured runs on the simulated chain. */
 export const SIMULATED_DRIVER = 'simulated';
 
@@ -161,7 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     enableHttpRates: bool(env.SATCHEL_HTTP_RATES) ?? fc.http_rates ?? false,
     commission: { ...(fc.commission ?? {}), ...(env.SATCHEL_COMMISSION ? (JSON.parse(env.SATCHEL_COMMISSION) as Record<string, string>) : {}) },
     allowPrivateCallbacks: bool(env.SATCHEL_ALLOW_PRIVATE_CALLBACKS) ?? fc.allow_private_callbacks ?? false,
-    networks,
+    networks: checkNetworks(networks),
     logLevel: env.LOG_LEVEL ?? fc.log_level ?? 'info',
     trustProxy: trustProxy(env.SATCHEL_TRUST_PROXY ?? fc.trust_proxy),
     payerRateLimit: Number(env.SATCHEL_PAYER_RATE_LIMIT ?? fc.payer_rate_limit ?? 600),

@@ -6,7 +6,6 @@ import type { Ctx } from './context.ts';
 import { createContext } from './compose.ts';
 import { buildApp } from './http/app.ts';
 import { createMerchant, listMerchants, type Merchant } from './merchants/store.ts';
-import { signBody } from './http/signature.ts';
 import { acquireWorkerLock, runWorkers } from './worker/index.ts';
 import { stopRefills } from './chain/allocate.ts';
 import type { ChainLog } from './chain/contract.ts';
@@ -71,17 +70,5 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
   };
 }
 
-export function demoBanner(config: Config, m: Merchant): string {
-  const body = JSON.stringify({ amount: '15', currency: 'USD', order_id: 'demo-1' });
-  const sign = signBody(body, m.payment_key);
-  return [
-    'Satchel created a demo merchant (shown once; keep the keys):',
-    `  merchant id:  ${m.id}`,
-    `  payment key:  ${m.payment_key}`,
-    `  payout key:   ${m.payout_key}`,
-    'Create an invoice:',
-    `  curl -s ${config.publicUrl}/v1/payment -H 'Content-Type: application/json' \\`,
-    `    -H 'merchant: ${m.id}' -H 'sign: ${sign}' \\`,
-    `    -d '${body}'`,
-  ].join('\n');
-}
+// The banner lives with the demo (src/demo/banner.ts), where `satchel merchant show` reprints it.
+export { demoBanner } from './demo/banner.ts';

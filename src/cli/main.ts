@@ -23,10 +23,13 @@ import { listStuckPayouts } from '../payouts/stuck.ts';
 import { simulateDeposit } from '../transfers/deposit.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../simulator/payouts.ts';
 import { USER_USAGE, userCli } from './users.ts';
+import { API_USAGE, invoiceCli, signCli } from './api.ts';
+import { MERCHANT_SHOW_USAGE, merchantShowCli } from './merchant-show.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
   merchant list [--json]                 list merchants
+${MERCHANT_SHOW_USAGE}
   merchant block <uuid>                  block payments and payouts of a merchant
   merchant unblock <uuid>                lift the block
   merchant update <uuid> [--display-name NAME] [--logo FILE | --remove-logo] [--accent '#RRGGBB'] [--theme dark|light|auto] [--language CODE|auto] [--json]
@@ -43,6 +46,7 @@ const USAGE = `Usage: satchel <command>
   webhooks list [--invoice <uuid>] [--json]   deliveries and their attempts
   payouts list --stuck [--json]          payouts not sent whose last attempt failed (hot wallet short, node down)
 ${USER_USAGE}
+${API_USAGE}
 Reads the same environment as the gateway (DATABASE_URL, SATCHEL_DATA_DIR, ...).`;
 
 export type Out = { log: (s: string) => void; error: (s: string) => void };
@@ -56,6 +60,8 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
     return s;
   };
   if (group === 'user') return userCli(action, rest, out);
+  if (group === 'sign') return signCli(argv.slice(1), config, out);
+  if (group === 'invoice') return invoiceCli(action, rest, config, out);
   if (group === 'payouts' && action === 'list') {
     const { values } = parseArgs({ args: rest, options: { stuck: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
     if (!values.stuck) return fail(out, 'Only `payouts list --stuck` is available: payouts are listed through the API (/v1/payout/list).');
@@ -80,6 +86,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
     }
     return 0;
   }
+  if (group === 'merchant' && action === 'show') return merchantShowCli(rest, config, out);
   if (group === 'merchant') {
     const { values, positionals } = parseArgs({
       args: rest,

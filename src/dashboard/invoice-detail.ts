@@ -2,6 +2,7 @@
 // happened, the chain transfers with explorer links, every webhook with its attempts and exact
 // body, and the refunds made of it.
 import type { Ctx } from '../context.ts';
+import { explorerTxUrl } from '../chain/explorer.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { NotFoundError } from '../errors.ts';
 import { presentInvoice, PRESENTED_COLUMNS } from '../invoices/model.ts';
@@ -10,13 +11,6 @@ import { MAX_RESENDS, RESENDABLE_STATUSES } from '../webhooks/resend.ts';
 export interface TimelineEvent {
   at: number;
   text: string;
-}
-
-/** The explorer page of a transaction, from the registry's template; only http(s). */
-export function explorerUrl(ctx: Ctx, network: string | null, txid: string | null): string | null {
-  const template = network ? ctx.registry.network(network)?.explorer_tx : undefined;
-  if (!template || !txid || !/^https?:\/\//.test(template)) return null;
-  return template.replace('{txid}', encodeURIComponent(txid));
 }
 
 function bodyStatus(body: string): string | null {
@@ -52,7 +46,7 @@ export async function invoiceDetail(ctx: Ctx, merchant: Merchant, id: string) {
     status: t.status,
     seen_at: t.seen_at,
     confirmed_at: t.confirmed_at,
-    explorer: explorerUrl(ctx, t.network, t.txid),
+    explorer: explorerTxUrl(ctx, t.network, t.txid),
   }));
   const hooks = await db.selectFrom('webhooks').selectAll().where('ref_id', '=', id).where('merchant_id', '=', merchant.id).orderBy('created_at').orderBy('id').execute();
   const attempts = hooks.length

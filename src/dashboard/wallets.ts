@@ -7,7 +7,7 @@ import type { DB } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { presentWallet, WALLET_STATUSES } from '../wallets/model.ts';
-import { explorerUrl } from './invoice-detail.ts';
+import { explorerTxUrl } from '../chain/explorer.ts';
 import { cursorOf, parseCursor, PAGE_SIZE, type Cursor } from './invoice-search.ts';
 import { parseListFilter, UUID, type ListFilter } from './list-filter.ts';
 import { deliveriesOf } from './webhooks.ts';
@@ -74,7 +74,7 @@ export async function walletDetail(ctx: Ctx, merchant: Merchant, id: string) {
         confirmations_needed: needed,
         status: t.status,
         seen_at: t.seen_at,
-        explorer: explorerUrl(ctx, t.network, t.txid),
+        explorer: explorerTxUrl(ctx, t.network, t.txid),
         outcome: o?.outcome ?? null,
         merchant_amount: o?.merchant_amount ?? null,
         commission: o?.commission ?? null,

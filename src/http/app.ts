@@ -1,5 +1,5 @@
 // The HTTP server: envelopes, errors and cross-cutting hooks. Route groups register themselves.
-import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
@@ -34,6 +34,8 @@ declare module 'fastify' {
 
 export interface AppOptions {
   logger?: boolean;
+  /** Where the log lines go (standard output by default); tests read them here. */
+  logStream?: { write(line: string): void };
   /** Extra route groups (payer API, simulator, page) registered by later layers. */
   plugins?: Array<(app: FastifyInstance, ctx: Ctx) => Promise<void> | void>;
   /** Where the built page and widget are (dist/ by default). */
@@ -50,10 +52,25 @@ function hops(n: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < n;
 }
 
+/** One line per answered request instead of Fastify's two. The merchant API's calls are what an
+ * operator follows (and are few); payer polls every few seconds, health probes and metrics scrapes
+ * would drown them, so everything else is at debug (LOG_LEVEL=debug shows it). */
+class RequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
+    if (error) return super.requestCompleted(error, req, reply);
+    const line = { method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    if (req.routeOptions.config?.merchantOperation !== undefined) req.log.info(line, 'request');
+    else req.log.debug(line, 'request');
+  }
+}
+
 export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<FastifyInstance> {
   const metrics = new Metrics();
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: ctx.config.logLevel, redact: ['req.headers.sign'] },
+    logger: opts.logger === false ? false : { level: ctx.config.logLevel, redact: ['req.headers.sign'], ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    logController: new RequestLog(),
     bodyLimit: ctx.config.bodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

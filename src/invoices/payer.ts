@@ -5,7 +5,8 @@ import { BusinessError, NotFoundError } from '../errors.ts';
 import { Decimal } from '../money/decimal.ts';
 import { paymentUri, qrContent } from '../chain/address/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
-import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
+import { explorerOrigin, explorerTxUrl } from '../chain/explorer.ts';
+import { currencyNetworkLabel, type CurrencyDef, type NetworkDef } from '../registry/index.ts';
 import type { PayerCurrencyOption, PayerEvm, PayerInvoice } from '../contracts/payer.ts';
 import { tally } from './lifecycle.ts';
 import { money } from '../money/format.ts';
@@ -145,7 +146,7 @@ async function options(ctx: Ctx, inv: InvoiceRow): Promise<{ list: PayerCurrency
     if (!ctx.chains.isTestNetwork(network.code)) test = false;
     let o = byCurrency.get(currency.code);
     if (!o) byCurrency.set(currency.code, (o = { currency: currency.code, name: currency.name, networks: [] }));
-    o.networks.push({ network: network.code, network_name: network.name, amount: money(amount)! });
+    o.networks.push({ network: network.code, network_name: currencyNetworkLabel(network, currency), amount: money(amount)! });
   }
   return { list: [...byCurrency.values()], test };
 }
@@ -171,17 +172,11 @@ function evmView(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): PayerEvm
   if (!chainId || (!currency.native && !contract)) return null;
   const native = network.currencies.find((c) => c.native);
   if (!native) return null;
-  let explorer: string | null = null;
-  try {
-    explorer = new URL(network.explorer_tx.replace('{txid}', '')).origin;
-  } catch {
-    explorer = null;
-  }
   return {
     chain_id: chainId,
     chain_name: network.name,
     rpc_urls: rpc,
-    explorer_url: explorer,
+    explorer_url: explorerOrigin(ctx, network.code),
     native: { name: native.name, symbol: native.code, decimals: native.decimals },
     contract: contract ?? null,
     decimals: currency.decimals,
@@ -200,12 +195,6 @@ function uriOptions(ctx: Ctx, network: NetworkDef, currency: CurrencyDef, addres
     native: currency.native === true,
     chainId: chain ? chain.chainId : network.chain_id,
   };
-}
-
-/** The network's explorer page for a transaction; none for a simulated chain, which no explorer knows. */
-function explorerUrl(network: NetworkDef, txid: string, test: boolean): string | null {
-  if (test || !network.explorer_tx.includes('{txid}')) return null;
-  return network.explorer_tx.replace('{txid}', encodeURIComponent(txid));
 }
 
 /** The payer's view of `inv`; `profile` when the caller has read it already. */
@@ -249,7 +238,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     currency_is_fiat: !ctx.registry.isCrypto(inv.currency),
     payer_currency: chosen ? inv.payer_currency : null,
     network: chosen ? network!.code : null,
-    network_name: chosen ? network!.name : null,
+    network_name: chosen ? currencyNetworkLabel(network!, currency!) : null,
     payer_amount: chosen ? money(inv.payer_amount) : null,
     payment_amount: money(inv.payment_amount),
     remaining: money(remaining),
@@ -259,7 +248,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     confirmations,
     is_payment_multiple: inv.is_payment_multiple === 1,
     txid: chosen ? inv.txid : null,
-    explorer_url: chosen && inv.txid ? explorerUrl(network!, inv.txid, test) : null,
+    explorer_url: chosen ? explorerTxUrl(ctx, network!.code, inv.txid) : null,
     expired_at: Number(inv.expired_at),
     // The row's last change is its settlement: a paid invoice changes again only by leaving `paid`.
     paid_at: inv.status === 'paid' || inv.status === 'paid_over' ? Math.floor(Number(inv.updated_at) / 1000) : null,

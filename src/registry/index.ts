@@ -27,7 +27,10 @@ export interface CurrencyDef {
 
 export interface NetworkDef {
   code: string;
+  /** The chain's own name ("Ethereum"), without a token standard. */
   name: string;
+  /** The standard its tokens follow ("ERC-20"), named only beside a token: see currencyNetworkLabel. */
+  token_standard?: string;
   family: string;
   address_format: AddressFormat;
   coin_type: number;
@@ -124,4 +127,11 @@ export class Registry {
     const nets = this.networksOf(currency);
     return Math.min(...nets.map((n) => this.currencyOn(n.code, currency)!.decimals));
   }
+}
+
+/** How a payer sees the network of a currency: "Ethereum" for ETH itself, "Ethereum (ERC-20)" for
+ * a token on it. A native coin follows no token standard, and labelling it with one makes a payer
+ * look for a token that does not exist. */
+export function currencyNetworkLabel(network: NetworkDef, currency: CurrencyDef): string {
+  return network.token_standard && currency.native !== true ? `${network.name} (${network.token_standard})` : network.name;
 }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { paymentUri, qrContent } from '../chain/address/index.ts';
+import { currencyNetworkLabel } from '../registry/index.ts';
 import { isUuid } from '../contracts/rules.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { PayerWallet } from '../contracts/payer.ts';
@@ -39,7 +40,7 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
     status: w.status as PayerWallet['status'],
     currency: currency.code,
     network: network.code,
-    network_name: network.name,
+    network_name: currencyNetworkLabel(network, currency),
     address: unavailable ? null : w.address,
     qr_content: unavailable ? null : qrContent(uri),
     wallet_uri: unavailable ? null : paymentUri(uri),

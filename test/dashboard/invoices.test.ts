@@ -107,7 +107,19 @@ describe.each(await backends())('dashboard invoices on $name', (backend) => {
     expect(d.invoice).toMatchObject({ uuid: inv.uuid, order_id: 'ord-3', payment_status: 'paid', payer_page: `https://pay.example.test/pay/${inv.uuid}` });
     expect(d.transfers).toHaveLength(1);
     expect(d.transfers[0]).toMatchObject({ network: 'TRON', currency: 'USDT', amount: '100', status: 'confirmed' });
-    expect(d.transfers[0].explorer).toBe(`https://tronscan.org/#/transaction/${d.transfers[0].txid}`);
+    // A simulated transfer: no public explorer knows it, so no link to one.
+    expect(d.transfers[0].explorer).toBeNull();
+    // On a real driver the same transfer links to the registry's explorer.
+    const networks = gw.ctx.config.networks;
+    const saved = networks.TRON;
+    networks.TRON = { ...saved, driver: 'tron' };
+    try {
+      const real = (await viewer.call('GET', `/invoices/${inv.uuid}`)).body.result;
+      expect(real.transfers[0].explorer).toBe(`https://tronscan.org/#/transaction/${d.transfers[0].txid}`);
+    } finally {
+      if (saved) networks.TRON = saved;
+      else delete networks.TRON;
+    }
     expect(d.webhooks).toHaveLength(1);
     expect(d.webhooks[0]).toMatchObject({ url: rx.url, status: 'delivered' });
     expect(JSON.parse(d.webhooks[0].body)).toMatchObject({ uuid: inv.uuid, status: 'paid' });

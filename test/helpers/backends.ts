@@ -13,7 +13,7 @@ export interface Backend {
 
 let pgAvailable: Promise<boolean> | undefined;
 
-async function probePg(): Promise<boolean> {
+export async function probePg(): Promise<boolean> {
   const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
   try {
     await c.connect();

@@ -33,6 +33,21 @@ describe.each(await backends())('payer API on $name', (backend) => {
     expect(JSON.stringify(v)).not.toMatch(/secret note|commission|merchant_amount/);
   });
 
+  it('names a token standard beside tokens only: "Ethereum" for ETH, "Ethereum (ERC-20)" for USDT on it', async () => {
+    const inv = await create({ amount: '50', currency: 'USD', currencies: [{ currency: 'ETH', network: 'ETH' }, { currency: 'USDT', network: 'ETH' }, { currency: 'TRX' }, { currency: 'BNB' }, { currency: 'USDT', network: 'TRON' }] });
+    const v = (await get(inv.uuid)).json().result;
+    const labels = Object.fromEntries(v.options.flatMap((o: any) => o.networks.map((n: any) => [`${o.currency} ${n.network}`, n.network_name])));
+    expect(labels).toEqual({
+      'ETH ETH': 'Ethereum',
+      'USDT ETH': 'Ethereum (ERC-20)',
+      'USDT TRON': 'TRON (TRC-20)',
+      'TRX TRON': 'TRON',
+      'BNB BSC': 'BNB Smart Chain',
+    });
+    const chosen = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'ETH', network: 'ETH' } });
+    expect(chosen.json().result).toMatchObject({ network: 'ETH', network_name: 'Ethereum' });
+  });
+
   it('lets the payer choose once: address, amount, QR content and wallet link fixed', async () => {
     const inv = await create({ amount: '130', currency: 'USD' });
     const bad = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'USDT', network: 'BTC' } });
@@ -129,6 +144,9 @@ describe.each(await backends())('payer API on $name', (backend) => {
     try {
       const real = (await get(inv.uuid)).json().result;
       expect(real).toMatchObject({ test_mode: false, txid, explorer_url: `https://tronscan.org/#/transaction/${txid}` });
+      // The operator's own explorer, when the network names one.
+      networks.TRON = { ...saved, driver: 'tron', explorer_url: 'https://explorer.shop.example/tx/{txid}' };
+      expect((await get(inv.uuid)).json().result).toMatchObject({ explorer_url: `https://explorer.shop.example/tx/${txid}` });
     } finally {
       if (saved) networks.TRON = saved;
       else delete networks.TRON;

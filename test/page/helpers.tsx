@@ -74,7 +74,7 @@ export const chooseOptions: NonNullable<PayerInvoice['options']> = [
   },
   { currency: 'BTC', name: 'Bitcoin', networks: [{ network: 'BTC', network_name: 'Bitcoin', amount: '0.01284711' }] },
   { currency: 'ETH', name: 'Ether', networks: [{ network: 'ARBITRUM', network_name: 'Arbitrum One', amount: '0.371200000000000000' }] },
-  { currency: 'TRX', name: 'TRON', networks: [{ network: 'TRON', network_name: 'TRON (TRC-20)', amount: '4121.2' }] },
+  { currency: 'TRX', name: 'TRON', networks: [{ network: 'TRON', network_name: 'TRON', amount: '4121.2' }] },
   { currency: 'XMR', name: 'Monero', networks: [{ network: 'XMR', network_name: 'Monero', amount: '7.1' }] },
 ];
 

@@ -16,7 +16,7 @@ test('matches currency codes, names and networks, every word, any case', () => {
   expect(names(filterOptions(chooseOptions, 'Tether'))).toEqual(['USDT']);
   expect(names(filterOptions(chooseOptions, 'tron'))).toEqual(['USDT', 'TRX']);
   expect(names(filterOptions(chooseOptions, 'usdt erc'))).toEqual(['USDT']);
-  expect(names(filterOptions(chooseOptions, 'trc-20'))).toEqual(['USDT', 'TRX']);
+  expect(names(filterOptions(chooseOptions, 'trc-20'))).toEqual(['USDT']); // TRX is the chain's own coin, not a TRC-20 token
   expect(names(filterOptions(chooseOptions, 'dogecoin'))).toEqual([]);
 });
 
