@@ -23,6 +23,7 @@ import { listStuckPayouts } from '../payouts/stuck.ts';
 import { simulateDeposit } from '../transfers/deposit.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../simulator/payouts.ts';
 import { USER_USAGE, userCli } from './users.ts';
+import { DB_USAGE, dbCli } from './db-copy.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -43,6 +44,7 @@ const USAGE = `Usage: satchel <command>
   webhooks list [--invoice <uuid>] [--json]   deliveries and their attempts
   payouts list --stuck [--json]          payouts not sent whose last attempt failed (hot wallet short, node down)
 ${USER_USAGE}
+${DB_USAGE}
 Reads the same environment as the gateway (DATABASE_URL, SATCHEL_DATA_DIR, ...).`;
 
 export type Out = { log: (s: string) => void; error: (s: string) => void };
@@ -56,6 +58,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
     return s;
   };
   if (group === 'user') return userCli(action, rest, out);
+  if (group === 'db') return dbCli(action, rest, config, out);
   if (group === 'payouts' && action === 'list') {
     const { values } = parseArgs({ args: rest, options: { stuck: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
     if (!values.stuck) return fail(out, 'Only `payouts list --stuck` is available: payouts are listed through the API (/v1/payout/list).');
