@@ -26,6 +26,7 @@ import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 import { ROOT } from '../helpers/spawn.ts';
 import { ADDR } from '../payouts/harness.ts';
 import { runCli } from '../../src/cli/main.ts';
+import { SeedMismatchError } from '../../src/chain/seed-record.ts';
 
 const run = promisify(execFile);
 const all = await backends();
@@ -141,7 +142,7 @@ describe.skipIf(!pg).each(all)('satchel db copy from $name into PostgreSQL', (so
       const [a, b] = [await dump(ctx.storage.db, tables), await dump(copy.db, tables)];
       expect(b).toEqual(a);
       const filled = tables.filter((t) => a[t]!.length > 0);
-      for (const t of ['merchants', 'invoices', 'addresses', 'hd_counters', 'chain_transfers', 'chain_cursors', 'balances', 'ledger_entries', 'webhooks', 'webhook_attempts', 'payouts', 'static_wallets', 'dashboard_users', 'order_ids']) {
+      for (const t of ['merchants', 'invoices', 'addresses', 'hd_counters', 'chain_transfers', 'chain_cursors', 'balances', 'ledger_entries', 'webhooks', 'webhook_attempts', 'payouts', 'static_wallets', 'dashboard_users', 'order_ids', 'seed_record']) {
         expect(filled).toContain(t);
       }
       const next = await sql<{ id: number }>`insert into copy_probe (note) values ('d') returning id`.execute(copy.db);
@@ -165,6 +166,9 @@ describe.skipIf(!pg).each(all)('satchel db copy from $name into PostgreSQL', (so
       await stopRefills(onCopy.storage);
       await onCopy.storage.close();
     }
+
+    // The copy keeps the seed record: another mnemonic is refused on it as on the original.
+    await expect(createContext(loadConfig({ ...env, DATABASE_URL: target, SATCHEL_MNEMONIC: 'legal winner thank year wave sausage worth useful legal winner thank yellow' }))).rejects.toBeInstanceOf(SeedMismatchError);
 
     const second = await inProcess('db', 'copy', '--to', target);
     expect(second.code).toBe(2);
