@@ -24,6 +24,7 @@ import { simulateDeposit } from '../transfers/deposit.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../simulator/payouts.ts';
 import { USER_USAGE, userCli } from './users.ts';
 import { DB_USAGE, dbCli } from './db-copy.ts';
+import { databaseLabel } from './where.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -66,7 +67,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
     try {
       const rows = await listStuckPayouts(storage.db);
       if (values.json) out.log(JSON.stringify(rows));
-      else if (rows.length === 0) out.log('No stuck payouts.');
+      else if (rows.length === 0) out.log(`No stuck payouts in ${databaseLabel(config)}.`);
       else for (const r of rows) out.log(`${r.uuid}  ${r.kind}  ${r.amount} ${r.currency} on ${r.network}  since ${r.created_at}  attempts ${r.attempts}  ${r.last_error}`);
       return 0;
     } finally {
@@ -115,6 +116,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
       try {
         const ms = await listMerchants(s.db);
         if (values.json) out.log(JSON.stringify(ms.map((m) => ({ merchant: m.id, name: m.name, blocked: m.is_blocked === 1 }))));
+        else if (ms.length === 0) out.log(`No merchants in ${databaseLabel(config)}.`);
         else for (const m of ms) out.log(`${m.id}  ${m.is_blocked ? 'blocked' : 'active '}  ${m.name}`);
       } finally {
         await s.close();
@@ -189,7 +191,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
     const ctx = await createContext(config);
     try {
       if (group === 'webhooks' && action === 'list') {
-        await webhooksList(ctx.storage.db, { invoice: values.invoice, json: values.json }, out);
+        await webhooksList(ctx.storage.db, { invoice: values.invoice, json: values.json, where: databaseLabel(config) }, out);
         return 0;
       }
       let result: unknown;
