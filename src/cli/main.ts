@@ -25,6 +25,7 @@ import { simulateConfirmOutgoing, simulateFailOutgoing } from '../simulator/payo
 import { USER_USAGE, userCli } from './users.ts';
 import { DB_USAGE, dbCli } from './db-copy.ts';
 import { databaseLabel } from './where.ts';
+import { DOCTOR_USAGE, doctorCli } from './doctor.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -46,6 +47,7 @@ const USAGE = `Usage: satchel <command>
   payouts list --stuck [--json]          payouts not sent whose last attempt failed (hot wallet short, node down)
 ${USER_USAGE}
 ${DB_USAGE}
+${DOCTOR_USAGE}
 Reads the same environment as the gateway (DATABASE_URL, SATCHEL_DATA_DIR, ...).`;
 
 export type Out = { log: (s: string) => void; error: (s: string) => void };
@@ -60,6 +62,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
   };
   if (group === 'user') return userCli(action, rest, out);
   if (group === 'db') return dbCli(action, rest, config, out);
+  if (group === 'doctor') return doctorCli(action === undefined ? rest : [action, ...rest], config, out, () => createContext(config));
   if (group === 'payouts' && action === 'list') {
     const { values } = parseArgs({ args: rest, options: { stuck: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
     if (!values.stuck) return fail(out, 'Only `payouts list --stuck` is available: payouts are listed through the API (/v1/payout/list).');
