@@ -13,6 +13,7 @@ import { createRateService } from './rates/service.ts';
 import { MerchantCache } from './merchants/store.ts';
 import type { DriverFactories } from './chain/contract.ts';
 import { Chains } from './chain/networks.ts';
+import { checkSeedRecord } from './chain/seed-record.ts';
 import { simulatedDriverFactory } from './chain/simulated/driver.ts';
 import { evmDriverFactory } from './chain/evm/index.ts';
 import { BITCOIN_CORE, bitcoinDriverFactory, configuredNetwork } from './chain/bitcoin/index.ts';
@@ -99,6 +100,13 @@ export async function createContext(
   const rates: Rates = opts.rates ?? { quote: (base, quote, source) => service.quote(base, quote, source ?? undefined) };
   let seedBytes: Uint8Array | undefined;
   const seed = () => (seedBytes ??= mnemonicToSeedSync(config.mnemonic()));
+  try {
+    // A database bound to another seed is refused before anything derives from this one.
+    await checkSeedRecord(storage, seed);
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
   const now = opts.now ?? Date.now;
   const chains = new Chains({ config, registry, storage, now, seed, factories: opts.drivers ?? driverFactories });
   return { config, storage, registry, rates, merchants: new MerchantCache(storage.db), chains, features, now, seed };

@@ -64,6 +64,12 @@ export interface Config {
    * can never reach a balance that real payouts draw on.
    */
   simulator: boolean;
+  /** Where the HD mnemonic is read from, for `satchel doctor` (the phrase itself stays behind `mnemonic`). */
+  mnemonicSource: { kind: 'env' } | { kind: 'file'; path: string } | { kind: 'generated'; path: string };
+  /** How the operator backs the database up, in their words; `satchel doctor` reminds while unset. */
+  backup?: string;
+  /** `satchel doctor`: a node whose newest block is older than this is not synced (Bitcoin family: at least 90). */
+  doctorMaxHeadAgeMinutes: number;
 }
 
 type FileConfig = Partial<{
@@ -90,6 +96,8 @@ type FileConfig = Partial<{
   payout_lease_ms: number;
   node_check_interval_ms: number;
   simulator: boolean;
+  backup: string;
+  doctor_max_head_age_minutes: number;
 }>;
 
 /** The configuration cannot be run as given; the message names the setting to change. */
@@ -199,6 +207,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeCheckIntervalMs: Number(env.SATCHEL_NODE_CHECK_INTERVAL_MS ?? fc.node_check_interval_ms ?? 15_000),
     simulator: testMode(bool(env.SATCHEL_SIMULATOR) ?? fc.simulator, networks),
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
+    mnemonicSource: env.SATCHEL_MNEMONIC ? { kind: 'env' } : mnemonicFile ? { kind: 'file', path: resolve(mnemonicFile) } : { kind: 'generated', path: join(dataDir, 'hd-seed.secret') },
+    backup: env.SATCHEL_BACKUP || fc.backup || undefined,
+    doctorMaxHeadAgeMinutes: Number(env.SATCHEL_DOCTOR_MAX_HEAD_AGE_MINUTES ?? fc.doctor_max_head_age_minutes ?? 10),
   };
 }
 

@@ -21,6 +21,7 @@ import type { NetworkDef } from '../registry/index.ts';
 import { addressDeriver } from './address/index.ts';
 import { statement } from '../db/statement.ts';
 import { derivePooled, type PooledAddress } from './address/pool-deriver.ts';
+import { recordSeed, seedRecorded } from './seed-record.ts';
 
 /** Addresses kept derived ahead per network (the worker tops the pool up to this). */
 export const POOL_TARGET = 256;
@@ -118,6 +119,8 @@ export async function allocateAddress(
   if (pooled) {
     out = { address: pooled.address, path: pooled.path, qr: pooled.qr };
   } else {
+    // The first index a database reserves binds it to this seed (./seed-record.ts).
+    await recordSeed(trx, ctx.storage, seed, now);
     const { rows: [row] } = await nextIndex(trx, { key: counterKey(network) });
     const { address, path } = addressDeriver(network.address_format, seed, network.coin_type, network.chain)(Number(row!.next_index) - 1);
     out = { address, path, qr: null };
@@ -165,14 +168,16 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
   // committed; the chunks are stored later, in order.
   const startBatch = async (k: number): Promise<Array<Promise<PooledAddress[]>>> => {
     inFlight += k;
-    const reserved = await ctx.storage.write((trx) =>
-      trx
+    const reserved = await ctx.storage.write(async (trx) => {
+      await recordSeed(trx, ctx.storage, seed, Date.now());
+      return trx
         .insertInto('hd_counters')
         .values({ key: counterKey(network), next_index: k })
         .onConflict((oc) => oc.column('key').doUpdateSet({ next_index: sql<number>`hd_counters.next_index + ${k}` }))
         .returning('next_index')
-        .executeTakeFirstOrThrow(),
-    );
+        .executeTakeFirstOrThrow();
+    });
+    seedRecorded(ctx.storage, seed);
     const first = Number(reserved.next_index) - k;
     const chunks: Array<Promise<PooledAddress[]>> = [];
     for (let start = first; start < first + k; start += CHUNK) {

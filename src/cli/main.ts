@@ -25,6 +25,9 @@ import { simulateConfirmOutgoing, simulateFailOutgoing } from '../simulator/payo
 import { USER_USAGE, userCli } from './users.ts';
 import { API_USAGE, invoiceCli, signCli } from './api.ts';
 import { MERCHANT_SHOW_USAGE, merchantShowCli } from './merchant-show.ts';
+import { DB_USAGE, dbCli } from './db-copy.ts';
+import { databaseLabel } from './where.ts';
+import { DOCTOR_USAGE, doctorCli } from './doctor.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -47,6 +50,8 @@ ${MERCHANT_SHOW_USAGE}
   payouts list --stuck [--json]          payouts not sent whose last attempt failed (hot wallet short, node down)
 ${USER_USAGE}
 ${API_USAGE}
+${DB_USAGE}
+${DOCTOR_USAGE}
 Reads the same environment as the gateway (DATABASE_URL, SATCHEL_DATA_DIR, ...).`;
 
 export type Out = { log: (s: string) => void; error: (s: string) => void };
@@ -62,6 +67,8 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
   if (group === 'user') return userCli(action, rest, out);
   if (group === 'sign') return signCli(argv.slice(1), config, out);
   if (group === 'invoice') return invoiceCli(action, rest, config, out);
+  if (group === 'db') return dbCli(action, rest, config, out);
+  if (group === 'doctor') return doctorCli(action === undefined ? rest : [action, ...rest], config, out, () => createContext(config));
   if (group === 'payouts' && action === 'list') {
     const { values } = parseArgs({ args: rest, options: { stuck: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
     if (!values.stuck) return fail(out, 'Only `payouts list --stuck` is available: payouts are listed through the API (/v1/payout/list).');
@@ -69,7 +76,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
     try {
       const rows = await listStuckPayouts(storage.db);
       if (values.json) out.log(JSON.stringify(rows));
-      else if (rows.length === 0) out.log('No stuck payouts.');
+      else if (rows.length === 0) out.log(`No stuck payouts in ${databaseLabel(config)}.`);
       else for (const r of rows) out.log(`${r.uuid}  ${r.kind}  ${r.amount} ${r.currency} on ${r.network}  since ${r.created_at}  attempts ${r.attempts}  ${r.last_error}`);
       return 0;
     } finally {
@@ -119,6 +126,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
       try {
         const ms = await listMerchants(s.db);
         if (values.json) out.log(JSON.stringify(ms.map((m) => ({ merchant: m.id, name: m.name, blocked: m.is_blocked === 1 }))));
+        else if (ms.length === 0) out.log(`No merchants in ${databaseLabel(config)}.`);
         else for (const m of ms) out.log(`${m.id}  ${m.is_blocked ? 'blocked' : 'active '}  ${m.name}`);
       } finally {
         await s.close();
@@ -193,7 +201,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
     const ctx = await createContext(config);
     try {
       if (group === 'webhooks' && action === 'list') {
-        await webhooksList(ctx.storage.db, { invoice: values.invoice, json: values.json }, out);
+        await webhooksList(ctx.storage.db, { invoice: values.invoice, json: values.json, where: databaseLabel(config) }, out);
         return 0;
       }
       let result: unknown;

@@ -9,6 +9,7 @@ import { UserInputError } from '../dashboard/errors.ts';
 import { createUser, disableUser, findUserByEmail, issueSetPasswordLink, listUsers, setPasswordUrl } from '../dashboard/users.ts';
 import { audit } from '../dashboard/audit.ts';
 import { isUuid } from '../contracts/rules.ts';
+import { databaseLabel } from './where.ts';
 
 export const USER_USAGE = `  user create --merchant <uuid> --email E --role owner|viewer   print a one-time set-password link
   user create --email E --role admin       an instance admin (sees every merchant)
@@ -40,6 +41,8 @@ export async function userCli(action: string | undefined, args: string[], out: O
       const users = await listUsers(storage.db, merchantId ?? undefined);
       if (values.json) {
         out.log(JSON.stringify(users.map((u) => ({ id: u.id, email: u.email, role: u.role, merchant: u.merchant_id, disabled: u.disabled === 1, has_password: u.password_hash !== null }))));
+      } else if (users.length === 0) {
+        out.log(`No dashboard users${merchantId ? ` of merchant ${merchantId}` : ''} in ${databaseLabel(config)}.`);
       } else {
         for (const u of users) out.log(`${u.email}  ${u.role.padEnd(6)}  ${u.disabled ? 'disabled' : u.password_hash ? 'active  ' : 'invited '}  ${u.merchant_id ?? '(all merchants)'}`);
       }

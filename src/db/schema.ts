@@ -4,8 +4,8 @@
 import type { Generated } from 'kysely';
 import type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWalletsTable } from './tables/merchants.ts';
 export type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWalletsTable } from './tables/merchants.ts';
-import type { HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
-export type { HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
+import type { SeedRecordTable, HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
+export type { SeedRecordTable, HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
 import type { InvoicesTable, StaticWalletsTable, WalletTopupsTable } from './tables/payments.ts';
 export type { InvoicesTable, StaticWalletsTable, WalletTopupsTable } from './tables/payments.ts';
 import type { BalancesTable, LedgerEntriesTable, PayoutsTable } from './tables/money.ts';
@@ -19,6 +19,7 @@ export interface DB {
   merchants: MerchantsTable;
   merchant_profiles: MerchantProfilesTable;
   hd_counters: HdCountersTable;
+  seed_record: SeedRecordTable;
   invoices: InvoicesTable;
   addresses: AddressesTable;
   address_pool: AddressPoolTable;

@@ -8,6 +8,8 @@ export interface WebhooksListOptions {
   json?: boolean;
   /** Most recent first, at most this many (default 100). */
   limit?: number;
+  /** The database looked in, named when nothing is found (the operator may be looking in the wrong one). */
+  where?: string;
 }
 
 export async function webhooksList(db: Kysely<DB>, opts: WebhooksListOptions, out: { log(s: string): void }): Promise<void> {
@@ -46,7 +48,8 @@ export async function webhooksList(db: Kysely<DB>, opts: WebhooksListOptions, ou
     return;
   }
   if (hooks.length === 0) {
-    out.log(opts.invoice ? `No webhooks for ${opts.invoice}.` : 'No webhooks.');
+    const where = opts.where ? ` in ${opts.where}` : '';
+    out.log(opts.invoice ? `No webhooks for ${opts.invoice}${where}.` : `No webhooks${where}.`);
     return;
   }
   for (const h of hooks) {

@@ -14,6 +14,7 @@ import { qrDataUrl } from '../../src/chain/address/qr.ts';
 import { poolThreadJobs } from '../../src/chain/address/pool-deriver.ts';
 import { backends } from '../helpers/backends.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
+import { SeedMismatchError } from '../../src/chain/seed-record.ts';
 
 describe.each(await backends())('address pool on $name', (backend) => {
   let dir: string;
@@ -125,17 +126,17 @@ describe.each(await backends())('address pool on $name', (backend) => {
     expect(await pooledCount(ctx, polygon)).toBeGreaterThanOrEqual(POOL_TARGET);
   });
 
-  it('never hands out addresses pooled for another seed', async () => {
+  it('never hands out an address for another seed: the database is bound to the one it started with', async () => {
     const tron = ctx.registry.network('TRON')!;
-    const other = await createContext(loadConfig({ SATCHEL_DATA_DIR: dir, SATCHEL_MNEMONIC: 'legal winner thank year wave sausage worth useful legal winner thank yellow', ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) }));
-    try {
-      expect(await pooledCount(other, tron)).toBe(0);
-      const a = await other.storage.write((trx) => allocateAddress(trx, other, tron, { kind: 'invoice', id: 'other-seed' }, 6));
-      const otherSeed = mnemonicToSeedSync('legal winner thank year wave sausage worth useful legal winner thank yellow');
-      expect(a.qr).toBeNull();
-      expect(a.address).toBe(deriveAddress('tron', otherSeed, 195, Number(a.path.split('/').pop())).address);
-    } finally {
-      await other.storage.close();
-    }
+    const otherMnemonic = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+    await expect(createContext(loadConfig({ SATCHEL_DATA_DIR: dir, SATCHEL_MNEMONIC: otherMnemonic, ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) }))).rejects.toBeInstanceOf(SeedMismatchError);
+    // Reached without the start check: neither the pool (made from the first seed) nor a fresh
+    // index hands anything out.
+    const other = { ...ctx, seed: () => mnemonicToSeedSync(otherMnemonic) };
+    expect(await pooledCount(other, tron)).toBe(0);
+    const before = await ctx.storage.db.selectFrom('addresses').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    await expect(ctx.storage.write((trx) => allocateAddress(trx, other, tron, { kind: 'invoice', id: 'other-seed' }, 6))).rejects.toBeInstanceOf(SeedMismatchError);
+    const after = await ctx.storage.db.selectFrom('addresses').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
   });
 });

@@ -2,6 +2,14 @@
 // Amounts are text (exact decimals); booleans are 0/1 integers; times are integer milliseconds
 // since the epoch unless named *_at_s (seconds).
 
+/** The HD seed the database's addresses derive from: one row, id 'hd' (src/chain/seed-record.ts). */
+export interface SeedRecordTable {
+  id: string;
+  /** Hex of the first 8 bytes of a hash of the seed's BIP-32 master public key. */
+  fingerprint: string;
+  created_at: number;
+}
+
 export interface HdCountersTable {
   key: string;
   next_index: number;

@@ -1,0 +1,144 @@
+// The doctor's checks of the live networks: each node is the chain the operator configured, is
+// synced, and agrees with this host's clock; confirmations are sensible; custody material and the
+// payout float are in place.
+import type { Ctx } from '../context.ts';
+import type { NodeStatus } from '../chain/contract.ts';
+import type { NetworkDef } from '../registry/index.ts';
+import type { Finding } from './finding.ts';
+
+/** EVM chain ids of local development chains (anvil, hardhat, ganache): they mine on demand. */
+const DEV_CHAIN_IDS = new Set(['31337', '1337']);
+/** A head this far ahead of this host's clock means the clock is behind. */
+const CLOCK_AHEAD_MS = 5 * 60_000;
+/** Bitcoin-family blocks come every 10 minutes on average and an hour apart now and then. */
+const BITCOIN_MIN_HEAD_AGE_MINUTES = 90;
+
+/** The chain the operator configured the network for, in the terms of NodeStatus.chain. */
+function expectedChain(ctx: Ctx, def: NetworkDef): string | null {
+  const settings = ctx.config.networks[def.code] ?? {};
+  if (def.family === 'evm') {
+    const id = settings.chain_id ?? def.chain_id;
+    return id === undefined ? null : String(id);
+  }
+  if (def.family === 'bitcoin') return def.chain ?? 'main';
+  return null;
+}
+
+function isDevChain(def: NetworkDef, chain: string | null): boolean {
+  return (def.family === 'evm' && chain !== null && DEV_CHAIN_IDS.has(chain)) || (def.family === 'bitcoin' && chain === 'regtest');
+}
+
+function minutes(ms: number): string {
+  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+}
+
+export async function nodeChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
+  const out: Finding[] = [];
+  for (const code of live) {
+    const def = ctx.registry.network(code)!;
+    const name = `node ${code}`;
+    const driver = ctx.chains.driver(code);
+    if (!driver.status) {
+      out.push({ status: 'SKIP', name, detail: `the ${driver.kind} driver cannot report its node's status: not checked` });
+      continue;
+    }
+    let st: NodeStatus;
+    try {
+      st = await driver.status();
+    } catch (e) {
+      out.push({ status: 'FAIL', name, detail: `no sane answer from the node (${e instanceof Error ? e.message : String(e)})`, fix: `check networks.${code}.rpc_url and that the node runs` });
+      continue;
+    }
+    const expected = expectedChain(ctx, def);
+    if (expected !== null && st.chain !== expected) {
+      out.push({ status: 'FAIL', name, detail: `the node serves chain ${st.chain ?? '(none)'}, the gateway is configured for ${expected}`, fix: `point networks.${code}.rpc_url at a node of chain ${expected} (${def.name}), or correct the network's chain setting` });
+      continue;
+    }
+    const now = ctx.now();
+    const limitMin = def.family === 'bitcoin' ? Math.max(ctx.config.doctorMaxHeadAgeMinutes, BITCOIN_MIN_HEAD_AGE_MINUTES) : ctx.config.doctorMaxHeadAgeMinutes;
+    const age = st.headTime === null ? null : now - st.headTime;
+    const dev = isDevChain(def, st.chain);
+    if (dev) {
+      out.push({
+        status: 'WARN',
+        name,
+        detail: `chain ${st.chain} is a development chain that mines only on demand (head ${st.head}${age !== null ? `, ${minutes(Math.max(age, 0))} old` : ''}): confirmations do not come by themselves and its coins are worth nothing`,
+        fix: `point networks.${code}.rpc_url at a node of the real ${def.name} chain`,
+      });
+    } else if (age !== null && age > limitMin * 60_000) {
+      out.push({
+        status: 'FAIL',
+        name,
+        detail: `head ${st.head} is ${minutes(age)} old (limit ${limitMin} min): the node is not synced, so payments are not seen`,
+        fix: `let the node sync (or fix its peers); the limit is SATCHEL_DOCTOR_MAX_HEAD_AGE_MINUTES`,
+      });
+    } else {
+      out.push({ status: 'OK', name, detail: `chain ${st.chain ?? '(unnamed)'}, head ${st.head}${age !== null ? `, ${minutes(Math.max(age, 0))} old` : ''}` });
+    }
+    if (age !== null && -age > CLOCK_AHEAD_MS) {
+      out.push({ status: 'WARN', name: `clock ${code}`, detail: `the node's newest block is ${minutes(-age)} ahead of this host's clock`, fix: 'synchronise this host\'s clock (NTP): invoice expiry and webhook times follow it' });
+    } else if (age !== null) {
+      out.push({ status: 'OK', name: `clock ${code}`, detail: 'this host\'s clock agrees with the node\'s newest block' });
+    }
+    out.push(confirmationsCheck(ctx, def, dev));
+  }
+  return out;
+}
+
+function confirmationsCheck(ctx: Ctx, def: NetworkDef, dev: boolean): Finding {
+  const name = `confirmations ${def.code}`;
+  const n = ctx.chains.confirmations(def.code);
+  if (!Number.isInteger(n) || n < 1) {
+    return { status: 'FAIL', name, detail: `${n}: a payment would be final before it is in a block`, fix: `set networks.${def.code}.confirmations to at least ${def.confirmations}` };
+  }
+  if (n < def.confirmations && !dev) {
+    return { status: 'WARN', name, detail: `${n}, fewer than the ${def.confirmations} this gateway recommends for ${def.name}: a reorganisation could undo a payment already credited`, fix: `raise networks.${def.code}.confirmations, or remove it for the default` };
+  }
+  return { status: 'OK', name, detail: `${n}` };
+}
+
+/**
+ * Whose keys receive and send each merchant's money on each live network. Today every live network
+ * derives deposit addresses from, and pays from, the hot HD seed on this server; a custody mode
+ * (keys held elsewhere) answers here per merchant and network when it comes.
+ */
+export function custodyOf(ctx: Ctx, merchant: { id: string; name: string }, network: string): Finding {
+  void merchant;
+  return {
+    status: 'WARN',
+    name: `custody ${network}`,
+    detail: 'deposits and payouts use the hot HD seed on this server',
+    fix: 'a custody model is coming; meanwhile keep the seed backed up apart from the database, and this host locked down',
+  };
+}
+
+export async function custodyChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
+  if (live.length === 0) return [];
+  try {
+    ctx.config.mnemonic();
+  } catch (e) {
+    return [{ status: 'FAIL', name: 'custody', detail: `the HD seed cannot be read (${e instanceof Error ? e.message : String(e)})`, fix: 'set SATCHEL_MNEMONIC_FILE to the file of the phrase this gateway was set up with' }];
+  }
+  const merchants = await ctx.storage.db.selectFrom('merchants').select(['id', 'name']).where('is_blocked', '=', 0).orderBy('name').execute();
+  const out: Finding[] = [];
+  for (const network of live) {
+    // One line per network and outcome, naming how many merchants share it.
+    const groups = new Map<string, { f: Finding; n: number }>();
+    for (const m of merchants) {
+      const f = custodyOf(ctx, m, network);
+      const key = `${f.status}|${f.detail}`;
+      const g = groups.get(key);
+      if (g) g.n++;
+      else groups.set(key, { f, n: 1 });
+    }
+    if (merchants.length === 0) out.push({ ...custodyOf(ctx, { id: '', name: '' }, network) });
+    for (const { f, n } of groups.values()) out.push({ ...f, detail: `${f.detail} (${n} merchant${n === 1 ? '' : 's'})` });
+  }
+  return out;
+}
+
+/** The payout float against its caps: no caps exist yet, and each payout asks the driver's canCover. */
+export function floatChecks(live: string[]): Finding[] {
+  if (live.length === 0) return [];
+  return [{ status: 'SKIP', name: 'payout float', detail: 'no float caps are configured yet; each payout is checked against the hot wallet (canCover) before it is accepted' }];
+}
