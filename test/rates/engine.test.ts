@@ -39,7 +39,7 @@ function tableFile(usd: Record<string, string>): string {
 }
 
 function engine(env: Record<string, string>, now: () => number) {
-  const config = loadConfig({ SATCHEL_DATA_DIR: mkdtempSync(join(tmpdir(), 'satchel-rates-')), ...env });
+  const config = loadConfig({ SATCHEL_CONFIG: '', SATCHEL_DATA_DIR: mkdtempSync(join(tmpdir(), 'satchel-rates-')), ...env });
   return createRateService(config.rates, { defaultFile: DEFAULT_RATES_FILE, now, timeoutMs: 200 });
 }
 
@@ -154,7 +154,7 @@ describe('live mode and test mode', () => {
     await expect(rates.quote('BTC', 'USD')).rejects.toBeInstanceOf(RateUnavailableError);
     expect(rates.sourceStats().map((s) => s.source)).toEqual(['Binance', 'Exmo']);
     // By default a live gateway asks the four exchanges, and not the table.
-    const config = loadConfig({ SATCHEL_DATA_DIR: mkdtempSync(join(tmpdir(), 'satchel-rates-')), ...LIVE });
+    const config = loadConfig({ SATCHEL_CONFIG: '', SATCHEL_DATA_DIR: mkdtempSync(join(tmpdir(), 'satchel-rates-')), ...LIVE });
     expect(config.rates).toMatchObject({ http: { binance: {}, binance_p2p: {}, kucoin: {}, exmo: {} }, static: { enabled: false } });
   });
 
@@ -166,7 +166,7 @@ describe('live mode and test mode', () => {
   });
 
   it('SATCHEL_HTTP_RATES=1 in test mode adds the exchanges beside the table', async () => {
-    const config = loadConfig({ SATCHEL_DATA_DIR: mkdtempSync(join(tmpdir(), 'satchel-rates-')), SATCHEL_HTTP_RATES: '1' });
+    const config = loadConfig({ SATCHEL_CONFIG: '', SATCHEL_DATA_DIR: mkdtempSync(join(tmpdir(), 'satchel-rates-')), SATCHEL_HTTP_RATES: '1' });
     expect(config.rates).toMatchObject({ http: { binance: {}, binance_p2p: {}, kucoin: {}, exmo: {} }, static: { enabled: true } });
     expect(config.rates).toMatchObject({ maxAgeSeconds: 60, maxDeviationPercent: '2', minSources: 1 });
   });
