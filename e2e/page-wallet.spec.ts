@@ -30,7 +30,9 @@ test.beforeAll(async () => {
     // What a wallet lacking the chain is offered to add it.
     public_rpc_url: chain.anvil.url,
   };
-  gw = await startGatewayProcess({ env: { SATCHEL_NETWORKS: JSON.stringify({ ETH: eth }), SATCHEL_PAYER_RATE_LIMIT: '100000' } });
+  // Live mode: the static table prices only when named, and this test runs offline.
+  const rates = JSON.stringify({ sources: { static: { enabled: true } } });
+  gw = await startGatewayProcess({ env: { SATCHEL_NETWORKS: JSON.stringify({ ETH: eth }), SATCHEL_PAYER_RATE_LIMIT: '100000', SATCHEL_RATES: rates } });
 });
 
 test.afterAll(async () => {

@@ -9,7 +9,7 @@ import { openStorage, type Storage } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { DatabaseUnavailableError } from './errors.ts';
 import { Registry } from './registry/index.ts';
-import { createRateService } from './rates/service.ts';
+import { createRateService } from './rates/from-config.ts';
 import { MerchantCache } from './merchants/store.ts';
 import type { DriverFactories } from './chain/contract.ts';
 import { Chains } from './chain/networks.ts';
@@ -96,8 +96,9 @@ export async function createContext(
   await migrateWhenReachable(storage);
   // Networks as configured: a Bitcoin-family network on a test chain has its prefixes and coin type.
   const registry = Registry.load(config.registryFile).withNetworks((n) => configuredNetwork(n, config.networks[n.code]));
-  const service = createRateService({ ratesFile: config.ratesFile ?? DEFAULT_RATES_FILE, enableHttp: config.enableHttpRates });
-  const rates: Rates = opts.rates ?? { quote: (base, quote, source) => service.quote(base, quote, source ?? undefined) };
+  const now = opts.now ?? Date.now;
+  // The engine reads the gateway's clock: a quote's age is measured as the invoice's times are.
+  const rates: Rates = opts.rates ?? createRateService(config.rates, { defaultFile: DEFAULT_RATES_FILE, now });
   let seedBytes: Uint8Array | undefined;
   const seed = () => (seedBytes ??= mnemonicToSeedSync(config.mnemonic()));
   try {
@@ -107,7 +108,6 @@ export async function createContext(
     await storage.close();
     throw err;
   }
-  const now = opts.now ?? Date.now;
   const chains = new Chains({ config, registry, storage, now, seed, factories: opts.drivers ?? driverFactories });
   return { config, storage, registry, rates, merchants: new MerchantCache(storage.db), chains, features, now, seed };
 }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync, chmodSync } from 'n
 import { join, resolve } from 'node:path';
 import { generateMnemonic, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { Decimal } from './money/decimal.ts';
 
 export interface NetworkConfig {
   driver?: string;
@@ -27,8 +28,8 @@ export interface Config {
   publicUrl: string;
   role: 'all' | 'api' | 'worker';
   registryFile?: string;
-  ratesFile?: string;
-  enableHttpRates: boolean;
+  /** Where prices come from and when they are too old or too far apart to invoice on. */
+  rates: RatesConfig;
   /** Overrides of the registry's commission, keyed "CURRENCY:NETWORK" or "CURRENCY". */
   commission: Record<string, string>;
   /** Allow webhook targets in private, loopback and link-local ranges (tests, intranets). */
@@ -82,6 +83,7 @@ type FileConfig = Partial<{
   registry_file: string;
   rates_file: string;
   http_rates: boolean;
+  rates: unknown;
   commission: Record<string, string>;
   allow_private_callbacks: boolean;
   networks: Record<string, NetworkConfig>;
@@ -156,6 +158,94 @@ export function driverOf(settings: NetworkConfig | undefined): string {
   return settings?.driver ?? SIMULATED_DRIVER;
 }
 
+/** The exchange sources an operator can name under `rates.sources`, as the configuration spells them. */
+export const HTTP_RATE_SOURCES = ['binance', 'binance_p2p', 'kucoin', 'exmo'] as const;
+export type HttpRateSourceKey = (typeof HTTP_RATE_SOURCES)[number];
+
+export interface RatesConfig {
+  /** The exchange sources on, each with its API origin (undefined: the exchange's public one). */
+  http: Partial<Record<HttpRateSourceKey, { url?: string }>>;
+  /** The shipped (or `file`) price table; a source only when enabled. */
+  static: { enabled: boolean; file?: string };
+  maxAgeSeconds: number;
+  /** Decimal string: a quote further than this from the median of the fresh quotes is dropped. */
+  maxDeviationPercent: string;
+  /** Fresh quotes left after the outliers are dropped that a price needs. */
+  minSources: number;
+}
+
+type JsonObject = Record<string, unknown>;
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function onlyKeys(o: JsonObject, keys: readonly string[], at: string): void {
+  for (const k of Object.keys(o)) if (!keys.includes(k)) throw new ConfigError(`${at}.${k} is not a setting (known: ${keys.join(', ')})`);
+}
+
+/**
+ * The rate sources and the freshness rule. In live mode the static table is never a source unless
+ * named: a price file written months ago would price every sale at that day's price, silently.
+ * In test mode it stays the default, so the embedded demo prices invoices with no network.
+ */
+function ratesConfig(env: NodeJS.ProcessEnv, fc: FileConfig, simulator: boolean): RatesConfig {
+  const fromEnv = env.SATCHEL_RATES !== undefined && env.SATCHEL_RATES !== '';
+  const at = fromEnv ? 'SATCHEL_RATES' : 'rates';
+  let raw: unknown = fc.rates ?? {};
+  if (fromEnv) {
+    try {
+      raw = JSON.parse(env.SATCHEL_RATES!);
+    } catch {
+      throw new ConfigError('SATCHEL_RATES is not valid JSON');
+    }
+  }
+  if (!isObject(raw)) throw new ConfigError(`${at} must be a JSON object`);
+  onlyKeys(raw, ['sources', 'max_age_seconds', 'max_deviation_percent', 'min_sources'], at);
+  const file = env.SATCHEL_RATES_FILE ?? fc.rates_file;
+  let http: RatesConfig['http'] = {};
+  let table: RatesConfig['static'] = { enabled: simulator, file };
+  if (raw.sources !== undefined) {
+    if (!isObject(raw.sources)) throw new ConfigError(`${at}.sources must be an object keyed by source name`);
+    table = { enabled: false, file };
+    for (const [name, s] of Object.entries(raw.sources)) {
+      const where = `${at}.sources.${name}`;
+      if (!isObject(s)) throw new ConfigError(`${where} must be an object`);
+      if (s.enabled !== undefined && typeof s.enabled !== 'boolean') throw new ConfigError(`${where}.enabled must be true or false`);
+      if (name === 'static') {
+        onlyKeys(s, ['enabled', 'file'], where);
+        if (s.file !== undefined && (typeof s.file !== 'string' || s.file === '')) throw new ConfigError(`${where}.file must be a file path`);
+        table = { enabled: s.enabled === true, file: (s.file as string | undefined) ?? file };
+        continue;
+      }
+      if (!(HTTP_RATE_SOURCES as readonly string[]).includes(name)) {
+        throw new ConfigError(`${where}: unknown rate source (known: ${[...HTTP_RATE_SOURCES, 'static'].join(', ')})`);
+      }
+      onlyKeys(s, ['url', 'enabled'], where);
+      if (s.url !== undefined && (typeof s.url !== 'string' || !/^https?:\/\/[^/]/.test(s.url))) throw new ConfigError(`${where}.url must be an http(s) URL`);
+      if (s.enabled !== false) http[name as HttpRateSourceKey] = s.url === undefined ? {} : { url: s.url as string };
+    }
+  } else if (bool(env.SATCHEL_HTTP_RATES) ?? fc.http_rates ?? !simulator) {
+    http = Object.fromEntries(HTTP_RATE_SOURCES.map((k) => [k, {}]));
+  }
+  const enabled = Object.keys(http).length + (table.enabled ? 1 : 0);
+  if (enabled === 0) {
+    throw new ConfigError(
+      `No rate source is enabled (${at}.sources). In live mode the static price table is a source only when named ` +
+        '("static": {"enabled": true}); list the exchanges to use, or set SATCHEL_HTTP_RATES=1.',
+    );
+  }
+  if (table.enabled && table.file !== undefined && !existsSync(table.file)) {
+    throw new ConfigError(`The static rate table ${table.file} does not exist (${at}.sources.static.file, SATCHEL_RATES_FILE)`);
+  }
+  const maxAge = raw.max_age_seconds ?? 60;
+  if (typeof maxAge !== 'number' || !Number.isFinite(maxAge) || maxAge <= 0) throw new ConfigError(`${at}.max_age_seconds must be a number of seconds above 0`);
+  const band = raw.max_deviation_percent ?? 2;
+  const bandText = typeof band === 'number' || typeof band === 'string' ? String(band) : '';
+  if (!/^\d+(\.\d+)?$/.test(bandText)) throw new ConfigError(`${at}.max_deviation_percent must be a percentage of 0 or more`);
+  const min = raw.min_sources ?? 1;
+  if (typeof min !== 'number' || !Number.isInteger(min) || min < 1) throw new ConfigError(`${at}.min_sources must be a whole number of 1 or more`);
+  if (min > enabled) throw new ConfigError(`${at}.min_sources is ${min}, more than the ${enabled} rate source(s) enabled`);
+  return { http, static: table, maxAgeSeconds: maxAge, maxDeviationPercent: Decimal.parse(bandText).toString(), minSources: min };
+}
+
 function trustProxy(v: boolean | number | string | undefined): boolean | number | string {
   if (v === undefined || v === '' || v === false || v === 'false') return false;
   if (v === true || v === 'true') return true;
@@ -182,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['all', 'api', 'worker'].includes(role)) throw new Error(`SATCHEL_ROLE must be all, api or worker`);
   const mnemonicFile = env.SATCHEL_MNEMONIC_FILE ?? fc.mnemonic_file;
   let mnemonic: string | undefined;
+  const simulator = testMode(bool(env.SATCHEL_SIMULATOR) ?? fc.simulator, networks);
   return {
     host: env.HOST ?? fc.host ?? '127.0.0.1',
     port,
@@ -190,8 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.SATCHEL_PUBLIC_URL ?? fc.public_url ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     role,
     registryFile: env.SATCHEL_REGISTRY_FILE ?? fc.registry_file,
-    ratesFile: env.SATCHEL_RATES_FILE ?? fc.rates_file,
-    enableHttpRates: bool(env.SATCHEL_HTTP_RATES) ?? fc.http_rates ?? false,
+    rates: ratesConfig(env, fc, simulator),
     commission: { ...(fc.commission ?? {}), ...(env.SATCHEL_COMMISSION ? (JSON.parse(env.SATCHEL_COMMISSION) as Record<string, string>) : {}) },
     allowPrivateCallbacks: bool(env.SATCHEL_ALLOW_PRIVATE_CALLBACKS) ?? fc.allow_private_callbacks ?? false,
     networks: checkNetworks(networks),
@@ -205,7 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: Number(env.SATCHEL_WEBHOOK_TIMEOUT_MS ?? fc.webhook_timeout_ms ?? 10_000),
     payoutLeaseMs: Number(env.SATCHEL_PAYOUT_LEASE_MS ?? fc.payout_lease_ms ?? 60_000),
     nodeCheckIntervalMs: Number(env.SATCHEL_NODE_CHECK_INTERVAL_MS ?? fc.node_check_interval_ms ?? 15_000),
-    simulator: testMode(bool(env.SATCHEL_SIMULATOR) ?? fc.simulator, networks),
+    simulator,
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
     mnemonicSource: env.SATCHEL_MNEMONIC ? { kind: 'env' } : mnemonicFile ? { kind: 'file', path: resolve(mnemonicFile) } : { kind: 'generated', path: join(dataDir, 'hd-seed.secret') },
     backup: env.SATCHEL_BACKUP || fc.backup || undefined,

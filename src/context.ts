@@ -8,10 +8,13 @@ import type { DB, PayoutsTable } from './db/schema.ts';
 import type { Registry } from './registry/index.ts';
 import type { MerchantCache } from './merchants/store.ts';
 import type { Chains } from './chain/networks.ts';
+import type { Quote, SourceStat } from './rates/service.ts';
 
 export interface Rates {
-  /** Price of one `base` in `quote`, and the source that priced it. */
-  quote(base: string, quote: string, source?: string | null): Promise<{ rate: string; source: string }>;
+  /** Price of one `base` in `quote`, the source that priced it and the quotes it was made from. */
+  quote(base: string, quote: string, source?: string | null): Promise<Quote>;
+  /** Each enabled source's freshness, errors and deviation (for /metrics). */
+  sourceStats(): SourceStat[];
 }
 
 /** One transfer as recorded in `chain_transfers`. */

@@ -12,11 +12,13 @@ export function safeHref(url: string | null | undefined): string | null {
   }
 }
 
-export function time(ms: number | null | undefined): string {
+/** `withSeconds` where seconds matter (a rate quote's freshness). */
+export function time(ms: number | null | undefined, withSeconds = false): string {
   if (ms === null || ms === undefined) return '—';
   const d = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const hm = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return withSeconds ? `${hm}:${pad(d.getSeconds())}` : hm;
 }
 
 /** Groups the integer part of a decimal string with thin spaces; never goes through a number. */

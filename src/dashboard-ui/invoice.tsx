@@ -1,5 +1,6 @@
-// One invoice: amounts, timeline, chain transfers, webhook deliveries with their attempts and
-// bodies, and the actions (resend, refund, payer page, simulate in test mode).
+// One invoice: amounts, the quotes its price was made from, timeline, chain transfers, webhook
+// deliveries with their attempts and bodies, and the actions (resend, refund, payer page,
+// simulate in test mode).
 import { useState } from 'preact/hooks';
 import type { Attempt } from '../contracts/dashboard-webhooks.ts';
 import { ApiError, get, post } from './api.ts';
@@ -14,6 +15,7 @@ interface Detail {
   transfers: Array<{ network: string; txid: string; idx: number; currency: string; amount: string; from_address: string | null; confirmations: number; confirmations_needed: number | null; status: string; seen_at: number; explorer: string | null }>;
   webhooks: Array<{ id: string; kind: string; url: string; status: string; body: string; created_at: number; delivered_at: number | null; next_attempt_at: number | null; attempts: Attempt[] }>;
   refunds: Array<{ id: string; amount: string; currency: string; network: string; address: string; status: string; txid: string | null; created_at: number }>;
+  rate_quotes: Array<{ source: string; price: string; received_at: number; used: boolean }>;
   can: { resend: boolean; refund: boolean; simulate: boolean };
   /** Why the open invoice cannot be paid (its network is not offered), or null. */
   unavailable: string | null;
@@ -114,6 +116,36 @@ export function InvoiceDetail({ id }: { id: string }) {
           ]}
         />
       </Card>
+      {inv.exchange_rate !== null && inv.exchange_rate !== undefined && (
+        <Card title="Exchange rate">
+          <p>
+            1 {inv.currency} = <span class="num">{amount(String(inv.exchange_rate), String(inv.payer_currency ?? ''))}</span>{' '}
+            <span class="muted small">({inv.rate_source === 'median' ? 'median of the quotes below' : `from ${String(inv.rate_source ?? '—')}`})</span>
+          </p>
+          {data.rate_quotes.length > 0 && (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Source</th>
+                  <th scope="col">Price</th>
+                  <th scope="col">Received</th>
+                  <th scope="col">Used</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.rate_quotes.map((q) => (
+                  <tr key={q.source}>
+                    <td>{q.source}</td>
+                    <td class="num">{amount(q.price)}</td>
+                    <td>{time(q.received_at, true)}</td>
+                    <td>{q.used ? 'yes' : 'no: too far from the median'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Card>
+      )}
       <div class="grid">
         <Card title="Timeline">
           <ol class="timeline">

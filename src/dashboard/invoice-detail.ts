@@ -1,12 +1,13 @@
-// One invoice as the dashboard shows it: what the payer was asked and paid, a timeline of what
-// happened, the chain transfers with explorer links, every webhook with its attempts and exact
-// body, and the refunds made of it.
+// One invoice as the dashboard shows it: what the payer was asked and paid, the quotes its price
+// was made from, a timeline of what happened, the chain transfers with explorer links, every
+// webhook with its attempts and exact body, and the refunds made of it.
 import type { Ctx } from '../context.ts';
 import { explorerTxUrl } from '../chain/explorer.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { NotFoundError } from '../errors.ts';
 import { presentInvoice, PRESENTED_COLUMNS } from '../invoices/model.ts';
 import { MAX_RESENDS, RESENDABLE_STATUSES } from '../webhooks/resend.ts';
+import type { SourceQuote } from '../rates/service.ts';
 
 export interface TimelineEvent {
   at: number;
@@ -22,11 +23,22 @@ function bodyStatus(body: string): string | null {
   }
 }
 
+/** The stored quotes the price was made from; empty for an invoice priced before they were kept. */
+function rateQuotes(text: string | null): SourceQuote[] {
+  if (!text) return [];
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) ? (parsed as SourceQuote[]) : [];
+  } catch {
+    return [];
+  }
+}
+
 export async function invoiceDetail(ctx: Ctx, merchant: Merchant, id: string) {
   const db = ctx.storage.db;
   const row = await db
     .selectFrom('invoices')
-    .select([...PRESENTED_COLUMNS, 'url_callback', 'url_return', 'url_success', 'resend_count', 'lifetime', 'payer_email', 'exchange_rate', 'rate_source'])
+    .select([...PRESENTED_COLUMNS, 'url_callback', 'url_return', 'url_success', 'resend_count', 'lifetime', 'payer_email', 'exchange_rate', 'rate_source', 'rate_quotes'])
     .where('merchant_id', '=', merchant.id)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -104,6 +116,7 @@ export async function invoiceDetail(ctx: Ctx, merchant: Merchant, id: string) {
       created_ms: row.created_at,
       payer_page: `${ctx.config.publicUrl}/pay/${row.id}`,
     },
+    rate_quotes: rateQuotes(row.rate_quotes),
     timeline,
     transfers,
     webhooks,

@@ -16,6 +16,7 @@ import * as m013 from './migrations/013_address_pool.ts';
 import * as m014 from './migrations/014_merchant_language.ts';
 import * as m015 from './migrations/015_webhook_claim_order.ts';
 import * as m016 from './migrations/016_seed_record.ts';
+import * as m017 from './migrations/017_invoice_rate_quotes.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '014_merchant_language': m014,
   '015_webhook_claim_order': m015,
   '016_seed_record': m016,
+  '017_invoice_rate_quotes': m017,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics } from '../ops/metrics.ts';
+import { rateSourceSamples } from '../rates/metrics.ts';
 import { bitcoinScanStatus } from '../chain/bitcoin/status.ts';
 import { backlogSamples } from '../db/backlog.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
@@ -180,6 +181,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     ]),
   );
   metrics.collect(() => backlogSamples(ctx.storage, ctx.now));
+  metrics.collect(async () => rateSourceSamples(ctx.rates.sourceStats(), ctx.now()));
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
   await app.register(signedApi, { ctx, groups: [invoiceRoutes, webhookRoutes, walletRoutes, payoutRoutes, transferRoutes, accountRoutes] });

@@ -12,6 +12,8 @@ export interface Sample {
   help: string;
   labels?: Labels;
   value: number;
+  /** Default gauge; a counter read from elsewhere (a total the owner keeps) says so. */
+  type?: 'gauge' | 'counter';
 }
 
 export class Metrics {
@@ -68,7 +70,7 @@ export class Metrics {
       const byName = new Map<string, Sample[]>();
       for (const sample of await read()) byName.set(sample.name, [...(byName.get(sample.name) ?? []), sample]);
       for (const [name, samples] of byName) {
-        lines.push(`# HELP ${name} ${samples[0]!.help}`, `# TYPE ${name} gauge`);
+        lines.push(`# HELP ${name} ${samples[0]!.help}`, `# TYPE ${name} ${samples[0]!.type ?? 'gauge'}`);
         for (const smp of samples) lines.push(`${key(name, smp.labels ?? {})} ${smp.value}`);
       }
     }

@@ -7,6 +7,7 @@ import type { ExchangeRates } from '../contracts/merchant-api/account.ts';
 import { BusinessError, Msg } from '../errors.ts';
 import { commissionPercent } from '../invoices/rates.ts';
 import { Decimal } from '../money/decimal.ts';
+import { RateUnavailableError } from '../rates/types.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
 import { networkFee } from './pricing.ts';
 
@@ -70,14 +71,19 @@ export async function exchangeRateList(ctx: Ctx, currency: string): Promise<Exch
   if (!ctx.registry.isKnownCurrency(from)) throw new BusinessError(Msg.currencyNotFound);
   const crypto = [...new Set(ctx.registry.networks.flatMap((n) => n.currencies.map((c) => c.code.toUpperCase())))].sort();
   const targets = [...ctx.registry.fiat.map((f) => f.code.toUpperCase()), ...crypto].filter((c) => c !== from);
-  const out: ExchangeRates = [];
-  for (const to of targets) {
-    try {
-      const { rate } = await ctx.rates.quote(from, to, null);
-      out.push({ from, to, course: Decimal.parse(rate).toAmount(8) });
-    } catch {
-      /* not priced by the rate source: left out */
-    }
-  }
-  return out;
+  // Asked together: an exchange that answers every pair in one call (Exmo) is called once, and a
+  // source that hangs costs one timeout, not one per target.
+  const rows = await Promise.all(
+    targets.map(async (to) => {
+      try {
+        const { rate } = await ctx.rates.quote(from, to, null);
+        return { from, to, course: Decimal.parse(rate).toAmount(8) };
+      } catch (e) {
+        // No fresh price for this pair: left out, like a pair no source lists.
+        if (e instanceof RateUnavailableError) return null;
+        throw e;
+      }
+    }),
+  );
+  return rows.filter((r) => r !== null);
 }

@@ -12,6 +12,10 @@ import { stopRefills } from '../../src/chain/allocate.ts';
 import { signBody } from '../../src/http/signature.ts';
 import type { Backend } from './backends.ts';
 
+/** A live-mode gateway (a real network configured) prices from the static table only when told
+ * to: tests of chains run offline and must not depend on the exchanges' prices. */
+export const STATIC_RATES = JSON.stringify({ sources: { static: { enabled: true } } });
+
 export const TEST_MNEMONIC =
   'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 

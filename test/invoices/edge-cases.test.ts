@@ -1,7 +1,7 @@
 // Money that arrives where nobody expects it, test mode's borders, and inputs no database stores.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { STATIC_RATES, startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { simulatePay, simulatePayAddress } from '../../src/simulator/payments.ts';
 import { balanceOf } from '../../src/ledger/index.ts';
@@ -102,7 +102,11 @@ describe.each(await backends())('with a real network configured, on $name', (bac
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startTestGateway(backend, {
-      env: { SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }), SATCHEL_ALLOW_PRIVATE_CALLBACKS: '0' },
+      env: {
+        SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }),
+        SATCHEL_ALLOW_PRIVATE_CALLBACKS: '0',
+        SATCHEL_RATES: STATIC_RATES,
+      },
     });
   });
   afterAll(async () => gw?.close());

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BinanceRateSource } from '../../src/rates/sources/binance.ts';
-import { BinanceP2PRateSource, median } from '../../src/rates/sources/binance-p2p.ts';
+import { BinanceP2PRateSource } from '../../src/rates/sources/binance-p2p.ts';
+import { median } from '../../src/rates/median.ts';
 import { ExmoRateSource } from '../../src/rates/sources/exmo.ts';
 import { KucoinRateSource } from '../../src/rates/sources/kucoin.ts';
 import { RateUnavailableError } from '../../src/rates/types.ts';

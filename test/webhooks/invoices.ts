@@ -17,6 +17,7 @@ export function invoiceRow(merchantId: string, o: Partial<InvoiceRow> = {}): Inv
     payer_amount: '15',
     exchange_rate: '1',
     rate_source: 'static',
+    rate_quotes: null,
     discount_percent: null,
     discount: '0',
     commission: '0.3',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { STATIC_RATES, startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { createMerchant } from '../../src/merchants/store.ts';
 import { insertInvoice } from './invoices.ts';
 import { merchantVerifies } from '../helpers/merchant.ts';
@@ -219,7 +219,7 @@ describe.each(await backends())('POST /v1/test-webhook/* on $name', (backend) =>
 
   it('does not send to private addresses outside test mode when private callbacks are not allowed', async () => {
     const strict = await startTestGateway(backend, {
-      env: { SATCHEL_ALLOW_PRIVATE_CALLBACKS: '0', SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }) },
+      env: { SATCHEL_ALLOW_PRIVATE_CALLBACKS: '0', SATCHEL_RATES: STATIC_RATES, SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }) },
     });
     try {
       rec.deliveries.length = 0;

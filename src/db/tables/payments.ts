@@ -13,6 +13,8 @@ export interface InvoicesTable {
   payer_amount: string | null;
   exchange_rate: string | null;
   rate_source: string | null;
+  /** JSON [{source, price, received_at, used}]: the quotes the price was made from. */
+  rate_quotes: string | null;
   discount_percent: number | null;
   discount: string | null;
   commission: string | null;

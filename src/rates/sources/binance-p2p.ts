@@ -1,5 +1,6 @@
 import { Decimal } from '../../money/decimal.ts';
 import type { RateSource } from '../types.ts';
+import { median } from '../median.ts';
 import { field, HttpRateSource, PIVOT, price, type HttpSourceOptions, type Market } from './http.ts';
 
 export interface BinanceP2POptions extends HttpSourceOptions {
@@ -32,6 +33,12 @@ export class BinanceP2PRateSource extends HttpRateSource {
     this.spot = opts.spot;
   }
 
+  /** A pair with no fiat leg would be priced by `spot` alone: Binance's price, not a P2P one. */
+  ownsPair(base: string, quote: string): boolean {
+    const fiat = (c: string) => c !== 'USD' && FIAT.has(c.trim().toUpperCase());
+    return fiat(base) || fiat(quote);
+  }
+
   protected async markets(): Promise<Market> {
     return async (base, quote) => {
       if (base === PIVOT && FIAT.has(quote)) return this.usdtIn(quote);
@@ -59,17 +66,7 @@ export class BinanceP2PRateSource extends HttpRateSource {
       throw new Error(`Binance P2P HTTP ${status} code ${String(field(body, 'code'))}`);
     }
     if (data.length === 0) return null;
+    // The median rather than the best ad: one odd ad cannot move the rate.
     return median(data.map((ad) => price(field(field(ad, 'adv'), 'price'))));
   }
-}
-
-/** Median rather than best ad: one outlier ad cannot move the rate. Exact: (a+b)/2 needs one more place. */
-export function median(values: Decimal[]): Decimal {
-  const s = [...values].sort((a, b) => a.cmp(b));
-  const mid = Math.floor(s.length / 2);
-  const hi = s[mid];
-  if (!hi) throw new RangeError('median of nothing');
-  if (s.length % 2 === 1) return hi;
-  const total = hi.add(s[mid - 1] ?? hi);
-  return total.div('2', total.scale + 1, 'half-up');
 }

@@ -16,6 +16,7 @@ import { signBody } from '../../../src/http/signature.ts';
 import { createWorkers } from '../../../src/worker/index.ts';
 import type { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
 import type { Backend } from '../../helpers/backends.ts';
+import { STATIC_RATES } from '../../helpers/gateway.ts';
 import { CHAIN_ID, deployToken, startAnvil, type Anvil, type TestToken } from './anvil.ts';
 
 export const GATEWAY_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -51,6 +52,7 @@ export async function startGateway(backend: Backend, opts: { env?: Record<string
     SATCHEL_MNEMONIC: GATEWAY_MNEMONIC,
     SATCHEL_PUBLIC_URL: 'https://pay.example.test',
     SATCHEL_ALLOW_PRIVATE_CALLBACKS: '1',
+    SATCHEL_RATES: STATIC_RATES,
     LOG_LEVEL: 'silent',
     ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
     ...opts.env,
