@@ -25,9 +25,18 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/**
+ * The one spelling an email is stored, looked up and throttled under: trimmed and lower-cased.
+ * No Unicode normalisation (NFC/NFKC): stored emails never had it, so applying it on lookup alone
+ * could make two stored users collide; any spelling this maps elsewhere reaches no account.
+ */
+export function emailKey(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 export function normaliseEmail(email: unknown): string {
   if (typeof email !== 'string' || email.length > 254 || !EMAIL_RE.test(email.trim())) throw new UserInputError('Enter a valid email address.');
-  return email.trim().toLowerCase();
+  return emailKey(email);
 }
 
 /** Owner and admin may change things; a viewer only reads. */
@@ -69,7 +78,7 @@ export async function createUser(
 }
 
 export async function findUserByEmail(db: Kysely<DB>, email: string): Promise<DashboardUser | undefined> {
-  return db.selectFrom('dashboard_users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  return db.selectFrom('dashboard_users').selectAll().where('email', '=', emailKey(email)).executeTakeFirst();
 }
 
 export async function findUser(db: Kysely<DB>, id: string): Promise<DashboardUser | undefined> {

@@ -3,7 +3,7 @@
 import type { Ctx } from '../../context.ts';
 import { BadCredentialsError, LinkExpiredError, LoginThrottledError, RoleForbiddenError, UserInputError } from '../../dashboard/errors.ts';
 import { createSession, endAllSessions, endSession, type SignedIn } from '../../dashboard/sessions.ts';
-import { clearAccount, recordFailure, throttleKeys, throttledFor } from '../../dashboard/throttle.ts';
+import { releaseOnSuccess, reserveAttempt, throttleKeys } from '../../dashboard/throttle.ts';
 import {
   canManage,
   checkCredentials,
@@ -53,14 +53,12 @@ export function authRoutes(d: DashboardApi): void {
   d.publicPost('/login', async ({ req, reply, body }) => {
     const now = ctx.now();
     const keys = throttleKeys(body.email, req.ip);
-    const wait = await throttledFor(ctx.storage.db, keys, now);
+    // Counted before the (slow) password check: parallel attempts cannot all slip under the limit.
+    const wait = await reserveAttempt(ctx.storage, keys, now);
     if (wait > 0) throw new LoginThrottledError(wait);
     const user = await checkCredentials(ctx.storage.db, body.email, body.password);
-    if (!user) {
-      await recordFailure(ctx.storage, keys, now);
-      throw new BadCredentialsError();
-    }
-    await clearAccount(ctx.storage.db, user.email);
+    if (!user) throw new BadCredentialsError();
+    await releaseOnSuccess(ctx.storage.db, user.email, req.ip);
     const merchant = await firstMerchantOf(ctx, user);
     const { token, csrf } = await createSession(ctx.storage.db, user, req.ip, now);
     setSessionCookie(ctx, req, reply, token);
