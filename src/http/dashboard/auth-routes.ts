@@ -88,7 +88,7 @@ export function authRoutes(d: DashboardApi): void {
   d.get('/me', async ({ signedIn, merchant }) => me(ctx, signedIn, merchant, signedIn.session.csrf));
 
   d.post('/logout', async ({ req, reply }) => {
-    const token = readCookie(req);
+    const token = readCookie(ctx, req);
     if (token) await endSession(ctx.storage.db, token);
     clearSessionCookie(ctx, req, reply);
     return { signed_out: true };
