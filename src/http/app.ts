@@ -9,6 +9,7 @@ import { backlogSamples } from '../db/backlog.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
 import { ScanBusyError } from '../chain/errors.ts';
 import { signedApi } from './signed-api.ts';
+import { limitConnections, requestDeadlineOptions } from './connections.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 import { invoiceRoutes } from './routes/invoices.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -55,6 +56,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   const app = Fastify({
     logger: opts.logger === false ? false : { level: ctx.config.logLevel, redact: ['req.headers.sign'] },
     bodyLimit: ctx.config.bodyLimit,
+    ...requestDeadlineOptions(ctx.config),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -67,6 +69,8 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     frameworkErrors,
     clientErrorHandler,
   });
+
+  limitConnections(app.server, ctx.config);
 
   let closing = false;
   app.addHook('preClose', async () => {
