@@ -176,8 +176,8 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   }
   await exchangeRateRoutes(app, ctx);
   await openApiRoutes(app);
-  await payerRoutes(app, ctx);
-  await pageRoutes(app, ctx, opts.distDir);
+  const payerLimit = await payerRoutes(app, ctx);
+  await pageRoutes(app, ctx, opts.distDir, payerLimit);
   await logoRoutes(app, ctx);
   await demoRoutes(app, ctx);
   await dashboardRoutes(app, ctx);
