@@ -7,7 +7,7 @@ import { releaseOnSuccess, reserveAttempt, throttleKeys } from '../../dashboard/
 import {
   canManage,
   checkCredentials,
-  createUser,
+  inviteUser,
   disableUser,
   findUser,
   issueSetPasswordLink,
@@ -109,8 +109,7 @@ export function authRoutes(d: DashboardApi): void {
       const role = body.role === 'owner' || body.role === 'viewer' ? body.role : null;
       if (!role) throw new UserInputError('The role must be owner or viewer.');
       const now = ctx.now();
-      const user = await createUser(ctx.storage, { merchantId: merchant.id, email: body.email, role }, now);
-      const token = await issueSetPasswordLink(ctx.storage, user.id, now);
+      const { user, token } = await inviteUser(ctx.storage, merchant.id, body.email, role, now);
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'user_invite', target: user.email, detail: { role } }, now);
       return { user: presentUser(user), link: setPasswordUrl(ctx.config.publicUrl, token) };
     },
