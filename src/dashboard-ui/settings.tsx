@@ -202,7 +202,8 @@ function Keys() {
     if (!confirm(`Rotate the ${kind} key? The current one stops working at once; your shop needs the new one.`)) return;
     setError(null);
     try {
-      setFresh(await post<{ kind: string; key: string }>('/keys/rotate', { kind, confirm: true }));
+      // `from`: the key as this page shows it; a rotation made meanwhile elsewhere wins and this one is refused.
+      setFresh(await post<{ kind: string; key: string }>('/keys/rotate', { kind, confirm: true, from: keys.data?.[kind] }));
       keys.reload();
     } catch (err) {
       setError(err);

@@ -54,3 +54,10 @@ export class EmailTakenError extends UserInputError {
     super(`A user with the email ${email} already exists.`);
   }
 }
+
+/** A key rotation that lost to another one (two tabs, a double click): 409, nothing changed. */
+export class KeyChangedError extends Error {
+  constructor() {
+    super('The key was rotated meanwhile (another tab or user). Reload to see the key in force.');
+  }
+}

@@ -58,12 +58,18 @@ export class MerchantCache {
   }
 }
 
-/** Replaces one of the merchant's API keys; the old one stops working at once (caches: call
- * `MerchantCache.invalidate`). Returns the new key, which is shown once and never again. */
-export async function rotateMerchantKey(db: Kysely<DB>, id: string, kind: 'payment' | 'payout'): Promise<string> {
+/**
+ * Replaces one of the merchant's API keys if it is still `expected` (the key itself is its own
+ * version: a compare-and-swap in one statement, so of two rotations that both started from the
+ * same key exactly one wins, on every process). Returns the new key, which is shown once and never
+ * again, or null when the key had changed meanwhile (nothing is written then). The old key stops
+ * working at once (caches: call `MerchantCache.invalidate`).
+ */
+export async function rotateMerchantKey(db: Kysely<DB>, id: string, kind: 'payment' | 'payout', expected: string): Promise<string | null> {
   const key = newKey();
-  await db.updateTable('merchants').set(kind === 'payment' ? { payment_key: key } : { payout_key: key }).where('id', '=', id).execute();
-  return key;
+  const column = kind === 'payment' ? 'payment_key' : 'payout_key';
+  const r = await db.updateTable('merchants').set({ [column]: key }).where('id', '=', id).where(column, '=', expected).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1 ? key : null;
 }
 
 export interface MerchantDefaults {
