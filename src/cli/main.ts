@@ -23,6 +23,7 @@ import { listStuckPayouts } from '../payouts/stuck.ts';
 import { simulateDeposit } from '../transfers/deposit.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../simulator/payouts.ts';
 import { USER_USAGE, userCli } from './users.ts';
+import { MERCHANT_SET_USAGE, merchantSetCli } from './merchant-set.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -31,6 +32,7 @@ const USAGE = `Usage: satchel <command>
   merchant unblock <uuid>                lift the block
   merchant update <uuid> [--display-name NAME] [--logo FILE | --remove-logo] [--accent '#RRGGBB'] [--theme dark|light|auto] [--language CODE|auto] [--json]
                                          set the public profile payers see (empty text clears a field)
+${MERCHANT_SET_USAGE}
   migrate                                apply database migrations
   simulate pay --invoice <uuid> [--amount <decimal>] [--unconfirmed] [--json]
   simulate pay --address <address> --network <code> --currency <code> --amount <decimal> [--unconfirmed] [--json]
@@ -56,6 +58,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
     return s;
   };
   if (group === 'user') return userCli(action, rest, out);
+  if (group === 'merchant' && action === 'set') return merchantSetCli(rest, out);
   if (group === 'payouts' && action === 'list') {
     const { values } = parseArgs({ args: rest, options: { stuck: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
     if (!values.stuck) return fail(out, 'Only `payouts list --stuck` is available: payouts are listed through the API (/v1/payout/list).');

@@ -1,5 +1,5 @@
 // Settings: the merchant's default callback and return URLs, the public profile (in
-// settings-profile.tsx), API keys, users (owners invite and remove), this account's sessions, and
+// settings-profile.tsx), API keys, the refund key (refund-key.tsx), users (owners invite and remove), this account's sessions, and
 // the audit log of changes.
 import { useState } from 'preact/hooks';
 import { ApiError, get, post } from './api.ts';
@@ -7,6 +7,7 @@ import { me, notify, signedOut } from './store.ts';
 import { time } from './format.ts';
 import { Badge, Card, Copy, Field, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
 import { Profile } from './settings-profile.tsx';
+import { RefundKey } from './refund-key.tsx';
 
 interface User {
   id: string;
@@ -33,6 +34,7 @@ export function Settings() {
     <Page title="Settings">
       <Defaults manage={manage} />
       {manage && <Keys />}
+      <RefundKey manage={manage} />
       {manage && <Profile />}
       <Users manage={manage} />
       <Security />

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, Msg, ValidationError } from '../errors.ts';
-import type { Merchant } from '../merchants/store.ts';
+import { refundKeys, type Merchant } from '../merchants/store.ts';
 import { isUuid, type Input } from '../contracts/rules.ts';
 import type { Operation, SigningKey } from '../contracts/merchant-api/operation.ts';
 import { MAX_JSON_DEPTH, parseJsonBody } from './json-body.ts';
@@ -75,11 +75,19 @@ export const signedApi: FastifyPluginAsync<SignedApiOptions> = async (app, { ctx
   for (const group of groups) await app.register(group, { ctx });
 };
 
-const KEYS: Record<SigningKey, ReadonlyArray<'payment' | 'payout'>> = {
-  payment: ['payment'],
-  payout: ['payout'],
-  payment_or_payout: ['payment', 'payout'],
-};
+/** The keys that may sign an operation for this merchant (`refund` follows the merchant's setting). */
+function keysFor(signedWith: SigningKey, merchant: Merchant): ReadonlyArray<'payment' | 'payout'> {
+  switch (signedWith) {
+    case 'payment':
+      return ['payment'];
+    case 'payout':
+      return ['payout'];
+    case 'payment_or_payout':
+      return ['payment', 'payout'];
+    case 'refund':
+      return refundKeys(merchant);
+  }
+}
 
 async function authenticate(ctx: Ctx, req: FastifyRequest, signedWith: SigningKey): Promise<Merchant> {
   const id = req.headers['merchant'];
@@ -87,7 +95,7 @@ async function authenticate(ctx: Ctx, req: FastifyRequest, signedWith: SigningKe
   if (typeof id !== 'string' || !isUuid(id) || typeof sign !== 'string') throw new AuthError();
   const merchant = await ctx.merchants.get(id.toLowerCase());
   if (!merchant) throw new AuthError();
-  if (!KEYS[signedWith].some((k) => verifySignature(req.rawBody, k === 'payout' ? merchant.payout_key : merchant.payment_key, sign))) throw new AuthError();
+  if (!keysFor(signedWith, merchant).some((k) => verifySignature(req.rawBody, k === 'payout' ? merchant.payout_key : merchant.payment_key, sign))) throw new AuthError();
   return merchant;
 }
 

@@ -72,6 +72,34 @@ export async function rotateMerchantKey(db: Kysely<DB>, id: string, kind: 'payme
   return Number(r.numUpdatedRows) === 1 ? key : null;
 }
 
+/** Which keys may sign a merchant's refunds: the payout key (the spec's rule), or either key. */
+export const REFUND_KEY_SETTINGS = ['payout', 'either'] as const;
+export type RefundKeySetting = (typeof REFUND_KEY_SETTINGS)[number];
+
+export function refundKeySetting(m: Merchant): RefundKeySetting {
+  return m.refund_key === 'either' ? 'either' : 'payout';
+}
+
+/**
+ * The keys that may sign `/v1/payment/refund`. `either` lets whoever holds the payment key (often
+ * embedded in a shop) refund paid invoices to any address, capped at what was paid: a merchant's
+ * choice, made in the dashboard or the CLI, for SDKs that sign refunds with the payment key.
+ */
+export function refundKeys(m: Merchant): ReadonlyArray<'payment' | 'payout'> {
+  return refundKeySetting(m) === 'either' ? ['payout', 'payment'] : ['payout'];
+}
+
+/** The setting a form or command line names, or null when it names none of them. */
+export function parseRefundKeySetting(v: unknown): RefundKeySetting | null {
+  return typeof v === 'string' && (REFUND_KEY_SETTINGS as readonly string[]).includes(v) ? (v as RefundKeySetting) : null;
+}
+
+/** Stores the refund-key setting (already validated); false when there is no such merchant. */
+export async function setRefundKeySetting(db: Kysely<DB>, id: string, setting: RefundKeySetting): Promise<boolean> {
+  const r = await db.updateTable('merchants').set({ refund_key: setting }).where('id', '=', id).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
 export interface MerchantDefaults {
   url_callback: string | null;
   url_return: string | null;

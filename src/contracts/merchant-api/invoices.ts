@@ -164,7 +164,7 @@ export const refundInvoiceOp = operation<RefundParams, Empty>({
   path: '/v1/payment/refund',
   summary: 'Refund (part of) a paid invoice (uuid wins over order_id)',
   group: 'invoices',
-  signedWith: 'payout',
+  signedWith: 'refund',
   blockedMerchant: 'forbidden',
   params: {
     address: 'required|string',

@@ -5,8 +5,12 @@
 import type * as z from 'zod';
 import type { RuleSet } from '../rules.ts';
 
-/** The merchant's key that signs a request: the payment key, the payout key, or either of them. */
-export type SigningKey = 'payment' | 'payout' | 'payment_or_payout';
+/**
+ * The merchant's key that signs a request: the payment key, the payout key, or either of them;
+ * `refund`: the payout key, and the payment key too for a merchant whose refund-key setting is
+ * `either` (the common SDKs sign refunds with the payment key).
+ */
+export type SigningKey = 'payment' | 'payout' | 'payment_or_payout' | 'refund';
 
 export interface Operation<Params, Result> {
   /** A stable name (the OpenAPI operationId). */
