@@ -10,7 +10,7 @@ import { isUuid, type Input } from '../contracts/rules.ts';
 import type { Operation, SigningKey } from '../contracts/merchant-api/operation.ts';
 import { MAX_JSON_DEPTH, parseJsonBody } from './json-body.ts';
 import { failure } from './envelope.ts';
-import { looksLikeWebhook, verifySignature } from './signature.ts';
+import { isWebhookSignature, looksLikeWebhook, verifySignature, withoutWebhookFields } from './signature.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -66,9 +66,16 @@ export const signedApi: FastifyPluginAsync<SignedApiOptions> = async (app, { ctx
   app.addHook('preHandler', async (req, reply) => {
     const op = req.routeOptions.config.merchantOperation!;
     const merchant = await authenticate(ctx, req, op.signedWith);
-    const input = parseBody(req, reply);
+    let input = parseBody(req, reply);
     if (input === null) return reply;
-    if (looksLikeWebhook(input)) throw new AuthError();
+    if (looksLikeWebhook(input)) {
+      // A webhook replayed as a request carries the webhook's own signature: refused everywhere.
+      // Re-signed as a request, it is accepted only by read-only operations, minus its webhook fields.
+      if (!op.acceptsWebhookBody) throw new AuthError();
+      const keys = keysFor(op.signedWith, merchant).map((k) => (k === 'payout' ? merchant.payout_key : merchant.payment_key));
+      if (isWebhookSignature(input, keys, req.headers['sign'] as string | undefined)) throw new AuthError();
+      input = withoutWebhookFields(input);
+    }
     if (op.blockedMerchant === 'forbidden' && merchant.is_blocked) throw new BusinessError(Msg.forbidden);
     req.signedCall = { input, merchant, query: (req.query ?? {}) as Record<string, unknown>, req };
   });

@@ -112,6 +112,7 @@ export const invoiceInfoOp = operation<InvoiceRef, Invoice>({
   group: 'invoices',
   signedWith: 'payment',
   blockedMerchant: 'allowed',
+  acceptsWebhookBody: true,
   params: UUID_OR_ORDER_ID,
   result: Invoice,
   example: { params: { uuid: EXAMPLE_INVOICE.uuid }, result: EXAMPLE_INVOICE },

@@ -22,6 +22,13 @@ export interface Operation<Params, Result> {
   readonly signedWith: SigningKey;
   /** `forbidden` answers a blocked merchant `You are forbidden`; `allowed` lets it read. */
   readonly blockedMerchant: 'forbidden' | 'allowed';
+  /**
+   * A read-only operation that accepts a received webhook body passed on as its parameters (shop
+   * code does this with info routes), when signed as a request over those bytes: the webhook-only
+   * fields are ignored. Every operation that changes anything leaves this unset and refuses such
+   * bodies, and a replayed webhook (its own webhook signature) is refused everywhere.
+   */
+  readonly acceptsWebhookBody?: true;
   /** Body parameters: name -> rule string of ../rules.ts (`list.*.field` for array items). */
   readonly params: RuleSet;
   /** Query-string parameters, as rule strings too. */
