@@ -46,6 +46,12 @@ export interface Config {
   /** Per-IP requests per minute on the public payer API. */
   payerRateLimit: number;
   bodyLimit: number;
+  /** A request's headers and body must have arrived within this time (else 408 and closed). */
+  bodyDeadlineMs: number;
+  /** Open connections in all (Node's `server.maxConnections`); 0: no cap. */
+  maxConnections: number;
+  /** Open connections from one socket address; 0: no cap. */
+  maxConnectionsPerAddress: number;
   /** Pause between two rounds of the background workers. */
   workerIntervalMs: number;
   /** Longest a graceful shutdown (SIGTERM) may take before the process exits anyway. */
@@ -90,6 +96,9 @@ type FileConfig = Partial<{
   log_level: string;
   mnemonic_file: string;
   payer_rate_limit: number;
+  body_deadline_ms: number;
+  max_connections: number;
+  max_connections_per_address: number;
   trust_proxy: boolean | number | string;
   worker_interval_ms: number;
   shutdown_timeout_ms: number;
@@ -253,6 +262,14 @@ function trustProxy(v: boolean | number | string | undefined): boolean | number 
   return v;
 }
 
+/** A whole number at least `min`, or a ConfigError naming the setting. */
+function count(name: string, v: string | number | undefined, fallback: number, min: number): number {
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < min) throw new ConfigError(`${name} must be a whole number of at least ${min} (got ${String(v)}).`);
+  return n;
+}
+
 function bool(v: string | undefined): boolean | undefined {
   if (v === undefined || v === '') return undefined;
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
@@ -289,6 +306,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.SATCHEL_TRUST_PROXY ?? fc.trust_proxy),
     payerRateLimit: Number(env.SATCHEL_PAYER_RATE_LIMIT ?? fc.payer_rate_limit ?? 600),
     bodyLimit: 64 * 1024,
+    bodyDeadlineMs: count('SATCHEL_BODY_DEADLINE_MS', env.SATCHEL_BODY_DEADLINE_MS ?? fc.body_deadline_ms, 10_000, 100),
+    maxConnections: count('SATCHEL_MAX_CONNECTIONS', env.SATCHEL_MAX_CONNECTIONS ?? fc.max_connections, 1000, 0),
+    maxConnectionsPerAddress: count('SATCHEL_MAX_CONNECTIONS_PER_ADDRESS', env.SATCHEL_MAX_CONNECTIONS_PER_ADDRESS ?? fc.max_connections_per_address, 64, 0),
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
     shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
     payoutStuckTimeoutMs: 1000 * Number(env.SATCHEL_PAYOUT_STUCK_TIMEOUT_SECONDS ?? fc.payout_stuck_timeout_seconds ?? 3600),

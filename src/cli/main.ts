@@ -28,6 +28,7 @@ import { MERCHANT_SHOW_USAGE, merchantShowCli } from './merchant-show.ts';
 import { DB_USAGE, dbCli } from './db-copy.ts';
 import { databaseLabel } from './where.ts';
 import { DOCTOR_USAGE, doctorCli } from './doctor.ts';
+import { MERCHANT_SET_USAGE, merchantSetCli } from './merchant-set.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -37,6 +38,7 @@ ${MERCHANT_SHOW_USAGE}
   merchant unblock <uuid>                lift the block
   merchant update <uuid> [--display-name NAME] [--logo FILE | --remove-logo] [--accent '#RRGGBB'] [--theme dark|light|auto] [--language CODE|auto] [--json]
                                          set the public profile payers see (empty text clears a field)
+${MERCHANT_SET_USAGE}
   migrate                                apply database migrations
   simulate pay --invoice <uuid> [--amount <decimal>] [--unconfirmed] [--json]
   simulate pay --address <address> --network <code> --currency <code> --amount <decimal> [--unconfirmed] [--json]
@@ -69,6 +71,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
   if (group === 'invoice') return invoiceCli(action, rest, config, out);
   if (group === 'db') return dbCli(action, rest, config, out);
   if (group === 'doctor') return doctorCli(action === undefined ? rest : [action, ...rest], config, out, () => createContext(config));
+  if (group === 'merchant' && action === 'set') return merchantSetCli(rest, out);
   if (group === 'payouts' && action === 'list') {
     const { values } = parseArgs({ args: rest, options: { stuck: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
     if (!values.stuck) return fail(out, 'Only `payouts list --stuck` is available: payouts are listed through the API (/v1/payout/list).');

@@ -1,5 +1,5 @@
 // Settings: the merchant's default callback and return URLs, the public profile (in
-// settings-profile.tsx), API keys, users (owners invite and remove), this account's sessions, and
+// settings-profile.tsx), API keys, the refund key (refund-key.tsx), users (owners invite and remove), this account's sessions, and
 // the audit log of changes.
 import { useState } from 'preact/hooks';
 import { ApiError, get, post } from './api.ts';
@@ -8,6 +8,7 @@ import { time } from './format.ts';
 import { Badge, Card, Copy, Field, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
 import { Networks } from './settings-networks.tsx';
 import { Profile } from './settings-profile.tsx';
+import { RefundKey } from './refund-key.tsx';
 
 interface User {
   id: string;
@@ -34,6 +35,7 @@ export function Settings() {
     <Page title="Settings">
       <Defaults manage={manage} />
       {manage && <Keys />}
+      <RefundKey manage={manage} />
       {manage && <Profile />}
       <Users manage={manage} />
       <Security />
@@ -204,7 +206,8 @@ function Keys() {
     if (!confirm(`Rotate the ${kind} key? The current one stops working at once; your shop needs the new one.`)) return;
     setError(null);
     try {
-      setFresh(await post<{ kind: string; key: string }>('/keys/rotate', { kind, confirm: true }));
+      // `from`: the key as this page shows it; a rotation made meanwhile elsewhere wins and this one is refused.
+      setFresh(await post<{ kind: string; key: string }>('/keys/rotate', { kind, confirm: true, from: keys.data?.[kind] }));
       keys.reload();
     } catch (err) {
       setError(err);

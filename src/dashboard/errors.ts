@@ -44,3 +44,20 @@ export class LinkExpiredError extends Error {
 
 /** Bad input to a user operation (CLI or dashboard): 422 with the message. */
 export class UserInputError extends Error {}
+
+/** The email belongs to a dashboard user already (of `merchantId`; null: an instance admin): 422. */
+export class EmailTakenError extends UserInputError {
+  constructor(
+    readonly email: string,
+    readonly merchantId: string | null,
+  ) {
+    super(`A user with the email ${email} already exists.`);
+  }
+}
+
+/** A key rotation that lost to another one (two tabs, a double click): 409, nothing changed. */
+export class KeyChangedError extends Error {
+  constructor() {
+    super('The key was rotated meanwhile (another tab or user). Reload to see the key in force.');
+  }
+}

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { DB, DashboardUsersTable } from '../db/schema.ts';
 import type { Storage } from '../db/dialect.ts';
 import { burnPasswordCheck, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
-import { LinkExpiredError, UserInputError } from './errors.ts';
+import { EmailTakenError, LinkExpiredError, UserInputError } from './errors.ts';
 
 export type DashboardUser = DashboardUsersTable;
 export const ROLES = ['owner', 'viewer', 'admin'] as const;
@@ -25,9 +25,18 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/**
+ * The one spelling an email is stored, looked up and throttled under: trimmed and lower-cased.
+ * No Unicode normalisation (NFC/NFKC): stored emails never had it, so applying it on lookup alone
+ * could make two stored users collide; any spelling this maps elsewhere reaches no account.
+ */
+export function emailKey(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 export function normaliseEmail(email: unknown): string {
   if (typeof email !== 'string' || email.length > 254 || !EMAIL_RE.test(email.trim())) throw new UserInputError('Enter a valid email address.');
-  return email.trim().toLowerCase();
+  return emailKey(email);
 }
 
 /** Owner and admin may change things; a viewer only reads. */
@@ -62,14 +71,37 @@ export async function createUser(
   try {
     await storage.db.insertInto('dashboard_users').values(user).execute();
   } catch (e) {
-    if (storage.isUniqueViolation(e)) throw new UserInputError(`A user with the email ${email} already exists.`);
-    throw e;
+    if (!storage.isUniqueViolation(e)) throw e;
+    const holder = await findUserByEmail(storage.db, email);
+    throw new EmailTakenError(email, holder?.merchant_id ?? null);
   }
   return user;
 }
 
+/**
+ * An owner's invitation: the new user and their one-time link token.
+ *
+ * An email identifies one dashboard user, of one merchant (sign-in is by email alone). Telling an
+ * owner that an email "already exists" when it belongs to *another* merchant (or an admin) would
+ * reveal who uses the gateway, so that case answers exactly as a new email does: a user-shaped
+ * answer and a link, but nothing is stored and the link is a fresh random token that was never
+ * recorded, so it opens as "expired or used" — the invitation is not deliverable. The person can
+ * be given access to a second merchant only under another email. An email already used in the
+ * owner's own merchant still answers "already exists": those users are in the owner's list anyway.
+ */
+export async function inviteUser(storage: Storage, merchantId: string, email: unknown, role: 'owner' | 'viewer', now: number): Promise<{ user: DashboardUser; token: string }> {
+  try {
+    const user = await createUser(storage, { merchantId, email, role }, now);
+    return { user, token: await issueSetPasswordLink(storage, user.id, now) };
+  } catch (e) {
+    if (!(e instanceof EmailTakenError) || e.merchantId === merchantId) throw e;
+    const user: DashboardUser = { id: randomUUID(), merchant_id: merchantId, email: e.email, role, password_hash: null, disabled: 0, created_at: now, updated_at: now };
+    return { user, token: newToken() };
+  }
+}
+
 export async function findUserByEmail(db: Kysely<DB>, email: string): Promise<DashboardUser | undefined> {
-  return db.selectFrom('dashboard_users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  return db.selectFrom('dashboard_users').selectAll().where('email', '=', emailKey(email)).executeTakeFirst();
 }
 
 export async function findUser(db: Kysely<DB>, id: string): Promise<DashboardUser | undefined> {

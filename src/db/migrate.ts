@@ -17,6 +17,7 @@ import * as m014 from './migrations/014_merchant_language.ts';
 import * as m015 from './migrations/015_webhook_claim_order.ts';
 import * as m016 from './migrations/016_seed_record.ts';
 import * as m017 from './migrations/017_invoice_rate_quotes.ts';
+import * as m018 from './migrations/018_refund_key.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '015_webhook_claim_order': m015,
   '016_seed_record': m016,
   '017_invoice_rate_quotes': m017,
+  '018_refund_key': m018,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -10,6 +10,7 @@ import { backlogSamples } from '../db/backlog.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
 import { ScanBusyError } from '../chain/errors.ts';
 import { signedApi } from './signed-api.ts';
+import { limitConnections, requestDeadlineOptions } from './connections.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 import { invoiceRoutes } from './routes/invoices.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -73,6 +74,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     logger: opts.logger === false ? false : { level: ctx.config.logLevel, redact: ['req.headers.sign'], ...(opts.logStream ? { stream: opts.logStream } : {}) },
     logController: new RequestLog(),
     bodyLimit: ctx.config.bodyLimit,
+    ...requestDeadlineOptions(ctx.config),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -85,6 +87,8 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     frameworkErrors,
     clientErrorHandler,
   });
+
+  limitConnections(app.server, ctx.config);
 
   let closing = false;
   app.addHook('preClose', async () => {
@@ -192,8 +196,8 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   }
   await exchangeRateRoutes(app, ctx);
   await openApiRoutes(app);
-  await payerRoutes(app, ctx);
-  await pageRoutes(app, ctx, opts.distDir);
+  const payerLimit = await payerRoutes(app, ctx);
+  await pageRoutes(app, ctx, opts.distDir, payerLimit);
   await logoRoutes(app, ctx);
   await demoRoutes(app, ctx);
   await dashboardRoutes(app, ctx);

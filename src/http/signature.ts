@@ -1,4 +1,6 @@
+// The request signature, and how a webhook body is told apart from a request.
 import { hash, timingSafeEqual } from 'node:crypto';
+import { webhookSign } from '../webhooks/payload.ts';
 
 /** sign = md5_hex(base64(raw body bytes) + api_key) (DESIGN D2). */
 export function signBody(raw: Buffer | string, key: string): string {
@@ -24,4 +26,29 @@ const WEBHOOK_TYPES: ReadonlySet<unknown> = new Set(['payment', 'wallet', 'payou
  */
 export function looksLikeWebhook(input: Record<string, unknown>): boolean {
   return Object.hasOwn(input, 'is_final') || WEBHOOK_TYPES.has(input.type);
+}
+
+/** Fields a webhook body has and no request takes (`sign` travels in a webhook's body). */
+const WEBHOOK_ONLY_FIELDS = ['is_final', 'type', 'sign'] as const;
+
+/** The parameters of a webhook body re-signed as a request, with the webhook-only fields dropped. */
+export function withoutWebhookFields(input: Record<string, unknown>): Record<string, unknown> {
+  const rest = { ...input };
+  for (const f of WEBHOOK_ONLY_FIELDS) delete rest[f];
+  return rest;
+}
+
+/**
+ * Whether `given` (the request's `sign` header) is the *webhook* signature of these fields under
+ * one of `keys`: what a delivered webhook, replayed minus its `sign`, carries. A shop that passes a
+ * received webhook body on signs its own bytes (usually with the `sign` field still in them), whose
+ * request signature differs; bytes identical to the webhook's signed part cannot be told from a
+ * replay and stay refused.
+ */
+export function isWebhookSignature(input: Record<string, unknown>, keys: readonly string[], given: string | undefined): boolean {
+  if (typeof given !== 'string') return false;
+  const { sign: inBody, ...fields } = input;
+  const lower = given.toLowerCase();
+  if (typeof inBody === 'string' && inBody.toLowerCase() === lower) return true;
+  return keys.some((key) => webhookSign(fields, key) === lower);
 }

@@ -5,12 +5,12 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, Msg, ValidationError } from '../errors.ts';
-import type { Merchant } from '../merchants/store.ts';
+import { refundKeys, type Merchant } from '../merchants/store.ts';
 import { isUuid, type Input } from '../contracts/rules.ts';
 import type { Operation, SigningKey } from '../contracts/merchant-api/operation.ts';
 import { MAX_JSON_DEPTH, parseJsonBody } from './json-body.ts';
 import { failure } from './envelope.ts';
-import { looksLikeWebhook, verifySignature } from './signature.ts';
+import { isWebhookSignature, looksLikeWebhook, verifySignature, withoutWebhookFields } from './signature.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -66,20 +66,35 @@ export const signedApi: FastifyPluginAsync<SignedApiOptions> = async (app, { ctx
   app.addHook('preHandler', async (req, reply) => {
     const op = req.routeOptions.config.merchantOperation!;
     const merchant = await authenticate(ctx, req, op.signedWith);
-    const input = parseBody(req, reply);
+    let input = parseBody(req, reply);
     if (input === null) return reply;
-    if (looksLikeWebhook(input)) throw new AuthError();
+    if (looksLikeWebhook(input)) {
+      // A webhook replayed as a request carries the webhook's own signature: refused everywhere.
+      // Re-signed as a request, it is accepted only by read-only operations, minus its webhook fields.
+      if (!op.acceptsWebhookBody) throw new AuthError();
+      const keys = keysFor(op.signedWith, merchant).map((k) => (k === 'payout' ? merchant.payout_key : merchant.payment_key));
+      if (isWebhookSignature(input, keys, req.headers['sign'] as string | undefined)) throw new AuthError();
+      input = withoutWebhookFields(input);
+    }
     if (op.blockedMerchant === 'forbidden' && merchant.is_blocked) throw new BusinessError(Msg.forbidden);
     req.signedCall = { input, merchant, query: (req.query ?? {}) as Record<string, unknown>, req };
   });
   for (const group of groups) await app.register(group, { ctx });
 };
 
-const KEYS: Record<SigningKey, ReadonlyArray<'payment' | 'payout'>> = {
-  payment: ['payment'],
-  payout: ['payout'],
-  payment_or_payout: ['payment', 'payout'],
-};
+/** The keys that may sign an operation for this merchant (`refund` follows the merchant's setting). */
+function keysFor(signedWith: SigningKey, merchant: Merchant): ReadonlyArray<'payment' | 'payout'> {
+  switch (signedWith) {
+    case 'payment':
+      return ['payment'];
+    case 'payout':
+      return ['payout'];
+    case 'payment_or_payout':
+      return ['payment', 'payout'];
+    case 'refund':
+      return refundKeys(merchant);
+  }
+}
 
 async function authenticate(ctx: Ctx, req: FastifyRequest, signedWith: SigningKey): Promise<Merchant> {
   const id = req.headers['merchant'];
@@ -87,7 +102,7 @@ async function authenticate(ctx: Ctx, req: FastifyRequest, signedWith: SigningKe
   if (typeof id !== 'string' || !isUuid(id) || typeof sign !== 'string') throw new AuthError();
   const merchant = await ctx.merchants.get(id.toLowerCase());
   if (!merchant) throw new AuthError();
-  if (!KEYS[signedWith].some((k) => verifySignature(req.rawBody, k === 'payout' ? merchant.payout_key : merchant.payment_key, sign))) throw new AuthError();
+  if (!keysFor(signedWith, merchant).some((k) => verifySignature(req.rawBody, k === 'payout' ? merchant.payout_key : merchant.payment_key, sign))) throw new AuthError();
   return merchant;
 }
 

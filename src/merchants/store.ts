@@ -58,12 +58,46 @@ export class MerchantCache {
   }
 }
 
-/** Replaces one of the merchant's API keys; the old one stops working at once (caches: call
- * `MerchantCache.invalidate`). Returns the new key, which is shown once and never again. */
-export async function rotateMerchantKey(db: Kysely<DB>, id: string, kind: 'payment' | 'payout'): Promise<string> {
+/**
+ * Replaces one of the merchant's API keys if it is still `expected` (the key itself is its own
+ * version: a compare-and-swap in one statement, so of two rotations that both started from the
+ * same key exactly one wins, on every process). Returns the new key, which is shown once and never
+ * again, or null when the key had changed meanwhile (nothing is written then). The old key stops
+ * working at once (caches: call `MerchantCache.invalidate`).
+ */
+export async function rotateMerchantKey(db: Kysely<DB>, id: string, kind: 'payment' | 'payout', expected: string): Promise<string | null> {
   const key = newKey();
-  await db.updateTable('merchants').set(kind === 'payment' ? { payment_key: key } : { payout_key: key }).where('id', '=', id).execute();
-  return key;
+  const column = kind === 'payment' ? 'payment_key' : 'payout_key';
+  const r = await db.updateTable('merchants').set({ [column]: key }).where('id', '=', id).where(column, '=', expected).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1 ? key : null;
+}
+
+/** Which keys may sign a merchant's refunds: the payout key (the spec's rule), or either key. */
+export const REFUND_KEY_SETTINGS = ['payout', 'either'] as const;
+export type RefundKeySetting = (typeof REFUND_KEY_SETTINGS)[number];
+
+export function refundKeySetting(m: Merchant): RefundKeySetting {
+  return m.refund_key === 'either' ? 'either' : 'payout';
+}
+
+/**
+ * The keys that may sign `/v1/payment/refund`. `either` lets whoever holds the payment key (often
+ * embedded in a shop) refund paid invoices to any address, capped at what was paid: a merchant's
+ * choice, made in the dashboard or the CLI, for SDKs that sign refunds with the payment key.
+ */
+export function refundKeys(m: Merchant): ReadonlyArray<'payment' | 'payout'> {
+  return refundKeySetting(m) === 'either' ? ['payout', 'payment'] : ['payout'];
+}
+
+/** The setting a form or command line names, or null when it names none of them. */
+export function parseRefundKeySetting(v: unknown): RefundKeySetting | null {
+  return typeof v === 'string' && (REFUND_KEY_SETTINGS as readonly string[]).includes(v) ? (v as RefundKeySetting) : null;
+}
+
+/** Stores the refund-key setting (already validated); false when there is no such merchant. */
+export async function setRefundKeySetting(db: Kysely<DB>, id: string, setting: RefundKeySetting): Promise<boolean> {
+  const r = await db.updateTable('merchants').set({ refund_key: setting }).where('id', '=', id).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
 
 export interface MerchantDefaults {

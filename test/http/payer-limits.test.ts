@@ -1,6 +1,9 @@
 // The payer API's rate limit, CORS and security headers come from the maintained Fastify plugins:
 // the limit counts the route the router matched (no percent-encoding bypass), payers behind a
 // trusted proxy get their own buckets, and every answer is an envelope.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
@@ -96,5 +99,44 @@ describe('behind a trusted reverse proxy', () => {
     expect([await via('198.51.100.1'), await via('198.51.100.1'), await via('198.51.100.1')]).toEqual([404, 404, 429]);
     expect(await via('198.51.100.2')).toBe(404);
     expect([await via('198.51.100.3', '203.0.113.50'), await via('198.51.100.4', '203.0.113.50'), await via('198.51.100.5', '203.0.113.50')]).toEqual([404, 404, 429]);
+  });
+});
+
+describe('the payment page /pay/{uuid} counts on the payer API\'s bucket', () => {
+  let gw: TestGateway;
+  let dist: string;
+  beforeAll(async () => {
+    // A stand-in for the built page: the route embeds the payer view after the mount point.
+    dist = mkdtempSync(join(tmpdir(), 'satchel-dist-'));
+    mkdirSync(join(dist, 'page'));
+    writeFileSync(join(dist, 'page', 'index.html'), '<!doctype html><html><body><div id="app"></div></body></html>');
+    gw = await startTestGateway(sqlite!, { env: { SATCHEL_PAYER_RATE_LIMIT: '3' }, app: { distDir: dist } });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('every spelling of the page and the payer API share one per-client limit', async () => {
+    const get = (url: string, remoteAddress: string) => gw.app.inject({ method: 'GET', url, remoteAddress });
+    const spellings = [`/pay/${UUID}`, `/pay/${UUID}?lang=de`, `/pay/${UUID.toUpperCase()}`, `/p%61y/${UUID}`, `/pay/${UUID}?x=1`];
+    // Each spelling reaches the page (the view is embedded) while under the limit...
+    for (const [i, url] of spellings.entries()) {
+      const first = await get(url, `198.51.100.${100 + i}`);
+      expect(first.statusCode).toBe(200);
+      expect(first.body).toContain('<script type="application/json"');
+    }
+    // ...and once a client has used its bucket on the page and the API, every spelling is refused.
+    const ip = '198.51.100.200';
+    expect((await get(`/pay/${UUID}`, ip)).statusCode).toBe(200);
+    expect((await get(`/api/pay/${UUID}`, ip)).statusCode).toBe(404);
+    expect((await get(`/pay/${UUID}?lang=fr`, ip)).statusCode).toBe(200);
+    for (const url of [...spellings, `/api/pay/${UUID}`]) {
+      const res = await get(url, ip);
+      expect(res.statusCode, url).toBe(429);
+      expect(res.json()).toEqual({ state: 1, message: 'Too many requests' });
+    }
+    // Another client is not affected.
+    expect((await get(`/pay/${UUID}`, '198.51.100.201')).statusCode).toBe(200);
   });
 });

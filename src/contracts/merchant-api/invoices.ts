@@ -112,6 +112,7 @@ export const invoiceInfoOp = operation<InvoiceRef, Invoice>({
   group: 'invoices',
   signedWith: 'payment',
   blockedMerchant: 'allowed',
+  acceptsWebhookBody: true,
   params: UUID_OR_ORDER_ID,
   result: Invoice,
   example: { params: { uuid: EXAMPLE_INVOICE.uuid }, result: EXAMPLE_INVOICE },
@@ -164,7 +165,7 @@ export const refundInvoiceOp = operation<RefundParams, Empty>({
   path: '/v1/payment/refund',
   summary: 'Refund (part of) a paid invoice (uuid wins over order_id)',
   group: 'invoices',
-  signedWith: 'payout',
+  signedWith: 'refund',
   blockedMerchant: 'forbidden',
   params: {
     address: 'required|string',

@@ -10,6 +10,7 @@ const KEY_TEXT: Record<Operation<unknown, unknown>['signedWith'], string> = {
   payment: 'Signed with the payment key.',
   payout: 'Signed with the payout key.',
   payment_or_payout: 'Signed with the payment key or the payout key.',
+  refund: 'Signed with the payout key (or also the payment key, if the merchant set its refund key to `either`).',
 };
 
 /** A zod schema as plain JSON Schema 2020-12, without its `$schema` line (OpenAPI 3.1 names the dialect once). */

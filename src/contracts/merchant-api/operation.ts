@@ -5,8 +5,12 @@
 import type * as z from 'zod';
 import type { RuleSet } from '../rules.ts';
 
-/** The merchant's key that signs a request: the payment key, the payout key, or either of them. */
-export type SigningKey = 'payment' | 'payout' | 'payment_or_payout';
+/**
+ * The merchant's key that signs a request: the payment key, the payout key, or either of them;
+ * `refund`: the payout key, and the payment key too for a merchant whose refund-key setting is
+ * `either` (the common SDKs sign refunds with the payment key).
+ */
+export type SigningKey = 'payment' | 'payout' | 'payment_or_payout' | 'refund';
 
 export interface Operation<Params, Result> {
   /** A stable name (the OpenAPI operationId). */
@@ -18,6 +22,13 @@ export interface Operation<Params, Result> {
   readonly signedWith: SigningKey;
   /** `forbidden` answers a blocked merchant `You are forbidden`; `allowed` lets it read. */
   readonly blockedMerchant: 'forbidden' | 'allowed';
+  /**
+   * A read-only operation that accepts a received webhook body passed on as its parameters (shop
+   * code does this with info routes), when signed as a request over those bytes: the webhook-only
+   * fields are ignored. Every operation that changes anything leaves this unset and refuses such
+   * bodies, and a replayed webhook (its own webhook signature) is refused everywhere.
+   */
+  readonly acceptsWebhookBody?: true;
   /** Body parameters: name -> rule string of ../rules.ts (`list.*.field` for array items). */
   readonly params: RuleSet;
   /** Query-string parameters, as rule strings too. */

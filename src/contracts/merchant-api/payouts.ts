@@ -91,6 +91,7 @@ export const payoutInfoOp = operation<{ uuid?: Maybe<string>; order_id?: Maybe<s
   group: 'payouts',
   signedWith: 'payout',
   blockedMerchant: 'allowed',
+  acceptsWebhookBody: true,
   params: { uuid: 'required_without:order_id|uuid', order_id: 'required_without:uuid|string|min:1|max:32|alpha_dash' },
   result: Payout,
   example: { params: { order_id: 'payout-77' }, result: EXAMPLE_PAYOUT },

@@ -14,6 +14,8 @@ export interface MerchantsTable {
   /** Used when an invoice is created without url_return / url_success (migration 012). */
   default_url_return?: string | null;
   default_url_success?: string | null;
+  /** 'payout' | 'either': the keys that may sign /v1/payment/refund (migration 016). */
+  refund_key?: string;
 }
 
 /** The merchant's public profile (migration 009); every column is shown to payers. */

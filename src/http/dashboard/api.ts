@@ -6,6 +6,7 @@ import { BusinessError, NotFoundError, ValidationError } from '../../errors.ts';
 import {
   BadCredentialsError,
   CsrfError,
+  KeyChangedError,
   LinkExpiredError,
   LoginThrottledError,
   RoleForbiddenError,
@@ -78,6 +79,7 @@ export async function dashboardApi(app: FastifyInstance, ctx: Ctx, groups: Array
         return fail(reply, 429, err.message, { retry_after: err.retryAfterSeconds });
       }
       if (err instanceof LinkExpiredError) return fail(reply, 410, err.message);
+      if (err instanceof KeyChangedError) return fail(reply, 409, err.message);
       if (err instanceof UserInputError) return fail(reply, 422, err.message);
       if (err instanceof ValidationError) return reply.code(422).send({ state: 1, message: 'Check the highlighted fields.', errors: err.errors });
       if (err instanceof BusinessError) return fail(reply, 422, err.message);

@@ -3,11 +3,11 @@
 import type { Ctx } from '../../context.ts';
 import { BadCredentialsError, LinkExpiredError, LoginThrottledError, RoleForbiddenError, UserInputError } from '../../dashboard/errors.ts';
 import { createSession, endAllSessions, endSession, type SignedIn } from '../../dashboard/sessions.ts';
-import { clearAccount, recordFailure, throttleKeys, throttledFor } from '../../dashboard/throttle.ts';
+import { releaseOnSuccess, reserveAttempt, throttleKeys } from '../../dashboard/throttle.ts';
 import {
   canManage,
   checkCredentials,
-  createUser,
+  inviteUser,
   disableUser,
   findUser,
   issueSetPasswordLink,
@@ -53,14 +53,12 @@ export function authRoutes(d: DashboardApi): void {
   d.publicPost('/login', async ({ req, reply, body }) => {
     const now = ctx.now();
     const keys = throttleKeys(body.email, req.ip);
-    const wait = await throttledFor(ctx.storage.db, keys, now);
+    // Counted before the (slow) password check: parallel attempts cannot all slip under the limit.
+    const wait = await reserveAttempt(ctx.storage, keys, now);
     if (wait > 0) throw new LoginThrottledError(wait);
     const user = await checkCredentials(ctx.storage.db, body.email, body.password);
-    if (!user) {
-      await recordFailure(ctx.storage, keys, now);
-      throw new BadCredentialsError();
-    }
-    await clearAccount(ctx.storage.db, user.email);
+    if (!user) throw new BadCredentialsError();
+    await releaseOnSuccess(ctx.storage.db, user.email, req.ip);
     const merchant = await firstMerchantOf(ctx, user);
     const { token, csrf } = await createSession(ctx.storage.db, user, req.ip, now);
     setSessionCookie(ctx, req, reply, token);
@@ -90,7 +88,7 @@ export function authRoutes(d: DashboardApi): void {
   d.get('/me', async ({ signedIn, merchant }) => me(ctx, signedIn, merchant, signedIn.session.csrf));
 
   d.post('/logout', async ({ req, reply }) => {
-    const token = readCookie(req);
+    const token = readCookie(ctx, req);
     if (token) await endSession(ctx.storage.db, token);
     clearSessionCookie(ctx, req, reply);
     return { signed_out: true };
@@ -111,8 +109,7 @@ export function authRoutes(d: DashboardApi): void {
       const role = body.role === 'owner' || body.role === 'viewer' ? body.role : null;
       if (!role) throw new UserInputError('The role must be owner or viewer.');
       const now = ctx.now();
-      const user = await createUser(ctx.storage, { merchantId: merchant.id, email: body.email, role }, now);
-      const token = await issueSetPasswordLink(ctx.storage, user.id, now);
+      const { user, token } = await inviteUser(ctx.storage, merchant.id, body.email, role, now);
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'user_invite', target: user.email, detail: { role } }, now);
       return { user: presentUser(user), link: setPasswordUrl(ctx.config.publicUrl, token) };
     },

@@ -4,8 +4,8 @@ import type { DashboardApi } from './api.ts';
 import { calcPayout, createPayout } from '../../payouts/create.ts';
 import { listPayouts, payoutInfo } from '../../payouts/queries.ts';
 import { audit } from '../../dashboard/audit.ts';
-import { UserInputError } from '../../dashboard/errors.ts';
-import { rotateMerchantKey } from '../../merchants/store.ts';
+import { KeyChangedError, UserInputError } from '../../dashboard/errors.ts';
+import { parseRefundKeySetting, refundKeySetting, rotateMerchantKey, setRefundKeySetting } from '../../merchants/store.ts';
 import { getProfile, logoPath, updateProfile, type MerchantProfile } from '../../merchants/profile.ts';
 import { LOGO_BODY_LIMIT, LOGO_TOO_LARGE, logoFromBody } from '../../dashboard/settings.ts';
 import { isUuid } from '../../contracts/rules.ts';
@@ -69,10 +69,34 @@ export function moneyRoutes(d: DashboardApi): void {
       const kind = body.kind === 'payment' || body.kind === 'payout' ? body.kind : null;
       if (!kind) throw new UserInputError('Choose the payment or the payout key.');
       if (body.confirm !== true) throw new UserInputError('Confirm the rotation: the current key stops working at once.');
-      const key = await rotateMerchantKey(ctx.storage.db, merchant.id, kind);
+      // The rotation replaces the key this request read, and only if the page's view of it (`from`,
+      // the prefix it shows) is still true: a second tab or a double click is refused rather than
+      // answered with a key that a concurrent rotation has already replaced.
+      const current = kind === 'payment' ? merchant.payment_key : merchant.payout_key;
+      if (body.from !== undefined && (typeof body.from !== 'string' || !current.startsWith(body.from) || body.from.length < 6)) throw new KeyChangedError();
+      const key = await rotateMerchantKey(ctx.storage.db, merchant.id, kind, current);
+      if (key === null) throw new KeyChangedError();
       ctx.merchants.invalidate(merchant.id);
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'key_rotate', target: kind, detail: { prefix: key.slice(0, 6) } }, ctx.now());
       return { kind, key };
+    },
+    { manage: true },
+  );
+
+  d.get('/refund-key', async ({ merchant }) => ({ refund_key: refundKeySetting(merchant) }));
+
+  // Which key may sign /v1/payment/refund: the payout key (the spec's rule) or either key. The risk
+  // of `either` is the merchant's to take, so only those who may manage the merchant can change it.
+  d.post(
+    '/refund-key',
+    async ({ merchant, body, actor }) => {
+      const next = parseRefundKeySetting(body.refund_key);
+      if (!next) throw new UserInputError('Choose payout or either.');
+      const before = refundKeySetting(merchant);
+      await setRefundKeySetting(ctx.storage.db, merchant.id, next);
+      ctx.merchants.invalidate(merchant.id);
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'refund_key', target: next, detail: { from: before, to: next } }, ctx.now());
+      return { refund_key: next };
     },
     { manage: true },
   );

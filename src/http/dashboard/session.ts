@@ -13,18 +13,29 @@ const PLAIN = 'satchel_session';
 /** Over HTTPS the cookie takes the __Host- prefix: Secure, Path=/, no Domain, not settable by a subdomain. */
 const HOST_PREFIXED = '__Host-satchel_session';
 
+/**
+ * Whether this request is over HTTPS as far as cookies go: the public URL is https, or the request
+ * arrived over TLS (or, behind a trusted proxy, `X-Forwarded-Proto` says so: Fastify's
+ * `req.protocol` honours it only when `trustProxy` trusts the hop).
+ */
 export function isHttps(ctx: Ctx, req: FastifyRequest): boolean {
   return ctx.config.publicUrl.startsWith('https:') || req.protocol === 'https';
 }
 
-export function readCookie(req: FastifyRequest): string | null {
+/**
+ * The session token from the one cookie name this request's scheme uses. Over HTTPS only the
+ * `__Host-` cookie counts: a plain `satchel_session` can be planted by a sibling subdomain or a
+ * plain-http response, and reading it would let a planted cookie (sent first) stand in for, and so
+ * sign out, the real session. Over plain http there is no `__Host-` cookie to read.
+ */
+export function readCookie(ctx: Ctx, req: FastifyRequest): string | null {
   const header = req.headers.cookie;
   if (typeof header !== 'string') return null;
+  const wanted = isHttps(ctx, req) ? HOST_PREFIXED : PLAIN;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
-    const name = part.slice(0, eq).trim();
-    if (name === HOST_PREFIXED || name === PLAIN) return part.slice(eq + 1).trim();
+    if (part.slice(0, eq).trim() === wanted) return part.slice(eq + 1).trim();
   }
   return null;
 }
@@ -60,7 +71,7 @@ export function checkCsrfToken(req: FastifyRequest, signedIn: SignedIn): void {
 }
 
 export async function requireSession(ctx: Ctx, req: FastifyRequest): Promise<SignedIn> {
-  const token = readCookie(req);
+  const token = readCookie(ctx, req);
   const signedIn = token ? await findSession(ctx.storage.db, token, ctx.now()) : null;
   if (!signedIn) throw new SessionRequiredError();
   return signedIn;

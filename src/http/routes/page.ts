@@ -10,6 +10,7 @@ import type { Ctx } from '../../context.ts';
 import { NotFoundError } from '../../errors.ts';
 import { payerAnswer } from '../../invoices/payer.ts';
 import { INITIAL_VIEW_ID } from '../../contracts/payer.ts';
+import type { PayerLimit } from './payer.ts';
 
 export const DIST_DIR = fileURLToPath(new URL('../../../dist/', import.meta.url));
 
@@ -106,7 +107,8 @@ async function initialView(ctx: Ctx, uuid: string): Promise<Record<string, unkno
   }
 }
 
-export async function pageRoutes(app: FastifyInstance, ctx: Ctx, distDir = DIST_DIR): Promise<void> {
+/** `limit`: the payer API's per-client rate limit; the page embeds the same view, so it counts there too. */
+export async function pageRoutes(app: FastifyInstance, ctx: Ctx, distDir = DIST_DIR, limit?: PayerLimit): Promise<void> {
   const page = load(join(distDir, 'page'));
   const widget = load(join(distDir, 'widget'));
   const index = page.get('/index.html');
@@ -118,7 +120,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Ctx, distDir = DIST_
   const html = index?.body.toString('utf8') ?? '';
   const mount = '<div id="app"></div>';
   const at = html.indexOf(mount) + mount.length;
-  app.get<{ Params: { uuid: string } }>('/pay/:uuid', async (req, reply) => {
+  app.get<{ Params: { uuid: string } }>('/pay/:uuid', { onRequest: limit ? [limit] : [] }, async (req, reply) => {
     if (!index || at < mount.length) return servePage(req, reply);
     reply.header('content-type', index.type).header('x-content-type-options', 'nosniff').header('vary', 'accept-encoding');
     // The view is live data: never reused from a cache.

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { chooseCurrency, payerAnswer, payerView, pollTag } from '../../invoices/payer.ts';
 import { walletView } from '../../wallets/payer.ts';
@@ -20,8 +20,19 @@ function sendCacheable(req: FastifyRequest, reply: FastifyReply, result: Record<
   return reply.send({ state: 0, result });
 }
 
-export async function payerRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
-  await app.register(payerApi, { prefix: '/api/pay', ctx });
+/** The payer API's per-client limit as a hook, for routes outside its scope that count on the same bucket. */
+export type PayerLimit = preHandlerAsyncHookHandler;
+
+/**
+ * Registers the payer API and returns its rate limit: the payment page `/pay/{uuid}` embeds the
+ * same payer view in its HTML, so it must draw on the same per-client bucket, or it would be an
+ * unlimited way to read what the limited API serves.
+ */
+export async function payerRoutes(app: FastifyInstance, ctx: Ctx): Promise<PayerLimit> {
+  let limit: PayerLimit | undefined;
+  await app.register(payerApi, { prefix: '/api/pay', ctx, expose: (l: PayerLimit) => (limit = l) });
+  if (!limit) throw new Error('the payer API did not hand out its rate limit');
+  return limit;
 }
 
 /**
@@ -31,7 +42,7 @@ export async function payerRoutes(app: FastifyInstance, ctx: Ctx): Promise<void>
  * Behind a reverse proxy, `SATCHEL_TRUST_PROXY` makes the client address the payer's, not the
  * proxy's (docs/configuration.md).
  */
-async function payerApi(app: FastifyInstance, { ctx }: { ctx: Ctx }): Promise<void> {
+async function payerApi(app: FastifyInstance, { ctx, expose }: { ctx: Ctx; expose: (limit: PayerLimit) => void }): Promise<void> {
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'OPTIONS'],
@@ -46,6 +57,8 @@ async function payerApi(app: FastifyInstance, { ctx }: { ctx: Ctx }): Promise<vo
     // Thrown to the error handler, which answers the envelope `Too many requests`.
     errorResponseBuilder: () => ({ statusCode: 429, message: 'Too many requests' }),
   });
+  // Without options the limiter shares this scope's store: one bucket per client address.
+  expose(app.rateLimit());
 
   app.get<{ Params: { uuid: string } }>('/:uuid', async (req, reply) => {
     // Most polls change nothing: answer those from one narrow read, before loading the invoice.
