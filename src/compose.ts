@@ -12,6 +12,7 @@ import { Registry } from './registry/index.ts';
 import { createRateService } from './rates/service.ts';
 import { MerchantCache } from './merchants/store.ts';
 import type { DriverFactories } from './chain/contract.ts';
+import type { GatewayLog } from './ops/log.ts';
 import { Chains } from './chain/networks.ts';
 import { simulatedDriverFactory } from './chain/simulated/driver.ts';
 import { evmDriverFactory } from './chain/evm/index.ts';
@@ -85,7 +86,7 @@ async function migrateWhenReachable(storage: Storage): Promise<void> {
 
 export async function createContext(
   config: Config,
-  opts: { now?: () => number; rates?: Rates; drivers?: DriverFactories } = {},
+  opts: { now?: () => number; rates?: Rates; drivers?: DriverFactories; log?: GatewayLog } = {},
 ): Promise<Ctx> {
   const storage = openStorage({
     databaseUrl: config.databaseUrl,
@@ -100,6 +101,6 @@ export async function createContext(
   let seedBytes: Uint8Array | undefined;
   const seed = () => (seedBytes ??= mnemonicToSeedSync(config.mnemonic()));
   const now = opts.now ?? Date.now;
-  const chains = new Chains({ config, registry, storage, now, seed, factories: opts.drivers ?? driverFactories });
+  const chains = new Chains({ config, registry, storage, now, seed, factories: opts.drivers ?? driverFactories, log: opts.log });
   return { config, storage, registry, rates, merchants: new MerchantCache(storage.db), chains, features, now, seed };
 }

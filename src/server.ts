@@ -31,6 +31,8 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
     demo = await createMerchant(ctx.storage.db, 'Demo shop');
   }
   const app = await buildApp(ctx, { logger: opts.logger });
+  // The drivers' lines (reorganisations, alarms) go where the server's own go.
+  ctx.chains.useLog(app.log);
   // A worker-only process serves no HTTP (it would take the API's port); `url` is then empty.
   const url = config.role === 'worker' ? '' : await app.listen({ host: config.host, port: config.port });
   let workers: { stop(): Promise<void> } | null = null;

@@ -12,6 +12,8 @@ export interface Sample {
   help: string;
   labels?: Labels;
   value: number;
+  /** A count kept elsewhere (the database) is still a counter; gauge by default. */
+  type?: 'counter' | 'gauge';
 }
 
 export class Metrics {
@@ -44,7 +46,7 @@ export class Metrics {
     this.gauges.set(name, { help, read });
   }
 
-  /** Gauges read together at each scrape (one database round trip for several of them). */
+  /** Samples read together at each scrape (one database round trip for several of them). */
   collect(read: () => Promise<Sample[]>): void {
     this.collectors.push(read);
   }
@@ -68,7 +70,7 @@ export class Metrics {
       const byName = new Map<string, Sample[]>();
       for (const sample of await read()) byName.set(sample.name, [...(byName.get(sample.name) ?? []), sample]);
       for (const [name, samples] of byName) {
-        lines.push(`# HELP ${name} ${samples[0]!.help}`, `# TYPE ${name} gauge`);
+        lines.push(`# HELP ${name} ${samples[0]!.help}`, `# TYPE ${name} ${samples[0]!.type ?? 'gauge'}`);
         for (const smp of samples) lines.push(`${key(name, smp.labels ?? {})} ${smp.value}`);
       }
     }
