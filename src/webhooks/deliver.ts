@@ -34,6 +34,9 @@ export function nextDelay(attempts: number): number | null {
 /** Deliveries in flight at once per worker. */
 const LANES = 16;
 
+/** Claimed groups a continuous run holds waiting per target (see Lanes). */
+const WAITING_PER_TARGET = 2 * LANES;
+
 /** Attempts in flight at once to one callback target (scheme, host and port), by default. */
 export const DEFAULT_PER_TARGET = 4;
 
@@ -79,8 +82,11 @@ export class WebhookDeliverer {
    * (shutting down), attempts under way finish and the claimed webhooks not yet begun are handed back.
    */
   async runOnce(limit = 50, signal?: AbortSignal): Promise<number> {
-    const s = this.session(signal);
+    // One claim and nothing after it: everything claimed waits its turn here.
+    const s = this.session(Infinity, signal);
     await this.take(s, await this.claim(limit, []));
+    // Each group ends by starting the next waiting one: once none runs, none waits.
+    await s.lanes.settled();
     await this.end(s);
     return s.attempted;
   }
@@ -94,16 +100,16 @@ export class WebhookDeliverer {
    */
   async run(signal: AbortSignal, o: { idleMs: number; limit?: number; onError: (err: unknown) => void }): Promise<void> {
     while (!signal.aborted) {
-      const s = this.session(signal);
+      const s = this.session(WAITING_PER_TARGET, signal);
       try {
         while (!signal.aborted && !s.recorder.failed) {
           if (!s.lanes.hungry) {
-            await s.lanes.pause(o.idleMs, signal);
+            await s.lanes.pause(o.idleMs, signal, 'lane');
             continue;
           }
           const groups = await this.claim(o.limit ?? 50, s.lanes.skipped());
-          // Nothing new to do: wait, but not for a lane (one freeing brings no new work).
-          if ((await this.take(s, groups)) === 0) await s.lanes.pause(o.idleMs, signal, false);
+          // Nothing new: wait for the next look, or for a target that was left out to have room.
+          if ((await this.take(s, groups)) === 0) await s.lanes.pause(o.idleMs, signal, 'room');
         }
       } catch (err) {
         o.onError(err);
@@ -111,16 +117,16 @@ export class WebhookDeliverer {
         await this.end(s).catch(o.onError);
       }
       if (!signal.aborted && s.recorder.failed) o.onError(new Error('webhook attempts could not be recorded'));
-      if (!signal.aborted) await s.lanes.pause(o.idleMs, signal, false);
+      if (!signal.aborted) await s.lanes.pause(o.idleMs, signal, 'lane');
     }
   }
 
-  private session(signal?: AbortSignal): Session {
+  private session(waitingPerTarget: number, signal?: AbortSignal): Session {
     const recorder = new Recorder((batch) => recordAttempts(this.ctx.storage, batch));
     const s: Session = {
       recorder,
       attempted: 0,
-      lanes: new Lanes<Group>({ lanes: LANES, perTarget: this.perTarget, work: (g) => this.work(s, g, signal) }),
+      lanes: new Lanes<Group>({ lanes: LANES, perTarget: this.perTarget, waitingPerTarget, work: (g) => this.work(s, g, signal) }),
     };
     return s;
   }

@@ -30,6 +30,12 @@ export interface LaneWork {
 export interface LanesOptions<G> {
   lanes: number;
   perTarget: number;
+  /**
+   * Groups held waiting per target (each holds a lease); more are turned away. A target is left out
+   * of claims from half of it until it drains below half again: one claim refills it, rather than a
+   * claim for every delivery. Infinity (one claim, then done): everything claimed is kept.
+   */
+  waitingPerTarget: number;
   work: (g: G) => Promise<void>;
 }
 
@@ -41,7 +47,8 @@ export class Lanes<G extends LaneWork> {
   /** Per target: the URL prefixes seen while it has work here (what a claim skips once it is full). */
   private readonly prefixes = new Map<string, Set<string>>();
   private readonly running = new Set<Promise<void>>();
-  private wake: (() => void) | null = null;
+  /** The coordinator's pause: what ends it early (any lane freeing, or a target getting room). */
+  private wake: { on: 'lane' | 'room'; done: () => void } | null = null;
 
   constructor(private readonly o: LanesOptions<G>) {}
 
@@ -57,13 +64,13 @@ export class Lanes<G extends LaneWork> {
 
   /**
    * Queues groups and starts what the caps allow. Returns the groups turned away because their
-   * target already has `perTarget` groups waiting: hand them back rather than hold their leases.
+   * target already has `waitingPerTarget` groups waiting: hand them back rather than hold their leases.
    */
   add(groups: readonly G[]): G[] {
     const away: G[] = [];
     for (const g of groups) {
       const k = g.target.key;
-      if ((this.queued.get(k) ?? 0) >= this.o.perTarget) {
+      if ((this.queued.get(k) ?? 0) >= this.o.waitingPerTarget) {
         away.push(g);
         this.prefixesOf(k).add(g.target.prefix);
         continue;
@@ -76,11 +83,15 @@ export class Lanes<G extends LaneWork> {
     return away;
   }
 
-  /** URL prefixes of the targets that can take nothing more now: a claim leaves their webhooks. */
+  /** URL prefixes of the targets with enough waiting: a claim leaves their webhooks. */
   skipped(): string[] {
     const out: string[] = [];
-    for (const [k, n] of this.queued) if (n >= this.o.perTarget) out.push(...(this.prefixes.get(k) ?? []));
+    for (const [k, n] of this.queued) if (this.full(n)) out.push(...(this.prefixes.get(k) ?? []));
     return out;
+  }
+
+  private full(queued: number): boolean {
+    return queued >= this.o.waitingPerTarget / 2;
   }
 
   /** Takes out the groups not begun (shutting down, or the database failed): hand them back. */
@@ -90,19 +101,22 @@ export class Lanes<G extends LaneWork> {
     return out;
   }
 
-  /** Resolves when a lane frees, after `ms`, or when `signal` aborts, whichever comes first. */
-  async pause(ms: number, signal?: AbortSignal, onFree = true): Promise<void> {
+  /**
+   * Resolves after `ms`, when `signal` aborts, or earlier on `on`: `lane`, when any lane frees;
+   * `room`, when a lane frees whose target claims no longer leave out (there may be more for it).
+   */
+  async pause(ms: number, signal: AbortSignal | undefined, on: 'lane' | 'room'): Promise<void> {
     if (signal?.aborted) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', done);
-        if (this.wake === done) this.wake = null;
+        if (this.wake?.done === done) this.wake = null;
         resolve();
       };
       const timer = setTimeout(done, ms);
       signal?.addEventListener('abort', done, { once: true });
-      if (onFree) this.wake = done;
+      this.wake = { on, done };
     });
   }
 
@@ -129,7 +143,7 @@ export class Lanes<G extends LaneWork> {
           this.running.delete(run);
           this.count(this.busy, k, -1);
           this.dispatch();
-          this.wake?.();
+          if (this.wake && (this.wake.on === 'lane' || !this.full(this.queued.get(k) ?? 0))) this.wake.done();
         });
       this.running.add(run);
     }
