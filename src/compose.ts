@@ -12,6 +12,7 @@ import { Registry } from './registry/index.ts';
 import { createRateService } from './rates/from-config.ts';
 import { MerchantCache } from './merchants/store.ts';
 import type { DriverFactories } from './chain/contract.ts';
+import type { GatewayLog } from './ops/log.ts';
 import { Chains } from './chain/networks.ts';
 import { checkSeedRecord } from './chain/seed-record.ts';
 import { simulatedDriverFactory } from './chain/simulated/driver.ts';
@@ -86,7 +87,7 @@ async function migrateWhenReachable(storage: Storage): Promise<void> {
 
 export async function createContext(
   config: Config,
-  opts: { now?: () => number; rates?: Rates; drivers?: DriverFactories } = {},
+  opts: { now?: () => number; rates?: Rates; drivers?: DriverFactories; log?: GatewayLog } = {},
 ): Promise<Ctx> {
   const storage = openStorage({
     databaseUrl: config.databaseUrl,
@@ -108,6 +109,6 @@ export async function createContext(
     await storage.close();
     throw err;
   }
-  const chains = new Chains({ config, registry, storage, now, seed, factories: opts.drivers ?? driverFactories });
+  const chains = new Chains({ config, registry, storage, now, seed, factories: opts.drivers ?? driverFactories, log: opts.log });
   return { config, storage, registry, rates, merchants: new MerchantCache(storage.db), chains, features, now, seed };
 }

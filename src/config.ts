@@ -60,6 +60,13 @@ export interface Config {
   payoutStuckTimeoutMs: number;
   /** One webhook attempt's time limit; a claimed batch's lease is derived from it. */
   webhookTimeoutMs: number;
+  /** Webhook attempts in flight at once, per worker, to one callback target (scheme, host, port). */
+  webhookTargetLimit: number;
+  /**
+   * A network's poll that runs longer than this is reported (log, metric) and told to stop; its
+   * next round waits until it has ended. Other networks and jobs never wait for it.
+   */
+  chainPollTimeoutMs: number;
   /** How long a claimed payout is left to its worker before another may send it. */
   payoutLeaseMs: number;
   /** How often a running gateway asks each real network's node for its status (a network whose
@@ -104,6 +111,8 @@ type FileConfig = Partial<{
   shutdown_timeout_ms: number;
   payout_stuck_timeout_seconds: number;
   webhook_timeout_ms: number;
+  webhook_target_limit: number;
+  chain_poll_timeout_ms: number;
   payout_lease_ms: number;
   node_check_interval_ms: number;
   simulator: boolean;
@@ -313,6 +322,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
     payoutStuckTimeoutMs: 1000 * Number(env.SATCHEL_PAYOUT_STUCK_TIMEOUT_SECONDS ?? fc.payout_stuck_timeout_seconds ?? 3600),
     webhookTimeoutMs: Number(env.SATCHEL_WEBHOOK_TIMEOUT_MS ?? fc.webhook_timeout_ms ?? 10_000),
+    webhookTargetLimit: Math.max(1, Number(env.SATCHEL_WEBHOOK_TARGET_LIMIT ?? fc.webhook_target_limit ?? 4)),
+    chainPollTimeoutMs: Number(env.SATCHEL_CHAIN_POLL_TIMEOUT_MS ?? fc.chain_poll_timeout_ms ?? 30_000),
     payoutLeaseMs: Number(env.SATCHEL_PAYOUT_LEASE_MS ?? fc.payout_lease_ms ?? 60_000),
     nodeCheckIntervalMs: Number(env.SATCHEL_NODE_CHECK_INTERVAL_MS ?? fc.node_check_interval_ms ?? 15_000),
     simulator,

@@ -34,6 +34,8 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
     demo = await createMerchant(ctx.storage.db, 'Demo shop');
   }
   const app = await buildApp(ctx, { logger: opts.logger });
+  // The drivers' lines (reorganisations, alarms) go where the server's own go.
+  ctx.chains.useLog(app.log);
   const chainLog: ChainLog = (level, msg, data) => app.log[level](data ?? {}, msg);
   // Before the first request: a real network whose node does not answer now is not offered until
   // it does, and the timer below is what notices that it does (in every role: an API process

@@ -75,8 +75,12 @@ export interface ChainDriver {
   readonly watchesAddresses: boolean;
   /** Adds deposit addresses to follow (in memory; the gateway gives the whole set again on start). */
   watch(addresses: readonly WatchedAddress[]): void;
-  /** Process what is new on the chain since the last call and deliver it to the sink. */
-  poll(sink: ChainSink): Promise<void>;
+  /**
+   * Process what is new on the chain since the last call and deliver it to the sink. `signal`
+   * aborts when the round ran past its deadline or the process shuts down: a driver may stop early
+   * (its cursor as after any sink call); the next round does not start until this one has ended.
+   */
+  poll(sink: ChainSink, signal?: AbortSignal): Promise<void>;
   /**
    * Whether the hot wallet can pay this now (the amount, and the fee in the native coin). Called
    * before a payout or refund is accepted, so nothing is debited for a payment that cannot go out.
@@ -122,7 +126,17 @@ export interface DriverDeps {
   log: ChainLog;
 }
 
-export type ChainLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
+/**
+ * What an operator must act on, raised by a driver as the `alarm` of a log line: logged at error
+ * level with the `alarm` field and counted per network in `satchel_chain_alarms_total`.
+ * - `foreign_spend`: a coin (or a nonce) of the gateway was spent by a transaction it did not sign:
+ *   the hot wallet's key is used elsewhere.
+ * - `node_mismatch`: the node built or reported a transaction other than the one asked for.
+ */
+export type ChainAlarm = 'foreign_spend' | 'node_mismatch';
+
+/** A driver's log line. The gateway adds the network to every line; `data.alarm` raises an alarm. */
+export type ChainLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown> & { alarm?: ChainAlarm }) => void;
 
 /** Builds the driver of one network; one factory per chain family, by the `driver` setting's name. */
 export type DriverFactory = (deps: DriverDeps) => ChainDriver;

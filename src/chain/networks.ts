@@ -7,6 +7,8 @@ import type { Storage } from '../db/dialect.ts';
 import type { CurrencyDef, NetworkDef, Registry } from '../registry/index.ts';
 import type { ChainDriver, ChainLog, ChainSink, DriverFactories, NodeStatus } from './contract.ts';
 import type { NetworkReport, NotOfferedReason } from '../contracts/network-report.ts';
+import { stderrLog, type GatewayLog } from '../ops/log.ts';
+import { countIncident } from './incidents.ts';
 
 /**
  * How far behind the newest address already read each poll reads the addresses table again. An
@@ -41,7 +43,9 @@ export interface ChainsOptions {
   now: () => number;
   seed: () => Uint8Array;
   factories: DriverFactories;
-  log?: ChainLog;
+  /** Where the drivers' lines go; by default JSON lines on stderr at the configured level (the
+   * server replaces it with its own logger: `useLog`). */
+  log?: GatewayLog;
 }
 
 export class Chains {
@@ -61,9 +65,13 @@ export class Chains {
    */
   private readonly silent = new Set<string>();
   private checking: Promise<NetworkReport[]> | null = null;
+  private log: GatewayLog;
+  /** Alarm counts being written (close() waits for them). */
+  private readonly counting = new Set<Promise<void>>();
 
   constructor(private readonly opts: ChainsOptions) {
     this.simulator = opts.config.simulator;
+    this.log = opts.log ?? stderrLog(opts.config.logLevel);
     for (const [code, settings] of Object.entries(opts.config.networks)) {
       const kind = driverOf(settings);
       if (!opts.factories[kind]) throw new Error(`networks.${code}.driver: unknown driver "${kind}" (known: ${Object.keys(opts.factories).join(', ')})`);
@@ -215,11 +223,35 @@ export class Chains {
         storage: this.opts.storage,
         now: this.opts.now,
         seed: this.opts.seed,
-        log: this.opts.log ?? (() => {}),
+        log: this.driverLog(upper),
       });
       this.drivers.set(upper, d);
     }
     return d;
+  }
+
+  /**
+   * Sends the drivers' lines to `log` from now on (the server's logger, once it exists): drivers
+   * built earlier follow, since their log function looks it up for every line.
+   */
+  useLog(log: GatewayLog): void {
+    this.log = log;
+  }
+
+  /**
+   * A driver's log: every line names the network. A line with an `alarm` is logged at error level
+   * whatever the driver said, and counted in chain_incidents (read by /metrics in any process).
+   */
+  private driverLog(network: string): ChainLog {
+    return (level, msg, data) => {
+      const fields = { ...data, network };
+      if (!data?.alarm) return this.log[level](fields, msg);
+      this.log.error(fields, msg);
+      const write: Promise<void> = countIncident(this.opts.storage.db, network, data.alarm, this.opts.now())
+        .catch((err: unknown) => this.log.error({ err, network, alarm: data.alarm }, 'chain alarm could not be counted'))
+        .finally(() => this.counting.delete(write));
+      this.counting.add(write);
+    };
   }
 
   /** Every network's driver. */
@@ -238,12 +270,13 @@ export class Chains {
    * (what the other scanner read before that change committed cannot include it). Returns false
    * when skipped.
    */
-  async poll(code: string, sink: ChainSink, opts: { wait: boolean }): Promise<boolean> {
+  async poll(code: string, sink: ChainSink, opts: { wait: boolean; signal?: AbortSignal }): Promise<boolean> {
     const d = this.driver(code);
     const done = await this.opts.storage.withLock(`scan:${d.network.code}`, opts.wait ? INLINE_SCAN_WAIT_MS : 0, async () => {
+      if (opts.signal?.aborted) return;
       const started = this.opts.now();
       if (d.watchesAddresses) await this.feedWatch(d);
-      await d.poll(sink);
+      await d.poll(sink, opts.signal);
       await this.noteScanned(d.network.code, started);
     });
     return done !== null;
@@ -281,6 +314,7 @@ export class Chains {
     const all = [...this.drivers.values()];
     this.drivers.clear();
     for (const d of all) await d.close();
+    await Promise.all([...this.counting]);
   }
 }
 

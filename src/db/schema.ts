@@ -6,6 +6,8 @@ import type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWall
 export type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWalletsTable } from './tables/merchants.ts';
 import type { SeedRecordTable, HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
 export type { SeedRecordTable, HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
+import type { ChainIncidentsTable } from './tables/incidents.ts';
+export type { ChainIncidentsTable } from './tables/incidents.ts';
 import type { InvoicesTable, StaticWalletsTable, WalletTopupsTable } from './tables/payments.ts';
 export type { InvoicesTable, StaticWalletsTable, WalletTopupsTable } from './tables/payments.ts';
 import type { BalancesTable, LedgerEntriesTable, PayoutsTable } from './tables/money.ts';
@@ -26,6 +28,7 @@ export interface DB {
   chain_transfers: ChainTransfersTable;
   chain_cursors: ChainCursorsTable;
   chain_scans: ChainScansTable;
+  chain_incidents: ChainIncidentsTable;
   order_ids: OrderIdsTable;
   sim_transactions: SimTransactionsTable;
   balances: BalancesTable;

@@ -3,10 +3,11 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance, type F
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
-import { Metrics } from '../ops/metrics.ts';
+import { Metrics, type Sample } from '../ops/metrics.ts';
 import { rateSourceSamples } from '../rates/metrics.ts';
 import { bitcoinScanStatus } from '../chain/bitcoin/status.ts';
 import { backlogSamples } from '../db/backlog.ts';
+import { incidentCounts } from '../chain/incidents.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
 import { ScanBusyError } from '../chain/errors.ts';
 import { signedApi } from './signed-api.ts';
@@ -186,6 +187,14 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   );
   metrics.collect(() => backlogSamples(ctx.storage, ctx.now));
   metrics.collect(async () => rateSourceSamples(ctx.rates.sourceStats(), ctx.now()));
+  // Counted by whichever process met them (a worker), read here: every api process shows them all.
+  metrics.collect(async () =>
+    (await incidentCounts(ctx.storage.db)).map((c): Sample =>
+      c.kind === 'poll_timeout'
+        ? { name: 'satchel_chain_poll_timeouts_total', help: 'Chain polls that ran past SATCHEL_CHAIN_POLL_TIMEOUT_MS, per network', labels: { network: c.network }, value: c.count, type: 'counter' }
+        : { name: 'satchel_chain_alarms_total', help: 'Chain alarms (foreign_spend: a coin spent by a transaction the gateway did not sign; node_mismatch: a node built a transaction other than asked)', labels: { network: c.network, kind: c.kind }, value: c.count, type: 'counter' },
+    ),
+  );
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
   await app.register(signedApi, { ctx, groups: [invoiceRoutes, webhookRoutes, walletRoutes, payoutRoutes, transferRoutes, accountRoutes] });

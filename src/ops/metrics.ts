@@ -46,7 +46,7 @@ export class Metrics {
     this.gauges.set(name, { help, read });
   }
 
-  /** Gauges read together at each scrape (one database round trip for several of them). */
+  /** Samples read together at each scrape (one database round trip for several of them). */
   collect(read: () => Promise<Sample[]>): void {
     this.collectors.push(read);
   }

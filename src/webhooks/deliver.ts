@@ -1,13 +1,10 @@
 // The outbox worker (D3, D8): claims due webhooks, sends each once, records every attempt and
 // schedules retries. Any number of workers may share a PostgreSQL database.
-import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { Ctx } from '../context.ts';
-import type { WebhooksTable } from '../db/schema.ts';
-import { sizedChunks, statementsByColumns, statementsBySize } from '../db/statement.ts';
 import { DEFAULT_TIMEOUT_MS, sendWebhook, type SendResult } from './send.ts';
-
-type WebhookRow = Selectable<WebhooksTable>;
+import { Lanes, targetOf, type TargetOf } from './lanes.ts';
+import { recordAttempts, Recorder, type WebhookRow } from './record.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -34,70 +31,171 @@ export function nextDelay(attempts: number): number | null {
   return SCHEDULE[attempts - 1] ?? THEN_EVERY;
 }
 
-/** Deliveries in flight at once within one runOnce. */
-const PARALLEL = 8;
+/** Deliveries in flight at once per worker. */
+const LANES = 16;
+
+/** Claimed groups a continuous run holds waiting per target (see Lanes). */
+const WAITING_PER_TARGET = 2 * LANES;
+
+/** Attempts in flight at once to one callback target (scheme, host and port), by default. */
+export const DEFAULT_PER_TARGET = 4;
 
 export interface DelivererOptions {
   fetch?: typeof fetch;
   /** Per attempt; default 10 s. */
   timeoutMs?: number;
+  /** Attempts in flight at once to one target; default DEFAULT_PER_TARGET. */
+  perTarget?: number;
+}
+
+/** The webhooks about one thing (invoice, wallet, payout), oldest first, and the lease they hold. */
+interface Group {
+  rows: WebhookRow[];
+  target: TargetOf;
+  leaseUntil: number;
+}
+
+/** One stretch of delivering: its lanes and the recorder its attempts go through. */
+interface Session {
+  lanes: Lanes<Group>;
+  recorder: Recorder;
+  attempted: number;
 }
 
 export class WebhookDeliverer {
   private readonly timeoutMs: number;
+  private readonly perTarget: number;
 
   constructor(
     private readonly ctx: Ctx,
     private readonly opts: DelivererOptions = {},
   ) {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.perTarget = Math.max(1, opts.perTarget ?? DEFAULT_PER_TARGET);
   }
 
   /**
-   * Sends the webhooks that are due (at most `limit`); returns how many were attempted. Webhooks
-   * about the same invoice (wallet, payout) go out one after another in the order they were
-   * queued, and none overtakes an older one that is still being retried. A failing webhook never
-   * makes this throw; a database that cannot be reached does. Once `signal` aborts (shutting
-   * down), attempts under way finish and the claimed webhooks not yet begun are handed back.
+   * Sends the webhooks that are due (one claim of at most `limit`); returns how many were
+   * attempted. Webhooks about the same invoice (wallet, payout) go out one after another in the
+   * order they were queued, and none overtakes an older one that is still being retried. A failing
+   * webhook never makes this throw; a database that cannot be reached does. Once `signal` aborts
+   * (shutting down), attempts under way finish and the claimed webhooks not yet begun are handed back.
    */
   async runOnce(limit = 50, signal?: AbortSignal): Promise<number> {
-    const groups = await this.claim(limit);
-    const recorder = new Recorder((batch) => this.record(batch));
-    let attempted = 0;
-    let next = 0;
-    const lane = async () => {
-      while (next < groups.length) {
-        const group = groups[next++]!;
-        for (let i = 0; i < group.length; i++) {
-          const row = group[i]!;
-          if (signal?.aborted || recorder.failed) {
-            await this.release(group.slice(i)).catch(() => {});
-            break;
+    // One claim and nothing after it: everything claimed waits its turn here.
+    const s = this.session(Infinity, signal);
+    await this.take(s, await this.claim(limit, []));
+    // Each group ends by starting the next waiting one: once none runs, none waits.
+    await s.lanes.settled();
+    await this.end(s);
+    return s.attempted;
+  }
+
+  /**
+   * Delivers until `signal` aborts. Lanes take new work as they free up: whenever one is free
+   * and nothing claimed can use it, the next claim is made (at most `limit` rows), leaving out the
+   * targets that already have all the attempts and waiting work they may; with nothing due it looks
+   * again after `idleMs`. A slow receiver thus delays only its own webhooks. Errors (the database
+   * away) go to `onError`; delivery goes on after `idleMs`.
+   */
+  async run(signal: AbortSignal, o: { idleMs: number; limit?: number; onError: (err: unknown) => void }): Promise<void> {
+    while (!signal.aborted) {
+      const s = this.session(WAITING_PER_TARGET, signal);
+      try {
+        while (!signal.aborted && !s.recorder.failed) {
+          if (!s.lanes.hungry) {
+            await s.lanes.pause(o.idleMs, signal, 'lane');
+            continue;
           }
-          attempted++;
-          const status = await this.deliver(row, recorder);
-          if (status === 'pending') {
-            // The rest waits behind it: hand it back now rather than when the lease ends. It stays
-            // behind this one, whose lease holds until its attempt is recorded.
-            await this.release(group.slice(i + 1)).catch(() => {});
-            break;
-          }
+          const groups = await this.claim(o.limit ?? 50, s.lanes.skipped());
+          // Nothing new: wait for the next look, or for a target that was left out to have room.
+          if ((await this.take(s, groups)) === 0) await s.lanes.pause(o.idleMs, signal, 'room');
         }
+      } catch (err) {
+        o.onError(err);
+      } finally {
+        await this.end(s).catch(o.onError);
       }
+      if (!signal.aborted && s.recorder.failed) o.onError(new Error('webhook attempts could not be recorded'));
+      if (!signal.aborted) await s.lanes.pause(o.idleMs, signal, 'lane');
+    }
+  }
+
+  private session(waitingPerTarget: number, signal?: AbortSignal): Session {
+    const recorder = new Recorder((batch) => recordAttempts(this.ctx.storage, batch));
+    const s: Session = {
+      recorder,
+      attempted: 0,
+      lanes: new Lanes<Group>({ lanes: LANES, perTarget: this.perTarget, waitingPerTarget, work: (g) => this.work(s, g, signal) }),
     };
-    await Promise.all(Array.from({ length: Math.min(PARALLEL, groups.length) }, lane));
-    await recorder.drain();
-    return attempted;
+    return s;
+  }
+
+  /** Hands claimed groups to the lanes; returns how many they kept (the rest are handed back). */
+  private async take(s: Session, groups: Group[]): Promise<number> {
+    const away = s.lanes.add(groups);
+    if (away.length) await this.release(away.flatMap((g) => g.rows));
+    return groups.length - away.length;
+  }
+
+  /** Hands back what was not begun, waits for what was, and writes every attempt. */
+  private async end(s: Session): Promise<void> {
+    const left = s.lanes.takeWaiting();
+    if (left.length) await this.release(left.flatMap((g) => g.rows)).catch(() => {});
+    await s.lanes.settled();
+    await s.recorder.drain();
+  }
+
+  /** One lane's turn: the group's webhooks in order, stopping at one that stays pending. */
+  private async work(s: Session, group: Group, signal?: AbortSignal): Promise<void> {
+    if (!(await this.holdLease(group))) return;
+    const rows = group.rows;
+    for (let i = 0; i < rows.length; i++) {
+      if (signal?.aborted || s.recorder.failed) {
+        await this.release(rows.slice(i)).catch(() => {});
+        return;
+      }
+      s.attempted++;
+      if ((await this.deliver(rows[i]!, s.recorder)) === 'pending') {
+        // The rest waits behind it: hand it back now rather than when the lease ends. It stays
+        // behind this one, whose lease holds until its attempt is recorded.
+        await this.release(rows.slice(i + 1)).catch(() => {});
+        return;
+      }
+    }
+  }
+
+  /**
+   * A group that waited for a lane may have used up much of its lease: before its first attempt the
+   * lease is pushed to cover all of its attempts. Only while it is still ours (next_attempt_at as
+   * this claim set it): one whose lease ran out and that another worker, or a later claim, took
+   * is left to that one. Returns false when the group is no longer ours.
+   */
+  private async holdLease(g: Group): Promise<boolean> {
+    const need = this.ctx.now() + (g.rows.length + 3) * this.timeoutMs;
+    if (g.leaseUntil >= need) return true;
+    const r = await this.ctx.storage.db
+      .updateTable('webhooks')
+      .set({ next_attempt_at: need })
+      .where('id', 'in', g.rows.map((row) => row.id))
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '=', g.leaseUntil)
+      .executeTakeFirst()
+      .catch(() => null);
+    if (Number(r?.numUpdatedRows ?? 0) !== g.rows.length) return false;
+    g.leaseUntil = need;
+    return true;
   }
 
   /**
    * Takes due rows in a short transaction and pushes their next_attempt_at past the time this batch
    * can take (a lease), so no other worker picks them up meanwhile; on PostgreSQL, rows another
    * worker is claiming right now are skipped rather than waited for. A row is taken only when every
-   * older pending webhook about the same thing is taken with it. Returns the rows grouped by what
-   * they are about, oldest first.
+   * older pending webhook about the same thing is taken with it. Webhooks whose URL starts with one
+   * of `skip` (targets that can take no more now) are left for later. Returns the rows grouped by
+   * what they are about, oldest first.
    */
-  private async claim(limit: number): Promise<WebhookRow[][]> {
+  private async claim(limit: number, skip: readonly string[]): Promise<Group[]> {
     const { storage } = this.ctx;
     return storage.db.transaction().execute(async (trx) => {
       const now = this.ctx.now();
@@ -108,6 +206,7 @@ export class WebhookDeliverer {
             .selectAll()
             .where('status', '=', 'pending')
             .where('next_attempt_at', '<=', now)
+            .$if(skip.length > 0, (q) => q.where((eb) => eb.and(skip.map((p) => eb(sql<string>`substr(${eb.ref('webhooks.url')}, 1, ${p.length})`, '<>', p)))))
             // Behind an older one that is waiting for its retry (or in flight elsewhere): not yet.
             .where(({ not, exists, selectFrom, eb }) =>
               not(
@@ -165,13 +264,14 @@ export class WebhookDeliverer {
       const longest = Math.max(...[...groups.values()].map((g) => g.length));
       // Longer than the batch can take (every attempt timing out), plus slack for the database;
       // both scale with the attempt time limit (10 s: at least 1 min, slack 30 s).
-      const lease = Math.max(6 * this.timeoutMs, (Math.ceil(rows.length / PARALLEL) + longest + 1) * this.timeoutMs + 3 * this.timeoutMs);
+      // A group that waits longer for a lane renews its lease before it starts (holdLease).
+      const lease = Math.max(6 * this.timeoutMs, (Math.ceil(rows.length / LANES) + longest + 1) * this.timeoutMs + 3 * this.timeoutMs);
       await trx
         .updateTable('webhooks')
         .set({ next_attempt_at: now + lease })
         .where('id', 'in', rows.map((r) => r.id))
         .execute();
-      return [...groups.values()];
+      return [...groups.values()].map((g) => ({ rows: g, target: targetOf(g[0]!.url), leaseUntil: now + lease }));
     });
   }
 
@@ -204,164 +304,6 @@ export class WebhookDeliverer {
     const result = outcome(row, r, ctx.now());
     recorder.add({ row, at, r, result });
     return result.status ?? 'pending';
-  }
-
-  /**
-   * Writes attempts and their outcomes in one transaction, without waiting for the disk: losing
-   * it to a power cut only sends those webhooks again, under the same delivery ids.
-   */
-  private async record(batch: Attempt[]): Promise<void> {
-    await this.ctx.storage.relaxedWrite(async (trx) => {
-      let at = 0;
-      for (const size of sizedChunks(batch.length)) {
-        const values: Record<string, unknown> = {};
-        for (let k = 0; k < size; k++) {
-          const { row, at: started, r } = batch[at++]!;
-          values[`id${k}`] = randomUUID();
-          values[`webhook_id${k}`] = row.id;
-          values[`at${k}`] = started;
-          values[`http_status${k}`] = r.httpStatus;
-          values[`latency_ms${k}`] = r.latencyMs;
-          values[`error${k}`] = r.error;
-          values[`answer${k}`] = r.answer ?? null;
-        }
-        await insertAttempts(trx, size, values);
-      }
-      // Deliveries (the usual outcome) are recorded together, per attempt count and answer;
-      // anything else one by one. Each update is guarded against a worker whose lease ran out
-      // recording over a newer attempt (`attempts` still what it was).
-      const delivered = new Map<string, Attempt[]>();
-      for (const a of batch) {
-        if (a.result.status === 'delivered') {
-          const key = `${a.row.attempts} ${a.r.httpStatus}`;
-          const group = delivered.get(key) ?? [];
-          group.push(a);
-          delivered.set(key, group);
-          continue;
-        }
-        const set: Partial<WebhookRow> = { attempts: a.row.attempts + 1, last_status: a.r.httpStatus, last_error: a.r.error, ...a.result };
-        await recordOutcome(trx, Object.keys(set).sort(), { ...set, id: a.row.id, was: a.row.attempts });
-      }
-      for (const group of delivered.values()) {
-        const first = group[0]!;
-        const common = {
-          was: first.row.attempts,
-          attempts: first.row.attempts + 1,
-          last_status: first.r.httpStatus,
-          delivered_at: Math.max(...group.map((a) => Number(a.result.delivered_at))),
-        };
-        let k = 0;
-        for (const size of sizedChunks(group.length)) {
-          const values: Record<string, unknown> = { ...common };
-          for (let j = 0; j < size; j++) values[`id${j}`] = group[k++]!.row.id;
-          await markDelivered(trx, size, values);
-        }
-      }
-    });
-  }
-}
-
-const insertAttempts = statementsBySize((db, p, size) =>
-  db.insertInto('webhook_attempts').values(
-    Array.from({ length: size }, (_, k) => ({
-      id: p[`id${k}`],
-      webhook_id: p[`webhook_id${k}`],
-      at: p[`at${k}`],
-      http_status: p[`http_status${k}`],
-      latency_ms: p[`latency_ms${k}`],
-      error: p[`error${k}`],
-      answer: p[`answer${k}`],
-    })),
-  ),
-);
-
-const markDelivered = statementsBySize((db, p, size) =>
-  db
-    .updateTable('webhooks')
-    .set({ status: 'delivered', delivered_at: p.delivered_at, attempts: p.attempts, last_status: p.last_status, last_error: null })
-    .where('status', '=', 'pending')
-    .where('attempts', '=', p.was)
-    .where(
-      'id',
-      'in',
-      Array.from({ length: size }, (_, k) => p[`id${k}`] as string),
-    ),
-);
-
-/** How long attempts gather before they are written, and how many are written at once. */
-const GATHER_MS = 50;
-const FLUSH_AT = 250;
-
-const recordOutcome = statementsByColumns<Partial<WebhookRow> & { id: string; was: number }>((db, p, columns) => {
-  const values = p as Record<string, unknown>;
-  return db
-    .updateTable('webhooks')
-    .set(Object.fromEntries(columns.map((c) => [c, values[c]])) as Partial<WebhookRow>)
-    .where('id', '=', p.id)
-    .where('status', '=', 'pending')
-    .where('attempts', '=', p.was);
-});
-
-interface Attempt {
-  row: WebhookRow;
-  at: number;
-  r: SendResult;
-  result: Partial<WebhookRow>;
-}
-
-/**
- * Writes attempts as they come, many per transaction: a batch gathers for up to GATHER_MS (or
- * FLUSH_AT attempts) while the deliveries go on, then is written while the next gathers. Batches
- * are written in the order of their attempts; after one fails to be written nothing later is
- * (`failed`), so an attempt is never recorded while an earlier one about the same thing is not.
- */
-class Recorder {
-  private queue: Attempt[] = [];
-  private writing: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  failed = false;
-
-  constructor(private readonly write: (batch: Attempt[]) => Promise<void>) {}
-
-  add(a: Attempt): void {
-    if (this.failed) return;
-    this.queue.push(a);
-    this.schedule();
-  }
-
-  private schedule(): void {
-    if (this.writing || this.queue.length === 0) return;
-    if (this.queue.length >= FLUSH_AT) this.start();
-    else this.timer ??= setTimeout(() => this.start(), GATHER_MS);
-  }
-
-  private start(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.writing ??= this.writeOne().finally(() => {
-      this.writing = null;
-      this.schedule();
-    });
-  }
-
-  private async writeOne(): Promise<void> {
-    const batch = this.queue.splice(0);
-    if (batch.length === 0 || this.failed) return;
-    try {
-      await this.write(batch);
-    } catch {
-      // The database failed: these leases run out and the webhooks are sent again.
-      this.failed = true;
-      this.queue = [];
-    }
-  }
-
-  /** Writes everything gathered so far. */
-  async drain(): Promise<void> {
-    while (this.writing || (this.queue.length > 0 && !this.failed)) {
-      if (!this.writing) this.start();
-      await this.writing;
-    }
   }
 }
 

@@ -1,35 +1,43 @@
 // Background work (D8): follow the chains, expire invoices, deliver webhooks, send payouts.
 // With SQLite one process runs it (a lock file); with PostgreSQL any number may, since every job
 // is claimed with FOR UPDATE SKIP LOCKED and a network is scanned only under its advisory lock.
+// Every network and every job runs on its own schedule (./schedule.ts), so a node that hangs or a
+// slow job holds up only itself: never another network, the webhooks, expiry or payouts.
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setMaxListeners } from 'node:events';
 import type { Ctx, Job } from '../context.ts';
 import { createSink } from '../chain/ingest.ts';
 import { refillAddressPools } from '../chain/allocate.ts';
+import { countIncident } from '../chain/incidents.ts';
 import { WebhookDeliverer } from '../webhooks/deliver.ts';
+import { Loop, type RoundLateError } from './schedule.ts';
+
+/** What the workers log through (the server's logger; tests pass a collector). */
+export interface WorkerLog {
+  error(o: unknown, msg?: string): void;
+  warn?(o: unknown, msg?: string): void;
+}
 
 export interface Workers {
-  /** Runs every job once (tests and the CLI use this). */
+  /** Runs every job once, and polls every network once (tests and the CLI use this). */
   tick(): Promise<void>;
+  /** Runs every network and job on its own schedule, each round `intervalMs` after its last ended. */
+  start(intervalMs: number): void;
   /** Shutting down: jobs start nothing new and release what they claimed but did not begin. */
   abort(): void;
+  /** Stops, waiting for what is under way. */
   stop(): Promise<void>;
 }
 
-export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): void } = console): Workers {
-  const deliverer = new WebhookDeliverer(ctx, { timeoutMs: ctx.config.webhookTimeoutMs });
+export function createWorkers(ctx: Ctx, log: WorkerLog = console): Workers {
+  const deliverer = new WebhookDeliverer(ctx, { timeoutMs: ctx.config.webhookTimeoutMs, perTarget: ctx.config.webhookTargetLimit });
   const sink = createSink(ctx, log);
   const shutdown = new AbortController();
+  // Every network's round under way listens for it.
+  setMaxListeners(0, shutdown.signal);
   let refilling: Promise<unknown> | null = null;
   const jobs: Array<[string, Job]> = [
-    ['chains', async (_c, signal) => {
-      // Networks in parallel: a slow or unreachable node must not hold up the others.
-      await Promise.all(
-        ctx.chains.all().filter(() => !signal.aborted).map((d) =>
-          ctx.chains.poll(d.network.code, sink, { wait: false }).catch((err: unknown) => log.error({ err, network: d.network.code }, 'chain poll failed')),
-        ),
-      );
-    }],
     ['expiry', ctx.features.jobs.expiry],
     // Deposit addresses derived ahead (with their QR codes), so that requests do not derive them.
     // In the background: a round (and its webhooks) does not wait for the derivations.
@@ -38,24 +46,56 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
         .catch((err: unknown) => log.error({ err, job: 'addresses' }, 'worker job failed'))
         .finally(() => (refilling = null));
     }],
-    ['webhooks', (_c, signal) => deliverer.runOnce(50, signal)],
     ['payouts', ctx.features.jobs.payouts],
   ];
+  const jobLoops = jobs.map(
+    ([name, job]) => new Loop(name, (signal) => job(ctx, signal), { shutdown: shutdown.signal, onError: (err) => log.error({ err, job: name }, 'worker job failed') }),
+  );
+  const late = (network: string) => (err: RoundLateError) => {
+    (log.warn ?? log.error).call(log, { network, timeoutMs: err.deadlineMs }, 'chain poll ran past its deadline; the network waits for it before polling again');
+    void countIncident(ctx.storage.db, network, 'poll_timeout', ctx.now()).catch((e: unknown) => log.error({ err: e, network }, 'poll timeout could not be counted'));
+  };
+  // One loop per network, made when first needed: a network's round never waits for another's.
+  const networkLoops = new Map<string, Loop>();
+  const networks = (): Loop[] =>
+    ctx.registry.networks.map(({ code }) => {
+      let l = networkLoops.get(code);
+      if (!l) {
+        l = new Loop(code, (signal) => ctx.chains.poll(code, sink, { wait: false, signal }), {
+          shutdown: shutdown.signal,
+          deadlineMs: ctx.config.chainPollTimeoutMs,
+          onLate: late(code),
+          onError: (err) => log.error({ err, network: code }, 'chain poll failed'),
+        });
+        networkLoops.set(code, l);
+      }
+      return l;
+    });
+  let delivering: Promise<void> | null = null;
   return {
     async tick() {
-      // Jobs are independent; run side by side so that one slow job (a node timing out, a webhook
-      // receiver that hangs) does not delay expiry or the others.
-      // Webhooks go last, so that what this round changed is announced in the same round.
+      // Side by side; a network whose poll runs past its deadline is waited for no longer (it goes
+      // on, and its next round waits for it). Webhooks go last, so that what this round changed is
+      // announced in the same round.
       if (shutdown.signal.aborted) return;
-      const run = ([name, job]: [string, Job]) => job(ctx, shutdown.signal).catch((err: unknown) => log.error({ err, job: name }, 'worker job failed'));
-      await Promise.all(jobs.filter(([name]) => name !== 'webhooks').map(run));
-      await Promise.all(jobs.filter(([name]) => name === 'webhooks').map(run));
+      await Promise.all([...networks(), ...jobLoops].map((l) => l.round()));
+      await deliverer.runOnce(50, shutdown.signal).catch((err: unknown) => log.error({ err, job: 'webhooks' }, 'worker job failed'));
+    },
+    start(intervalMs) {
+      for (const l of [...networks(), ...jobLoops]) l.start(intervalMs);
+      // Webhooks have lanes that take new work as they free up, rather than rounds.
+      delivering ??= deliverer.run(shutdown.signal, {
+        idleMs: intervalMs,
+        onError: (err) => log.error({ err, job: 'webhooks' }, 'worker job failed'),
+      });
     },
     abort() {
       shutdown.abort();
     },
     async stop() {
       shutdown.abort();
+      await Promise.all([...networkLoops.values(), ...jobLoops].map((l) => l.stop()));
+      await delivering;
       // The pool refill runs beside the rounds: it ends with the chunk it stores, before storage closes.
       await refilling;
       await ctx.chains.close();
@@ -63,28 +103,11 @@ export function createWorkers(ctx: Ctx, log: { error(o: unknown, msg?: string): 
   };
 }
 
-/** Runs the workers every `intervalMs` until stopped. */
-export function runWorkers(ctx: Ctx, opts: { intervalMs?: number; log?: { error(o: unknown, msg?: string): void } } = {}): { stop(): Promise<void> } {
+/** Runs the workers, each network and job every `intervalMs` after its last round, until stopped. */
+export function runWorkers(ctx: Ctx, opts: { intervalMs?: number; log?: WorkerLog } = {}): { stop(): Promise<void> } {
   const workers = createWorkers(ctx, opts.log);
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const loop = () => {
-    if (stopped) return;
-    running = workers.tick().finally(() => {
-      if (!stopped) timer = setTimeout(loop, opts.intervalMs ?? 500);
-    });
-  };
-  loop();
-  return {
-    async stop() {
-      stopped = true;
-      workers.abort();
-      if (timer) clearTimeout(timer);
-      await running;
-      await workers.stop();
-    },
-  };
+  workers.start(opts.intervalMs ?? 500);
+  return { stop: () => workers.stop() };
 }
 
 /** With SQLite only one process may run the workers; a lock file in the data folder says which. */

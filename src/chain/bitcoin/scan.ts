@@ -344,7 +344,7 @@ export class BtcScanner {
     const out: Array<{ coin: string; txid: string; height: number | null; by: 'own' | 'foreign' }> = [];
     for (const s of spends) out.push({ ...s, by: (await this.o.isOwnTx(s.txid)) ? 'own' : 'foreign' });
     for (const s of out) {
-      if (s.by === 'foreign') this.o.log('warn', 'bitcoin: a coin of the gateway was spent by a transaction it did not sign', { network: this.code, coin: s.coin, txid: s.txid });
+      if (s.by === 'foreign') this.o.log('error', 'bitcoin: a coin of the gateway was spent by a transaction it did not sign', { network: this.code, coin: s.coin, txid: s.txid, alarm: 'foreign_spend' });
     }
     return out;
   }

@@ -111,7 +111,7 @@ export class EvmOutgoing {
           return;
         }
         c.log('error', 'evm transaction replaced: its nonce was used by another transaction', {
-          network: c.code, txid: row.txid, nonce: Number(row.nonce),
+          network: c.code, txid: row.txid, nonce: Number(row.nonce), alarm: 'foreign_spend',
         });
         await sink.outgoing(c.code, row.txid, 'failed', 0);
         await this.update(row.id, { status: 'failed', error: 'replaced' });

@@ -85,7 +85,7 @@ export class TronOutgoing {
    */
   verify(intent: Intent, tx: TronTransaction, view: ChainView): { rawHex: string; expiration: number } {
     const refuse = (what: string) => {
-      this.o.log('error', 'tron node built a transaction other than asked; not signed', { network: this.o.network, what });
+      this.o.log('error', 'tron node built a transaction other than asked; not signed', { network: this.o.network, what, alarm: 'node_mismatch' });
       return new TronSendError('rejected', `The TRON node built a transaction other than the one asked for (${what}); nothing was signed`);
     };
     if (typeof tx?.raw_data_hex !== 'string' || !/^([0-9a-fA-F]{2})+$/.test(tx.raw_data_hex)) throw refuse('no raw_data_hex');
