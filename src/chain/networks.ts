@@ -6,6 +6,8 @@ import { driverOf, SIMULATED_DRIVER, type Config, type NetworkConfig } from '../
 import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef, Registry } from '../registry/index.ts';
 import type { ChainDriver, ChainLog, ChainSink, DriverFactories } from './contract.ts';
+import { FaultyNodeError } from './errors.ts';
+import { listNodeFaults, NodeFaults, type NodeFault } from './node-faults.ts';
 
 /**
  * How far behind the newest address already read each poll reads the addresses table again. An
@@ -41,9 +43,11 @@ export class Chains {
   private readonly watchedSince = new Map<string, number>();
   /** Per network: the start of the last scan recorded in chain_scans. */
   private readonly lastNoted = new Map<string, number>();
+  private readonly faults: NodeFaults;
 
   constructor(private readonly opts: ChainsOptions) {
     this.simulator = opts.config.simulator;
+    this.faults = new NodeFaults(opts.storage.db, opts.now, opts.log ?? (() => {}));
     for (const [code, settings] of Object.entries(opts.config.networks)) {
       const kind = driverOf(settings);
       if (!opts.factories[kind]) throw new Error(`networks.${code}.driver: unknown driver "${kind}" (known: ${Object.keys(opts.factories).join(', ')})`);
@@ -125,10 +129,21 @@ export class Chains {
     const done = await this.opts.storage.withLock(`scan:${d.network.code}`, opts.wait ? INLINE_SCAN_WAIT_MS : 0, async () => {
       const started = this.opts.now();
       if (d.watchesAddresses) await this.feedWatch(d);
-      await d.poll(sink);
+      try {
+        await d.poll(sink);
+      } catch (err) {
+        if (err instanceof FaultyNodeError) await this.faults.faulty(d.network.code, err);
+        throw err;
+      }
+      await this.faults.sane(d.network.code);
       await this.noteScanned(d.network.code, started);
     });
     return done !== null;
+  }
+
+  /** The networks whose node is judged faulty now (any process's scan), for /readyz and /metrics. */
+  nodeFaults(): Promise<NodeFault[]> {
+    return listNodeFaults(this.opts.storage.db);
   }
 
   /** Records the start of the last completed scan (the scan lag in /metrics), at most once a second

@@ -15,6 +15,7 @@ import * as m012 from './migrations/012_merchant_defaults.ts';
 import * as m013 from './migrations/013_address_pool.ts';
 import * as m014 from './migrations/014_merchant_language.ts';
 import * as m015 from './migrations/015_webhook_claim_order.ts';
+import * as m016 from './migrations/016_node_faults.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '013_address_pool': m013,
   '014_merchant_language': m014,
   '015_webhook_claim_order': m015,
+  '016_node_faults': m016,
 };
 
 class StaticProvider implements MigrationProvider {

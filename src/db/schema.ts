@@ -4,8 +4,8 @@
 import type { Generated } from 'kysely';
 import type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWalletsTable } from './tables/merchants.ts';
 export type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWalletsTable } from './tables/merchants.ts';
-import type { HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
-export type { HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
+import type { HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, NodeFaultsTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
+export type { HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, NodeFaultsTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
 import type { InvoicesTable, StaticWalletsTable, WalletTopupsTable } from './tables/payments.ts';
 export type { InvoicesTable, StaticWalletsTable, WalletTopupsTable } from './tables/payments.ts';
 import type { BalancesTable, LedgerEntriesTable, PayoutsTable } from './tables/money.ts';
@@ -25,6 +25,7 @@ export interface DB {
   chain_transfers: ChainTransfersTable;
   chain_cursors: ChainCursorsTable;
   chain_scans: ChainScansTable;
+  node_faults: NodeFaultsTable;
   order_ids: OrderIdsTable;
   sim_transactions: SimTransactionsTable;
   balances: BalancesTable;
