@@ -26,8 +26,12 @@ export class HeadGuard {
     private readonly reorgDepth: number,
   ) {}
 
-  /** The head, when it is a plausible successor of the last one accepted; a FaultyNodeError otherwise. */
-  accept(method: string, head: number): number {
+  /**
+   * The head, when it is a plausible successor of the last one a completed poll used; a
+   * FaultyNodeError otherwise. Call commit() once the poll that used it completed: a head whose
+   * poll failed (a made-up head the node has no blocks for) must not become the reference.
+   */
+  check(method: string, head: number): number {
     const last = this.last;
     if (last !== null && head > last + this.maxJump) {
       throw new FaultyNodeError(method, `the head jumped from ${last} to ${head}, more than max_head_jump (${this.maxJump}) blocks`);
@@ -35,8 +39,12 @@ export class HeadGuard {
     if (last !== null && head < last - this.reorgDepth) {
       throw new FaultyNodeError(method, `the head went back from ${last} to ${head}, deeper than a reorganisation the scan can undo (${this.reorgDepth} blocks)`);
     }
-    this.last = head;
     return head;
+  }
+
+  /** A poll with this head completed. */
+  commit(head: number): void {
+    this.last = head;
   }
 }
 

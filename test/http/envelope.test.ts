@@ -126,7 +126,7 @@ describe.each(await backends())('signed API envelope on $name', (backend) => {
 
   it('serves health, readiness and metrics', async () => {
     expect((await gw.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
-    expect((await gw.app.inject('/readyz')).json()).toEqual({ status: 'ready', networks: {} });
+    expect((await gw.app.inject('/readyz')).json()).toEqual({ status: 'ready', networks: {}, faulty_nodes: {} });
     const m = await gw.app.inject('/metrics');
     expect(m.body).toContain('satchel_http_requests_total');
   });
