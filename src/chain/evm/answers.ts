@@ -4,12 +4,14 @@
 // Whatever fails is the node's fault (FaultyNodeError), never a TypeError in the scan.
 import { FaultyNodeError } from '../errors.ts';
 import { evmAddress, hash32, heightHex, hexData, intHex, list, MAX_INDEX, quantityHex, record } from '../node-values.ts';
-import type { RpcBlock, RpcLog, RpcReceipt, RpcTransaction } from './rpc.ts';
 
 const M = 'eth_getBlockByNumber';
 
+// Each check returns the answer as it came once it passed (rpc.ts gives it its type: importing the
+// types here would make the two modules import each other).
+
 /** A block (or null: the node has none at that height); `at`: the height asked for, if one was. */
-export function checkBlock<T extends RpcTransaction | `0x${string}`>(v: unknown, full: boolean, at: number | null): RpcBlock<T> | null {
+export function checkBlock(v: unknown, full: boolean, at: number | null): unknown {
   if (v === null) return null;
   const b = record(M, 'a block', v);
   const n = heightHex(M, b.number);
@@ -30,11 +32,11 @@ export function checkBlock<T extends RpcTransaction | `0x${string}`>(v: unknown,
     if (tx.to !== null && tx.to !== undefined) evmAddress(M, 'a recipient', tx.to);
     quantityHex(M, 'a transaction value', tx.value);
   }
-  return v as RpcBlock<T>;
+  return v;
 }
 
 /** Token transfer logs of blocks from..to. */
-export function checkLogs(v: unknown, from: number, to: number): RpcLog[] {
+export function checkLogs(v: unknown, from: number, to: number): unknown {
   const method = 'eth_getLogs';
   for (const x of list(method, 'the logs', v)) {
     const l = record(method, 'a log', x);
@@ -47,10 +49,10 @@ export function checkLogs(v: unknown, from: number, to: number): RpcLog[] {
     hash32(method, 'a transaction hash', l.transactionHash, true);
     intHex(method, 'a log index', l.logIndex, MAX_INDEX);
   }
-  return v as RpcLog[];
+  return v;
 }
 
-export function checkReceipt(v: unknown): RpcReceipt | null {
+export function checkReceipt(v: unknown): unknown {
   const method = 'eth_getTransactionReceipt';
   if (v === null) return null;
   const r = record(method, 'a receipt', v);
@@ -60,5 +62,5 @@ export function checkReceipt(v: unknown): RpcReceipt | null {
   quantityHex(method, 'a status', r.status, 8);
   quantityHex(method, 'gas used', r.gasUsed, 64);
   if (r.effectiveGasPrice !== undefined) quantityHex(method, 'a gas price', r.effectiveGasPrice);
-  return v as RpcReceipt;
+  return v;
 }

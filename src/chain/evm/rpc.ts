@@ -108,20 +108,20 @@ export class RpcClient {
     return heightHex('eth_blockNumber', await this.call<unknown>('eth_blockNumber'));
   }
   async blockWithTxs(n: number): Promise<RpcBlock<RpcTransaction> | null> {
-    return checkBlock(await this.call('eth_getBlockByNumber', [hex(n), true]), true, n);
+    return checkBlock(await this.call('eth_getBlockByNumber', [hex(n), true]), true, n) as RpcBlock<RpcTransaction> | null;
   }
   async header(n: number | 'latest'): Promise<RpcBlock<Hex> | null> {
     const b = await this.call('eth_getBlockByNumber', [typeof n === 'number' ? hex(n) : n, false]);
-    return checkBlock(b, false, typeof n === 'number' ? n : null);
+    return checkBlock(b, false, typeof n === 'number' ? n : null) as RpcBlock<Hex> | null;
   }
   async logs(filter: { fromBlock: number; toBlock: number; address: Hex[]; topics: Array<Hex | null> }): Promise<RpcLog[]> {
     const logs = await this.call('eth_getLogs', [
       { fromBlock: hex(filter.fromBlock), toBlock: hex(filter.toBlock), address: filter.address, topics: filter.topics },
     ]);
-    return checkLogs(logs, filter.fromBlock, filter.toBlock);
+    return checkLogs(logs, filter.fromBlock, filter.toBlock) as RpcLog[];
   }
   async receipt(txid: Hex): Promise<RpcReceipt | null> {
-    return checkReceipt(await this.call('eth_getTransactionReceipt', [txid]));
+    return checkReceipt(await this.call('eth_getTransactionReceipt', [txid])) as RpcReceipt | null;
   }
   async nonce(address: Hex, tag: 'pending' | 'latest'): Promise<number> {
     return intHex('eth_getTransactionCount', 'a nonce', await this.call<unknown>('eth_getTransactionCount', [address, tag]), 2 ** 48);

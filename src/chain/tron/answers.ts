@@ -4,10 +4,12 @@
 // (FaultyNodeError), never a TypeError or a lost digit in the scan.
 import { FaultyNodeError } from '../errors.ts';
 import { hash32, heightNumber, hexData, intNumber, list, record } from '../node-values.ts';
-import type { TronBlock, TronTxInfo } from './api.ts';
+
+// Each check returns the answer as it came once it passed (api.ts gives it its type: importing the
+// types here would make the two modules import each other).
 
 /** A block (blockID, number, parent, time, and the amounts of its TRX transfers). */
-export function checkBlock(method: string, v: unknown): TronBlock {
+export function checkBlock(method: string, v: unknown): unknown {
   const b = record(method, 'a block', v);
   hash32(method, 'a block id', b.blockID, false);
   const raw = record(method, 'a block header', record(method, 'a block header', b.block_header).raw_data);
@@ -26,11 +28,11 @@ export function checkBlock(method: string, v: unknown): TronBlock {
       if (value.amount !== undefined) intNumber(method, 'a TRX amount', value.amount, Number.MAX_SAFE_INTEGER);
     }
   }
-  return v as TronBlock;
+  return v;
 }
 
 /** A block's transaction infos: ids, block numbers and token logs in their format. */
-export function checkTxInfos(method: string, v: unknown): TronTxInfo[] {
+export function checkTxInfos(method: string, v: unknown): unknown {
   for (const x of list(method, 'the transaction infos', v)) {
     const info = record(method, 'a transaction info', x);
     hash32(method, 'a transaction id', info.id, false);
@@ -42,5 +44,5 @@ export function checkTxInfos(method: string, v: unknown): TronTxInfo[] {
       if (log.data !== undefined) hexData(method, 'log data', log.data, false);
     }
   }
-  return v as TronTxInfo[];
+  return v;
 }

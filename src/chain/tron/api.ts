@@ -122,13 +122,13 @@ export class TronApi {
   }
 
   async nowBlock(): Promise<TronBlock> {
-    return checkBlock('/wallet/getnowblock', await this.post('/wallet/getnowblock'));
+    return checkBlock('/wallet/getnowblock', await this.post('/wallet/getnowblock')) as TronBlock;
   }
   /** The newest solidified block, or null when the node does not serve the solidity API. */
   async solidNowBlock(): Promise<TronBlock | null> {
     try {
       const b = await this.post<TronBlock>('/walletsolidity/getnowblock');
-      return b.blockID ? checkBlock('/walletsolidity/getnowblock', b) : null;
+      return b.blockID ? (checkBlock('/walletsolidity/getnowblock', b) as TronBlock) : null;
     } catch (err) {
       if (err instanceof NodeError && (err.code === 404 || err.code === 405 || err.code === 501)) return null;
       throw err;
@@ -137,7 +137,7 @@ export class TronApi {
   async blockByNum(num: number): Promise<TronBlock | null> {
     const b = await this.post<TronBlock>('/wallet/getblockbynum', { num });
     if (!b.blockID) return null;
-    const block = checkBlock('/wallet/getblockbynum', b);
+    const block = checkBlock('/wallet/getblockbynum', b) as TronBlock;
     if ((block.block_header.raw_data.number ?? 0) !== num) throw new FaultyNodeError('/wallet/getblockbynum', `asked for block ${num}, the node answered another`);
     return block;
   }
@@ -147,12 +147,12 @@ export class TronApi {
     const r = await this.post<{ block?: unknown }>(path, { startNum: start, endNum: end });
     if (r.block === undefined) return [];
     if (!Array.isArray(r.block) || r.block.length > end - start) throw new FaultyNodeError(path, `asked for ${end - start} blocks, the node answered something else`);
-    return r.block.map((b) => checkBlock(path, b));
+    return r.block.map((b) => checkBlock(path, b) as TronBlock);
   }
   async txInfosByBlock(num: number): Promise<TronTxInfo[]> {
     const path = '/wallet/gettransactioninfobyblocknum';
     const r = await this.post<unknown>(path, { num });
-    return Array.isArray(r) ? checkTxInfos(path, r) : [];
+    return Array.isArray(r) ? (checkTxInfos(path, r) as TronTxInfo[]) : [];
   }
   async txInfo(txid: string, solid = false): Promise<TronTxInfo | null> {
     const r = await this.post<TronTxInfo>(solid ? '/walletsolidity/gettransactioninfobyid' : '/wallet/gettransactioninfobyid', { value: txid });
