@@ -73,3 +73,16 @@ export class DriverClosedError extends ChainError {
     super(`${network}: driver closed`);
   }
 }
+
+/**
+ * The node answered, but with something no sane node says: a height that is not a safe integer or
+ * is implausibly far from the last head, a hash or an amount out of its format, an answer larger
+ * than the configured cap. Nothing of that answer is used or saved; the network is reported
+ * faulty until its node answers sanely again (src/chain/node-faults.ts). A NodeError, so every
+ * caller that retries on a node failure retries on this one too.
+ */
+export class FaultyNodeError extends NodeError {
+  constructor(method: string, message: string) {
+    super(method, null, message);
+  }
+}

@@ -14,8 +14,15 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Pr
   return out;
 }
 
-/** from, from + 1, ..., to */
+/** Most heights one range may hold: a scan asks for a batch at a time, never more. */
+const MAX_RANGE = 100_000;
+
+/** from, from + 1, ..., to. Bounds past 2^53 (where i++ stops advancing) or a range larger than a
+ * batch would loop forever or take all memory: refused. */
 export function range(from: number, to: number): number[] {
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || to - from >= MAX_RANGE) {
+    throw new RangeError(`range ${from}..${to}: not a bounded range of safe integers`);
+  }
   const out: number[] = [];
   for (let i = from; i <= to; i++) out.push(i);
   return out;

@@ -7,6 +7,8 @@ import type { NetworkConfig } from '../config.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef } from '../registry/index.ts';
 import type { ChainLog, DriverDeps } from './contract.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './capped-body.ts';
+import { DEFAULT_MAX_HEAD_JUMP } from './head-guard.ts';
 
 /** What a family's createXDriver is given beside the network and its settings; `L`: the family's log. */
 export interface DriverServices<L> {
@@ -35,6 +37,23 @@ export function optInt(v: unknown, where: string): number | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new Error(`${where}: a non-negative integer is required`);
   return v;
+}
+
+/** What a network's node may answer before it is judged faulty (docs/networks.md, "Faulty nodes"). */
+export interface NodeLimits {
+  /** Blocks the head may grow between two polls. */
+  maxHeadJump: number;
+  /** Bytes one answer may have. */
+  maxResponseBytes: number;
+}
+
+/** `max_head_jump` and `max_response_bytes`, or the family's defaults. */
+export function nodeLimits(cfg: NetworkConfig, where: string, family: 'evm' | 'tron' | 'bitcoin'): NodeLimits {
+  const jump = optInt(cfg.max_head_jump, `${where}.max_head_jump`);
+  const bytes = optInt(cfg.max_response_bytes, `${where}.max_response_bytes`);
+  if (jump === 0) throw new Error(`${where}.max_head_jump: a positive integer is required`);
+  if (bytes !== undefined && bytes < 1024) throw new Error(`${where}.max_response_bytes: at least 1024 is required`);
+  return { maxHeadJump: jump ?? DEFAULT_MAX_HEAD_JUMP[family], maxResponseBytes: bytes ?? DEFAULT_MAX_RESPONSE_BYTES[family] };
 }
 
 export interface ConfiguredToken<A extends string> {

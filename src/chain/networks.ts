@@ -9,6 +9,8 @@ import type { ChainDriver, ChainLog, ChainSink, DriverFactories, NodeStatus } fr
 import type { NetworkReport, NotOfferedReason } from '../contracts/network-report.ts';
 import { stderrLog, type GatewayLog } from '../ops/log.ts';
 import { countIncident } from './incidents.ts';
+import { FaultyNodeError } from './errors.ts';
+import { listNodeFaults, NodeFaults, type NodeFault } from './node-faults.ts';
 
 /**
  * How far behind the newest address already read each poll reads the addresses table again. An
@@ -66,12 +68,14 @@ export class Chains {
   private readonly silent = new Set<string>();
   private checking: Promise<NetworkReport[]> | null = null;
   private log: GatewayLog;
+  private readonly faults: NodeFaults;
   /** Alarm counts being written (close() waits for them). */
   private readonly counting = new Set<Promise<void>>();
 
   constructor(private readonly opts: ChainsOptions) {
     this.simulator = opts.config.simulator;
     this.log = opts.log ?? stderrLog(opts.config.logLevel);
+    this.faults = new NodeFaults(opts.storage.db, opts.now, (level, msg, data) => this.log[level](data ?? {}, msg));
     for (const [code, settings] of Object.entries(opts.config.networks)) {
       const kind = driverOf(settings);
       if (!opts.factories[kind]) throw new Error(`networks.${code}.driver: unknown driver "${kind}" (known: ${Object.keys(opts.factories).join(', ')})`);
@@ -276,10 +280,21 @@ export class Chains {
       if (opts.signal?.aborted) return;
       const started = this.opts.now();
       if (d.watchesAddresses) await this.feedWatch(d);
-      await d.poll(sink, opts.signal);
+      try {
+        await d.poll(sink, opts.signal);
+      } catch (err) {
+        if (err instanceof FaultyNodeError) await this.faults.faulty(d.network.code, err);
+        throw err;
+      }
+      await this.faults.sane(d.network.code);
       await this.noteScanned(d.network.code, started);
     });
     return done !== null;
+  }
+
+  /** The networks whose node is judged faulty now (any process's scan), for /readyz and /metrics. */
+  nodeFaults(): Promise<NodeFault[]> {
+    return listNodeFaults(this.opts.storage.db);
   }
 
   /** Records the start of the last completed scan (the scan lag in /metrics), at most once a second

@@ -5,6 +5,13 @@
 // them through that prefix, so the rule is written once.
 import type { Kysely, Transaction } from 'kysely';
 import type { ChainLog } from './contract.ts';
+import { FaultyNodeError } from './errors.ts';
+import { checkBehindCursor } from './head-guard.ts';
+
+/** How many recent blocks are remembered, so how deep a reorganisation the scan can undo. */
+export function reorgWindow(confirmations: number): number {
+  return Math.max(256, confirmations * 2);
+}
 
 /** How far a network has been scanned. */
 export interface ScanCursorsTable {
@@ -93,7 +100,7 @@ export class BlockTrail {
       blocks: `${o.family}_blocks` as 'scan_blocks',
       transfers: `${o.family}_transfers` as 'scan_transfers',
     };
-    this.keepBlocks = Math.max(256, o.confirmations * 2);
+    this.keepBlocks = reorgWindow(o.confirmations);
   }
 
   /**
@@ -103,6 +110,7 @@ export class BlockTrail {
   async resume(head: number): Promise<Cursor> {
     const cursor = await this.load(head);
     if (cursor.number < 0) return cursor;
+    checkBehindCursor('head', head, cursor.number, this.keepBlocks);
     const b = cursor.number <= head ? await this.o.block(cursor.number) : null;
     return !b || b.hash !== cursor.hash ? this.rewind(cursor, head) : cursor;
   }
@@ -117,6 +125,8 @@ export class BlockTrail {
     const start = Math.max(0, Math.min(head + 1, this.o.startBlock ?? head - Math.max(this.o.confirmations, 128)));
     const number = start - 1;
     const b = number >= 0 ? await this.o.block(number) : null;
+    // A head the node cannot show a block below is made up: no cursor is saved from it.
+    if (number >= 0 && !b) throw new FaultyNodeError('head', `the node reports head ${head} but has no block ${number}`);
     const cursor = { number, hash: b?.hash ?? null };
     await this.db.transaction().execute(async (trx) => {
       if (b) await this.storeBlocks(trx, [b]);

@@ -1,4 +1,5 @@
-// Overview: balances with a USD total, the last 30 days as a chart, the latest invoices.
+// Overview: balances with a USD total, the last 30 days as a chart, the latest invoices, and a
+// notice when payments on some network are not being detected (its node is faulty).
 import { get } from './api.ts';
 import { amount } from './format.ts';
 import { lazyView } from '../page/lazy.tsx';
@@ -18,6 +19,7 @@ interface OverviewData {
   balances: { business: Held[]; personal: Held[]; total_usd: string };
   days: DayPoint[];
   latest: ListedInvoice[];
+  delayed_networks: string[];
 }
 
 function Balances({ title, list }: { title: string; list: Held[] }) {
@@ -50,6 +52,12 @@ export function Overview() {
         !error && <Loading />
       ) : (
         <>
+          {data.delayed_networks.length > 0 && (
+            <p class="notice" role="status">
+              Payments on {data.delayed_networks.join(', ')} are not being detected right now: the gateway's node for{' '}
+              {data.delayed_networks.length === 1 ? 'that network' : 'those networks'} answers wrongly. They will be found once it recovers.
+            </p>
+          )}
           <div class="grid">
             <Card title="Balance">
               <p>

@@ -1,5 +1,7 @@
 // The dashboard's first screen: balances (business and personal) with a USD total, paid volume
-// and invoice counts per day for the last 30 days, and the latest invoices.
+// and invoice counts per day for the last 30 days, the latest invoices, and the networks whose
+// payments are not being detected right now (their node is faulty: docs/networks.md), so that a
+// merchant waiting for a payment knows why. Only the network codes: the reason is the operator's.
 import type { Ctx } from '../context.ts';
 import { Decimal, sum } from '../money/decimal.ts';
 import { merchantBalances, type WalletBalance } from '../wallets/merchant-wallets.ts';
@@ -24,6 +26,8 @@ export interface Overview {
   };
   days: DayPoint[];
   latest: ListedInvoice[];
+  /** Networks whose node is faulty now: their payments are found once it recovers. */
+  delayed_networks: string[];
 }
 
 function held(list: WalletBalance[]) {
@@ -58,5 +62,6 @@ export async function overview(ctx: Ctx, merchantId: string): Promise<Overview> 
     balances: { business, personal, total_usd: total },
     days: days.map((d, i) => ({ day: new Date(start + i * 86_400_000).toISOString().slice(0, 10), paid_usd: d.paid.round(2, 'down').toAmount(2), paid: d.paidCount, created: d.created })),
     latest: (await searchInvoices(ctx.storage.db, merchantId, { status: null, currency: null, network: null, from: null, to: null, q: null }, null, 8)).items,
+    delayed_networks: (await ctx.chains.nodeFaults()).map((f) => f.network),
   };
 }

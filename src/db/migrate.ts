@@ -19,6 +19,7 @@ import * as m016 from './migrations/016_seed_record.ts';
 import * as m017 from './migrations/017_invoice_rate_quotes.ts';
 import * as m018 from './migrations/018_refund_key.ts';
 import * as m019 from './migrations/019_chain_incidents.ts';
+import * as m020 from './migrations/020_node_faults.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '017_invoice_rate_quotes': m017,
   '018_refund_key': m018,
   '019_chain_incidents': m019,
+  '020_node_faults': m020,
 };
 
 class StaticProvider implements MigrationProvider {

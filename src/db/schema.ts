@@ -4,8 +4,8 @@
 import type { Generated } from 'kysely';
 import type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWalletsTable } from './tables/merchants.ts';
 export type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWalletsTable } from './tables/merchants.ts';
-import type { SeedRecordTable, HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
-export type { SeedRecordTable, HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
+import type { SeedRecordTable, HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, NodeFaultsTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
+export type { SeedRecordTable, HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, NodeFaultsTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
 import type { ChainIncidentsTable } from './tables/incidents.ts';
 export type { ChainIncidentsTable } from './tables/incidents.ts';
 import type { InvoicesTable, StaticWalletsTable, WalletTopupsTable } from './tables/payments.ts';
@@ -29,6 +29,7 @@ export interface DB {
   chain_cursors: ChainCursorsTable;
   chain_scans: ChainScansTable;
   chain_incidents: ChainIncidentsTable;
+  node_faults: NodeFaultsTable;
   order_ids: OrderIdsTable;
   sim_transactions: SimTransactionsTable;
   balances: BalancesTable;

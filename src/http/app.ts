@@ -28,6 +28,7 @@ import { exchangeRateRoutes } from './routes/exchange-rates.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { dashboardRoutes } from './dashboard/index.ts';
 import { countStuckPayouts } from '../payouts/stuck.ts';
+import { nodeFaultReport } from './node-faults.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -168,8 +169,9 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       const networks = Object.fromEntries(
         (await bitcoinScanStatus(ctx.storage.db)).map((s) => [s.network, { height: s.height, node_height: s.nodeHeight, lag: s.lag, updated_at: s.updatedAt }]),
       );
-      // Each network as the gateway sees it now: driver, mode, node, head, offered and why not.
-      return { status: 'ready', networks, chains: ctx.chains.report() };
+      const faults = await nodeFaultReport(ctx);
+      if (faults.all) return reply.code(503).send({ status: 'unavailable', networks, faulty_nodes: faults.faulty, chains: ctx.chains.report() });
+      return { status: 'ready', networks, faulty_nodes: faults.faulty, chains: ctx.chains.report() };
     } catch {
       return reply.code(503).send({ status: 'unavailable' });
     } finally {
@@ -184,6 +186,14 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
         { name: 'satchel_chain_scan_lag_blocks', help: 'Blocks the scan is behind the node, per network', labels: { network: s.network }, value: s.lag ?? 0 },
       ]),
     ]),
+  );
+  metrics.collect(async () =>
+    (await nodeFaultReport(ctx)).samples.map((s) => ({
+      name: 'satchel_chain_node_faulty',
+      help: 'Whether the network\'s node is judged faulty (answers no sane node gives): nothing is scanned on it until it recovers',
+      labels: { network: s.network },
+      value: s.faulty,
+    })),
   );
   metrics.collect(() => backlogSamples(ctx.storage, ctx.now));
   metrics.collect(async () => rateSourceSamples(ctx.rates.sourceStats(), ctx.now()));

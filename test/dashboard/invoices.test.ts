@@ -46,6 +46,14 @@ describe.each(await backends())('dashboard invoices on $name', (backend) => {
     expect(o.latest.map((i: any) => i.order_id).slice(0, 2)).toEqual(['ord-29', 'ord-28']);
   });
 
+  it('tells when payments on a network are not being detected (its node is faulty), and no more once it recovers', async () => {
+    expect((await viewer.call('GET', '/overview')).body.result.delayed_networks).toEqual([]);
+    await gw.ctx.storage.db.insertInto('node_faults').values({ network: 'ETH', reason: 'the head jumped', since: 1, updated_at: 1 }).execute();
+    expect((await viewer.call('GET', '/overview')).body.result.delayed_networks).toEqual(['ETH']);
+    await gw.ctx.storage.db.deleteFrom('node_faults').execute();
+    expect((await viewer.call('GET', '/overview')).body.result.delayed_networks).toEqual([]);
+  });
+
   it('filters by status and network, searches by order_id, uuid, address and txid', async () => {
     const paid = (await viewer.call('GET', '/invoices?status=paid')).body.result;
     expect(paid.items.map((i: any) => i.order_id)).toEqual(['ord-5', 'ord-4', 'ord-3']);

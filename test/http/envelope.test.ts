@@ -127,7 +127,7 @@ describe.each(await backends())('signed API envelope on $name', (backend) => {
   it('serves health, readiness and metrics', async () => {
     expect((await gw.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
     const ready = (await gw.app.inject('/readyz')).json();
-    expect(ready).toMatchObject({ status: 'ready', networks: {} });
+    expect(ready).toMatchObject({ status: 'ready', networks: {}, faulty_nodes: {} });
     // Test mode, every network simulated: each one listed, offered.
     expect(ready.chains).toContainEqual(expect.objectContaining({ network: 'BTC', driver: 'simulated', mode: 'test', custody: 'simulated', offered: true, reason: null }));
     expect(ready.chains.every((c: { offered: boolean }) => c.offered)).toBe(true);

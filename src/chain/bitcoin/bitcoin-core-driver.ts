@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, Coverage, NodeStatus, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError, WrongChainError } from '../errors.ts';
+import { DEFAULT_MAX_HEAD_JUMP } from '../head-guard.ts';
 import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { btcDb, type BtcDB } from './schema.ts';
@@ -37,6 +38,10 @@ export interface BitcoinDriverOptions {
   bumpAfterBlocks: number;
   onRpcRequest?: (method: string) => void;
   log?: BtcLog;
+  /** Blocks the head may grow between two polls before the node is judged faulty (default 1000). */
+  maxHeadJump?: number;
+  /** An answer larger than this is the node's fault (default 256 MiB). */
+  maxResponseBytes?: number;
 }
 
 export class BitcoinCoreDriver implements ChainDriver {
@@ -72,7 +77,7 @@ export class BitcoinCoreDriver implements ChainDriver {
     this.db = btcDb(o.storage.db);
     this.log = o.log ?? (() => {});
     this.keys = new BitcoinKeys(o.seed, this.params, coinType);
-    this.node = new BitcoinNode(new BitcoinRpc({ url: o.rpcUrl, cookieFile: o.rpcCookieFile, onRequest: o.onRpcRequest }));
+    this.node = new BitcoinNode(new BitcoinRpc({ url: o.rpcUrl, cookieFile: o.rpcCookieFile, onRequest: o.onRpcRequest, maxResponseBytes: o.maxResponseBytes }));
     const now = o.now ?? Date.now;
     const native = o.network.currencies.find((c) => c.native);
     if (!native) throw new Error(`${o.network.code}: the registry lists no native currency`);
@@ -103,6 +108,7 @@ export class BitcoinCoreDriver implements ChainDriver {
       now,
       log: this.log,
       isOwnTx: (txid) => this.sender.isOwnTx(txid),
+      maxHeadJump: o.maxHeadJump ?? DEFAULT_MAX_HEAD_JUMP.bitcoin,
     });
   }
 

@@ -6,7 +6,7 @@
 import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { DriverDeps } from '../contract.ts';
-import { configuredConfirmations, driverArguments, type DriverServices, optInt } from '../network-settings.ts';
+import { configuredConfirmations, driverArguments, nodeLimits, type DriverServices, optInt } from '../network-settings.ts';
 import { BitcoinCoreDriver } from './bitcoin-core-driver.ts';
 import { parseChain, type BitcoinChain } from './params.ts';
 import type { BtcLog } from './scan.ts';
@@ -81,5 +81,6 @@ export function createBitcoinDriver(
     pollBatch: optInt(cfg.poll_batch, `${where}.poll_batch`),
     fees,
     bumpAfterBlocks: optInt(cfg.bump_after_blocks, `${where}.bump_after_blocks`) ?? 3,
+    ...nodeLimits(cfg, where, 'bitcoin'),
   });
 }

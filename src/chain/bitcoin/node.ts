@@ -2,6 +2,8 @@
 // transactions (`getblock` verbosity 2 on Bitcoin Core 0.15+ and Litecoin Core; per-transaction
 // `getrawtransaction` on Dogecoin Core 1.14, whose `getblock` has no verbosity 2 and which then
 // needs -txindex), the mempool, and the chain the node is on.
+import { FaultyNodeError } from '../errors.ts';
+import { hash32, heightNumber, hexData, list, record } from '../node-values.ts';
 import { BitcoinRpc, BitcoinRpcError } from './rpc.ts';
 
 export interface NodeTx {
@@ -33,20 +35,22 @@ export class BitcoinNode {
   constructor(readonly rpc: BitcoinRpc) {}
 
   async chainInfo(): Promise<{ chain: string; blocks: number }> {
-    return this.rpc.call('getblockchaininfo');
+    const info = record('getblockchaininfo', 'the chain info', await this.rpc.call<unknown>('getblockchaininfo'));
+    if (typeof info.chain !== 'string') throw new FaultyNodeError('getblockchaininfo', 'the chain info names no chain');
+    return { chain: info.chain, blocks: heightNumber('getblockchaininfo', info.blocks) };
   }
 
-  blockCount(): Promise<number> {
-    return this.rpc.call('getblockcount');
+  async blockCount(): Promise<number> {
+    return heightNumber('getblockcount', await this.rpc.call<unknown>('getblockcount'));
   }
 
   /** Hashes of heights `from..to` (one request). A height above the tip answers null. */
   async hashes(from: number, to: number): Promise<Array<string | null>> {
     const calls = [];
     for (let h = from; h <= to; h++) calls.push({ method: 'getblockhash', params: [h] });
-    const res = await this.rpc.batch<string>(calls);
+    const res = await this.rpc.batch<unknown>(calls);
     return res.map((r) => {
-      if (r.ok) return r.value;
+      if (r.ok) return hash32('getblockhash', 'a block hash', r.value, false);
       if (r.error.code === -8) return null; // height out of range
       throw r.error;
     });
@@ -67,16 +71,19 @@ export class BitcoinNode {
         this.verbosity2 = false;
       } else {
         this.verbosity2 = true;
-        return res.map((r) => {
+        return res.map((r, i) => {
           if (!r.ok) throw r.error;
-          return toBlock(r.value, r.value.tx.map((t) => t as { txid: string; hex: string }));
+          const b = checkBlock(r.value, hashes[i]!);
+          return toBlock(b, b.tx.map((t) => checkTx(t)));
         });
       }
     }
     const res = await this.rpc.batch<VerboseBlock>(hashes.map((h) => ({ method: 'getblock', params: [h, true] })));
-    const blocks: VerboseBlock[] = res.map((r) => {
+    const blocks: VerboseBlock[] = res.map((r, i) => {
       if (!r.ok) throw r.error;
-      return r.value;
+      const b = checkBlock(r.value, hashes[i]!);
+      for (const t of b.tx) hash32('getblock', 'a txid', t, false);
+      return b;
     });
     const txids = blocks.flatMap((b) => b.tx as string[]);
     const raw = await this.rawTxs(txids, true);
@@ -88,8 +95,9 @@ export class BitcoinNode {
     return this.verbosity2 === false;
   }
 
-  mempool(): Promise<string[]> {
-    return this.rpc.call('getrawmempool', [false]);
+  async mempool(): Promise<string[]> {
+    const ids = list('getrawmempool', 'the mempool', await this.rpc.call<unknown>('getrawmempool', [false]));
+    return ids.map((t) => hash32('getrawmempool', 'a txid', t, false));
   }
 
   /** Raw transactions by id; one that the node no longer has is left out (or, `required`, an error). */
@@ -97,9 +105,9 @@ export class BitcoinNode {
     const out = new Map<string, string>();
     for (let i = 0; i < txids.length; i += BATCH) {
       const part = txids.slice(i, i + BATCH);
-      const res = await this.rpc.batch<string>(part.map((t) => ({ method: 'getrawtransaction', params: [t, false] })));
+      const res = await this.rpc.batch<unknown>(part.map((t) => ({ method: 'getrawtransaction', params: [t, false] })));
       res.forEach((r, j) => {
-        if (r.ok) out.set(part[j]!, r.value);
+        if (r.ok) out.set(part[j]!, hexData('getrawtransaction', 'a raw transaction', r.value, false));
         else if (required) {
           throw new BitcoinRpcError(
             'getrawtransaction',
@@ -112,20 +120,40 @@ export class BitcoinNode {
     return out;
   }
 
-  sendRaw(hex: string): Promise<string> {
-    return this.rpc.call('sendrawtransaction', [hex]);
+  async sendRaw(hex: string): Promise<string> {
+    return hash32('sendrawtransaction', 'a txid', await this.rpc.call<unknown>('sendrawtransaction', [hex]), false);
   }
 
   /** Fee rate in coin per kvB for a confirmation target, or null when the node has no estimate. */
   async estimateFee(target: number): Promise<string | null> {
     try {
-      const r = await this.rpc.call<{ feerate?: string; errors?: string[] }>('estimatesmartfee', [target]);
-      return r.feerate ?? null;
+      const r = record('estimatesmartfee', 'a fee estimate', await this.rpc.call<unknown>('estimatesmartfee', [target]));
+      if (r.feerate === undefined) return null;
+      // The RPC client turned the JSON number into its exact text; anything else is not a rate.
+      if (typeof r.feerate !== 'string' || !/^\d{1,8}(\.\d{1,8})?$/.test(r.feerate)) throw new FaultyNodeError('estimatesmartfee', 'the fee rate is not a non-negative amount');
+      return r.feerate;
     } catch (err) {
       if (err instanceof BitcoinRpcError && !err.unreachable) return null; // Dogecoin 1.14 has only estimatefee
       throw err;
     }
   }
+}
+
+/** A `getblock` answer: the block asked for, its height and parent in their format, a list of transactions. */
+function checkBlock(v: unknown, asked: string): VerboseBlock {
+  const m = 'getblock';
+  const b = record(m, 'a block', v);
+  if (hash32(m, 'a block hash', b.hash, false) !== asked) throw new FaultyNodeError(m, `asked for block ${asked}, the node answered ${String(b.hash)}`);
+  heightNumber(m, b.height);
+  if (b.previousblockhash !== undefined) hash32(m, 'a parent hash', b.previousblockhash, false);
+  list(m, 'the transactions', b.tx);
+  return v as VerboseBlock;
+}
+
+/** A transaction of a verbosity 2 block: its txid and raw bytes. */
+function checkTx(v: unknown): NodeTx {
+  const t = record('getblock', 'a transaction', v);
+  return { txid: hash32('getblock', 'a txid', t.txid, false), hex: hexData('getblock', 'a raw transaction', t.hex, false) };
 }
 
 function toBlock(b: VerboseBlock, txs: NodeTx[]): NodeBlock {

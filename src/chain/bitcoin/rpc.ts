@@ -2,7 +2,8 @@
 // Core): basic auth from the URL's user:password or from the node's cookie file (read again when
 // the node restarts and writes a new one), batches, and amounts kept as exact decimal strings.
 import { readFile } from 'node:fs/promises';
-import { NodeError } from '../errors.ts';
+import { readCapped, DEFAULT_MAX_RESPONSE_BYTES } from '../capped-body.ts';
+import { FaultyNodeError, NodeError } from '../errors.ts';
 
 /** The node answered with an error, or could not be reached (`code` null). */
 export class BitcoinRpcError extends NodeError {
@@ -28,6 +29,8 @@ export interface BitcoinRpcOptions {
   cookieFile?: string;
   timeoutMs?: number;
   onRequest?: (method: string) => void;
+  /** An answer larger than this is the node's fault (default 256 MiB: a batch of full blocks). */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -67,7 +70,13 @@ export class BitcoinRpc {
     let res = await this.post(first, body, false);
     if (res.status === 401 && this.opts.cookieFile) res = await this.post(first, body, true);
     if (res.status === 401 || res.status === 403) throw new BitcoinRpcError(first, null, `HTTP ${res.status}: the node refused the credentials`);
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await readCapped(res, this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES.bitcoin, first);
+    } catch (err) {
+      if (err instanceof FaultyNodeError) throw err;
+      throw new BitcoinRpcError(first, null, `reading the answer failed: ${(err as Error).message}`);
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text.replace(AMOUNT_KEYS, '"$1":"$2"'));
@@ -75,15 +84,18 @@ export class BitcoinRpc {
       throw new BitcoinRpcError(first, null, `HTTP ${res.status}: not JSON-RPC`);
     }
     if (!Array.isArray(parsed)) {
-      const e = (parsed as { error?: { code: number; message: string } }).error;
-      throw new BitcoinRpcError(first, e?.code ?? null, e?.message ?? `HTTP ${res.status}`);
+      const e = typeof parsed === 'object' && parsed !== null ? (parsed as { error?: { code?: unknown; message?: unknown } }).error : undefined;
+      throw new BitcoinRpcError(first, errorCode(e?.code), e?.message === undefined ? `HTTP ${res.status}` : String(e.message));
     }
     const byId = new Map<unknown, { result?: T; error?: { code: number; message: string } | null }>();
-    for (const r of parsed as Array<{ id: unknown }>) byId.set(r.id, r as never);
+    for (const r of parsed as Array<{ id: unknown } | null>) {
+      if (typeof r !== 'object' || r === null) throw new FaultyNodeError(first, 'a batch answer is not an object');
+      byId.set(r.id, r as never);
+    }
     return calls.map((c, i) => {
       const r = byId.get(ids[i]);
       if (!r) return { ok: false, error: new BitcoinRpcError(c.method, null, 'no answer in the batch') };
-      if (r.error) return { ok: false, error: new BitcoinRpcError(c.method, r.error.code, r.error.message) };
+      if (r.error) return { ok: false, error: new BitcoinRpcError(c.method, errorCode(r.error.code), String(r.error.message)) };
       return { ok: true, value: r.result as T };
     });
   }
@@ -114,4 +126,9 @@ export class BitcoinRpc {
     }
     return this.cookie;
   }
+}
+
+/** A JSON-RPC error code as the node sent it, when it is one (anything else counts as none). */
+function errorCode(v: unknown): number | null {
+  return typeof v === 'number' && Number.isSafeInteger(v) ? v : null;
 }

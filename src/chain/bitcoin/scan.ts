@@ -19,6 +19,8 @@ import { btcDb, type BtcDB, type BtcOutputsTable } from './schema.ts';
 import { BtcOutputs, coinKey as key, type Trx } from './outputs.ts';
 import type { BitcoinNode, NodeBlock } from './node.ts';
 import { NULL_TXID, parseRawTx, type ParsedTx } from './rawtx.ts';
+import { FaultyNodeError } from '../errors.ts';
+import { checkBehindCursor, HeadGuard } from '../head-guard.ts';
 import { WatchedScripts } from './watched.ts';
 
 export type BtcLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
@@ -47,6 +49,8 @@ export interface ScannerOptions {
   log: BtcLog;
   /** Whether a txid is one of our own transactions (a payout), for recording who spent a coin. */
   isOwnTx: (txid: string) => Promise<boolean>;
+  /** Blocks the head may grow between two polls before the node is judged faulty. */
+  maxHeadJump: number;
 }
 
 export class BtcScanner {
@@ -61,12 +65,14 @@ export class BtcScanner {
   private readonly outputs: BtcOutputs;
   private readonly code: string;
   private readonly keepBlocks: number;
+  private readonly heads: HeadGuard;
 
   constructor(private readonly o: ScannerOptions) {
     this.db = btcDb(o.storage.db);
     this.code = o.network.code;
     this.outputs = new BtcOutputs(this.db, this.code, o.now);
     this.keepBlocks = Math.max(288, o.confirmations * 2);
+    this.heads = new HeadGuard(o.maxHeadJump, this.keepBlocks);
   }
 
   /** Blocks per request and requests per poll (tests and benchmarks tune these). */
@@ -87,8 +93,9 @@ export class BtcScanner {
     // The mempool is read BEFORE the head: a transaction missing from it then is either mined in a
     // block at or below the head (and found by the block scan) or really gone.
     const mempool = new Set(await this.o.node.mempool());
-    const head = await this.o.node.blockCount();
+    const head = this.heads.check('getblockcount', await this.o.node.blockCount());
     let cursor = await this.loadCursor(head);
+    if (cursor.height >= 0) checkBehindCursor('getblockcount', head, cursor.height, this.keepBlocks);
     // Another process scanned since this one last did: what it remembers may be stale.
     if (this.lastSaved && (this.lastSaved.height !== cursor.height || this.lastSaved.hash !== cursor.hash)) {
       this.reset();
@@ -106,6 +113,7 @@ export class BtcScanner {
     if (cursor.height >= head) await this.followMempool(sink, mempool, cursor.height);
     this.lastSaved = cursor;
     await this.db.updateTable('btc_cursors').set({ node_height: head, updated_at: this.o.now() }).where('network', '=', this.code).execute();
+    this.heads.commit(head);
     return { height: cursor.height, head };
   }
 
@@ -117,6 +125,8 @@ export class BtcScanner {
     const start = Math.max(0, Math.min(head + 1, this.o.startHeight ?? head - Math.max(this.o.confirmations, 10) + 1));
     const height = start - 1;
     const hash = height >= 0 ? await this.o.node.hashAt(height) : null;
+    // A head the node cannot show a block below is made up: no cursor is saved from it.
+    if (height >= 0 && !hash) throw new FaultyNodeError('getblockcount', `the node reports head ${head} but has no block ${height}`);
     await this.db.transaction().execute(async (trx) => {
       if (hash) await this.storeBlock(trx, height, hash);
       await trx
@@ -193,7 +203,7 @@ export class BtcScanner {
     const spends: Array<{ coin: string; txid: string; height: number }> = [];
     const now = this.o.now();
     for (const b of blocks) {
-      for (const tx of b.txs) this.match(tx.txid, parseRawTx(tx.hex), b, now, found, spends);
+      for (const tx of b.txs) this.match(tx.txid, parsed(tx.txid, tx.hex), b, now, found, spends);
     }
     const last = blocks[blocks.length - 1]!;
     const next = { height: last.height, hash: last.hash };
@@ -285,7 +295,7 @@ export class BtcScanner {
     const now = this.o.now();
     const found: Row[] = [];
     const spends: Array<{ coin: string; txid: string; height: number | null }> = [];
-    for (const [txid, hex] of raw) this.match(txid, parseRawTx(hex), null, now, found, spends);
+    for (const [txid, hex] of raw) this.match(txid, parsed(txid, hex), null, now, found, spends);
     // Transactions the node dropped meanwhile are looked at again if they come back.
     const seen = new Set<string>();
     for (const t of this.seenMempool) if (mempool.has(t)) seen.add(t);
@@ -360,5 +370,14 @@ export class BtcScanner {
   private async saveCursor(trx: Trx, c: Cursor): Promise<void> {
     this.lastSaved = c;
     await trx.updateTable('btc_cursors').set({ height: c.height, hash: c.hash, updated_at: this.o.now() }).where('network', '=', this.code).execute();
+  }
+}
+
+/** A transaction the node gave, parsed; bytes that are no transaction are the node's fault. */
+function parsed(txid: string, hex: string): ParsedTx {
+  try {
+    return parseRawTx(hex);
+  } catch (err) {
+    throw new FaultyNodeError('getblock', `transaction ${txid} is not a transaction: ${(err as Error).message}`);
   }
 }

@@ -10,6 +10,7 @@ import type { Storage } from '../../db/dialect.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { evmDb, type EvmDB } from './schema.ts';
 import { RpcClient, num, hex, type BlockTag } from './rpc.ts';
+import { quantityHex } from '../node-values.ts';
 import { EvmKeys } from './keys.ts';
 
 /** keccak256("Transfer(address,address,uint256)") */
@@ -55,6 +56,8 @@ export interface EvmChainOptions {
   now?: () => number;
   /** Called with the method name of every JSON-RPC request (metrics). */
   onRpcRequest?: (method: string) => void;
+  /** An answer larger than this is the node's fault (default 64 MiB). */
+  maxResponseBytes?: number;
   log?: ChainLog;
 }
 
@@ -89,7 +92,7 @@ export class EvmChain {
     this.confirmations = opts.confirmations;
     this.storage = opts.storage;
     this.db = evmDb(opts.storage.db);
-    this.rpc = new RpcClient(opts.rpcUrl, { onRequest: opts.onRpcRequest });
+    this.rpc = new RpcClient(opts.rpcUrl, { onRequest: opts.onRpcRequest, maxResponseBytes: opts.maxResponseBytes });
     this.keys = new EvmKeys(opts.seed, opts.network.coin_type);
     this.hotWallet = this.keys.hot.address;
     this.now = opts.now ?? Date.now;
@@ -164,7 +167,7 @@ export class EvmChain {
   async tokenBalance(contract: `0x${string}`, who: `0x${string}`, tag: BlockTag = 'latest'): Promise<bigint> {
     const data = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [who] });
     const out = await this.rpc.ethCall({ to: contract, data }, tag);
-    return out === '0x' ? 0n : BigInt(out);
+    return out === '0x' ? 0n : quantityHex('eth_call', 'a token balance', out);
   }
 }
 

@@ -6,6 +6,8 @@
 // The caller holds the network's scanner lock around poll() and sweep() (src/chain/networks.ts).
 import type { ChainDriver, ChainLog, ChainSink, Coverage, NodeStatus, PaymentRequest, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError } from '../errors.ts';
+import { DEFAULT_MAX_HEAD_JUMP, HeadGuard } from '../head-guard.ts';
+import { reorgWindow } from '../reorg.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { EvmChain, type Asset, type EvmChainOptions } from './chain.ts';
 import { EvmOutgoing, type OutgoingRow } from './outgoing.ts';
@@ -26,6 +28,8 @@ export interface EvmDriverOptions extends EvmChainOptions {
   startBlock?: number;
   /** Rebroadcast a sent but unmined transaction after this long (default 60 s). */
   rebroadcastAfterMs?: number;
+  /** Blocks the head may grow between two polls before the node is judged faulty. */
+  maxHeadJump?: number;
 }
 
 export class EvmDriver implements ChainDriver {
@@ -43,6 +47,7 @@ export class EvmDriver implements ChainDriver {
   private readonly outgoing: EvmOutgoing;
   private readonly payments: EvmPayments;
   private readonly sweeper: EvmSweeper;
+  private readonly heads: HeadGuard;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -62,6 +67,7 @@ export class EvmDriver implements ChainDriver {
     this.payments = new EvmPayments(chain, this.outgoing);
     this.sweepPolicy = opts.sweep ?? { enabled: false, minNative: '0', minToken: {} };
     this.sweeper = new EvmSweeper(chain, this.outgoing, this.sweepPolicy);
+    this.heads = new HeadGuard(opts.maxHeadJump ?? DEFAULT_MAX_HEAD_JUMP.evm, reorgWindow(chain.confirmations));
   }
 
   watch(addresses: readonly WatchedAddress[]): void {
@@ -83,10 +89,11 @@ export class EvmDriver implements ChainDriver {
     return this.exclusive(async () => {
       this.open();
       await this.chain.checkChain();
-      const head = await this.chain.rpc.blockNumber();
+      const head = this.heads.check('eth_blockNumber', await this.chain.rpc.blockNumber());
       await this.scanner.poll(sink, head);
       await this.outgoing.track(sink, head);
       await this.sweeper.maybeRun();
+      this.heads.commit(head);
     });
   }
 

@@ -3,12 +3,12 @@
 //   { "driver": "evm", "rpc_url": "https://...", "chain_id": 1, "confirmations": 12,
 //     "tokens": { "USDT": "0x..." },
 //     "sweep": { "enabled": true, "min_native": "0.01", "min_token": { "USDT": "10" }, "every_seconds": 60 },
-//     "start_block": 19000000, "poll_batch": 100 }
+//     "start_block": 19000000, "poll_batch": 100, "max_head_jump": 50000, "max_response_bytes": 67108864 }
 import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { isAddress } from 'viem';
 import type { DriverDeps } from '../contract.ts';
-import { configuredConfirmations, configuredTokens, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
+import { configuredConfirmations, configuredTokens, driverArguments, nodeLimits, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
 import { EvmDriver, type EvmLog } from './evm-driver.ts';
 import type { EvmToken } from './chain.ts';
 import type { EvmSweepPolicy } from './sweep.ts';
@@ -55,6 +55,7 @@ export function createEvmDriver(
     pollBatch: optInt(cfg.poll_batch, `${where}.poll_batch`),
     startBlock: optInt(cfg.start_block, `${where}.start_block`),
     sweep: sweepPolicy(cfg.sweep, `${where}.sweep`),
+    ...nodeLimits(cfg, where, 'evm'),
   });
 }
 

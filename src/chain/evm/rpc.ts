@@ -3,7 +3,10 @@
 // Errors are the chain layer's: NodeUnreachableError when no JSON-RPC answer came, NodeError
 // when the node answered with one.
 import type { Hex } from 'viem';
-import { NodeError, NodeUnreachableError } from '../errors.ts';
+import { readCapped, DEFAULT_MAX_RESPONSE_BYTES } from '../capped-body.ts';
+import { FaultyNodeError, NodeError, NodeUnreachableError } from '../errors.ts';
+import { hash32, heightHex, hexData, intHex, quantityHex } from '../node-values.ts';
+import { checkBlock, checkLogs, checkReceipt } from './answers.ts';
 
 export interface RpcBlock<T = RpcTransaction | Hex> {
   number: Hex;
@@ -60,7 +63,7 @@ export class RpcClient {
 
   constructor(
     private readonly url: string,
-    private readonly opts: { timeoutMs?: number; onRequest?: (method: string) => void } = {},
+    private readonly opts: { timeoutMs?: number; onRequest?: (method: string) => void; maxResponseBytes?: number } = {},
   ) {}
 
   async call<T>(method: string, params: unknown[] = []): Promise<T> {
@@ -77,58 +80,69 @@ export class RpcClient {
     } catch (err) {
       throw new NodeUnreachableError(method, null, `request failed: ${(err as Error).message}`);
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await readCapped(res, this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES.evm, method);
+    } catch (err) {
+      if (err instanceof FaultyNodeError) throw err;
+      throw new NodeUnreachableError(method, null, `reading the answer failed: ${(err as Error).message}`);
+    }
     let body: { result?: T; error?: { code: number; message: string; data?: unknown } };
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
       throw new NodeUnreachableError(method, null, `HTTP ${res.status}: not JSON-RPC`);
     }
-    if (body.error) throw new NodeError(method, body.error.code, body.error.message, body.error.data);
+    if (typeof body !== 'object' || body === null) throw new NodeUnreachableError(method, null, `HTTP ${res.status}: not JSON-RPC`);
+    if (body.error) throw new NodeError(method, Number.isSafeInteger(body.error.code) ? body.error.code : null, String(body.error.message), body.error.data);
     if (!res.ok) throw new NodeUnreachableError(method, null, `HTTP ${res.status}`);
     return body.result as T;
   }
 
-  chainId(): Promise<Hex> {
-    return this.call('eth_chainId');
+  async chainId(): Promise<Hex> {
+    const id = await this.call<unknown>('eth_chainId');
+    intHex('eth_chainId', 'a chain id', id, Number.MAX_SAFE_INTEGER);
+    return id as Hex;
   }
   async blockNumber(): Promise<number> {
-    return Number(BigInt(await this.call<Hex>('eth_blockNumber')));
+    return heightHex('eth_blockNumber', await this.call<unknown>('eth_blockNumber'));
   }
-  blockWithTxs(n: number): Promise<RpcBlock<RpcTransaction> | null> {
-    return this.call('eth_getBlockByNumber', [hex(n), true]);
+  async blockWithTxs(n: number): Promise<RpcBlock<RpcTransaction> | null> {
+    return checkBlock(await this.call('eth_getBlockByNumber', [hex(n), true]), true, n) as RpcBlock<RpcTransaction> | null;
   }
-  header(n: number | 'latest'): Promise<RpcBlock<Hex> | null> {
-    return this.call('eth_getBlockByNumber', [typeof n === 'number' ? hex(n) : n, false]);
+  async header(n: number | 'latest'): Promise<RpcBlock<Hex> | null> {
+    const b = await this.call('eth_getBlockByNumber', [typeof n === 'number' ? hex(n) : n, false]);
+    return checkBlock(b, false, typeof n === 'number' ? n : null) as RpcBlock<Hex> | null;
   }
-  logs(filter: { fromBlock: number; toBlock: number; address: Hex[]; topics: Array<Hex | null> }): Promise<RpcLog[]> {
-    return this.call('eth_getLogs', [
+  async logs(filter: { fromBlock: number; toBlock: number; address: Hex[]; topics: Array<Hex | null> }): Promise<RpcLog[]> {
+    const logs = await this.call('eth_getLogs', [
       { fromBlock: hex(filter.fromBlock), toBlock: hex(filter.toBlock), address: filter.address, topics: filter.topics },
     ]);
+    return checkLogs(logs, filter.fromBlock, filter.toBlock) as RpcLog[];
   }
-  receipt(txid: Hex): Promise<RpcReceipt | null> {
-    return this.call('eth_getTransactionReceipt', [txid]);
+  async receipt(txid: Hex): Promise<RpcReceipt | null> {
+    return checkReceipt(await this.call('eth_getTransactionReceipt', [txid])) as RpcReceipt | null;
   }
   async nonce(address: Hex, tag: 'pending' | 'latest'): Promise<number> {
-    return Number(BigInt(await this.call<Hex>('eth_getTransactionCount', [address, tag])));
+    return intHex('eth_getTransactionCount', 'a nonce', await this.call<unknown>('eth_getTransactionCount', [address, tag]), 2 ** 48);
   }
   async balance(address: Hex, tag: BlockTag = 'latest'): Promise<bigint> {
-    return BigInt(await this.call<Hex>('eth_getBalance', [address, tag]));
+    return quantityHex('eth_getBalance', 'a balance', await this.call<unknown>('eth_getBalance', [address, tag]));
   }
   async ethCall(tx: RpcCallTx, tag: BlockTag = 'latest'): Promise<Hex> {
-    return this.call<Hex>('eth_call', [tx, tag]);
+    return hexData('eth_call', 'call data', await this.call<unknown>('eth_call', [tx, tag]), true) as Hex;
   }
   async estimateGas(tx: RpcCallTx): Promise<bigint> {
-    return BigInt(await this.call<Hex>('eth_estimateGas', [tx]));
+    return quantityHex('eth_estimateGas', 'a gas estimate', await this.call<unknown>('eth_estimateGas', [tx]), 64);
   }
   async maxPriorityFee(): Promise<bigint> {
-    return BigInt(await this.call<Hex>('eth_maxPriorityFeePerGas'));
+    return quantityHex('eth_maxPriorityFeePerGas', 'a fee', await this.call<unknown>('eth_maxPriorityFeePerGas'));
   }
   async gasPrice(): Promise<bigint> {
-    return BigInt(await this.call<Hex>('eth_gasPrice'));
+    return quantityHex('eth_gasPrice', 'a gas price', await this.call<unknown>('eth_gasPrice'));
   }
-  sendRaw(raw: Hex): Promise<Hex> {
-    return this.call('eth_sendRawTransaction', [raw]);
+  async sendRaw(raw: Hex): Promise<Hex> {
+    return hash32('eth_sendRawTransaction', 'a transaction hash', await this.call<unknown>('eth_sendRawTransaction', [raw]), true) as Hex;
   }
 }
 
@@ -136,6 +150,7 @@ export function hex(n: number | bigint): Hex {
   return `0x${n.toString(16)}`;
 }
 
+/** A quantity the node gave (already checked by the answer's shape) as a number. */
 export function num(h: Hex | string): number {
-  return Number(BigInt(h));
+  return intHex('answer', 'a number', h, Number.MAX_SAFE_INTEGER);
 }

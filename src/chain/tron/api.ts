@@ -3,7 +3,9 @@
 // TRON-PRO-API-KEY header). Addresses go out and come back in hex ("41..."), the API's default.
 // Every call is counted by path (metrics, and the scaling benchmark). Errors are the chain layer's:
 // NodeUnreachableError when no answer came, NodeError (`code`: the HTTP status, if any) otherwise.
-import { NodeError, NodeUnreachableError } from '../errors.ts';
+import { readCapped, DEFAULT_MAX_RESPONSE_BYTES } from '../capped-body.ts';
+import { FaultyNodeError, NodeError, NodeUnreachableError } from '../errors.ts';
+import { checkBlock, checkTxInfos } from './answers.ts';
 
 export interface TronBlock {
   blockID: string;
@@ -73,6 +75,8 @@ export interface TronApiOptions {
   apiKey?: string;
   timeoutMs?: number;
   onRequest?: (path: string) => void;
+  /** An answer larger than this is the node's fault (default 64 MiB). */
+  maxResponseBytes?: number;
 }
 
 export class TronApi {
@@ -94,7 +98,13 @@ export class TronApi {
     } catch (err) {
       throw new NodeUnreachableError(path, null, `request failed: ${(err as Error).message}`);
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await readCapped(res, this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES.tron, path);
+    } catch (err) {
+      if (err instanceof FaultyNodeError) throw err;
+      throw new NodeUnreachableError(path, null, `reading the answer failed: ${(err as Error).message}`);
+    }
     if (!res.ok) throw new NodeError(path, res.status, `HTTP ${res.status}`);
     let parsed: unknown;
     try {
@@ -104,20 +114,21 @@ export class TronApi {
     } catch {
       throw new NodeError(path, null, 'the answer is not JSON');
     }
-    if (parsed && typeof parsed === 'object' && 'Error' in parsed) {
+    if (typeof parsed !== 'object' || parsed === null) throw new FaultyNodeError(path, 'the answer is not a JSON object or array');
+    if ('Error' in parsed) {
       throw new NodeError(path, null, String((parsed as { Error: unknown }).Error));
     }
     return parsed as T;
   }
 
-  nowBlock(): Promise<TronBlock> {
-    return this.post('/wallet/getnowblock');
+  async nowBlock(): Promise<TronBlock> {
+    return checkBlock('/wallet/getnowblock', await this.post('/wallet/getnowblock')) as TronBlock;
   }
   /** The newest solidified block, or null when the node does not serve the solidity API. */
   async solidNowBlock(): Promise<TronBlock | null> {
     try {
       const b = await this.post<TronBlock>('/walletsolidity/getnowblock');
-      return b.blockID ? b : null;
+      return b.blockID ? (checkBlock('/walletsolidity/getnowblock', b) as TronBlock) : null;
     } catch (err) {
       if (err instanceof NodeError && (err.code === 404 || err.code === 405 || err.code === 501)) return null;
       throw err;
@@ -125,16 +136,23 @@ export class TronApi {
   }
   async blockByNum(num: number): Promise<TronBlock | null> {
     const b = await this.post<TronBlock>('/wallet/getblockbynum', { num });
-    return b.blockID ? b : null;
+    if (!b.blockID) return null;
+    const block = checkBlock('/wallet/getblockbynum', b) as TronBlock;
+    if ((block.block_header.raw_data.number ?? 0) !== num) throw new FaultyNodeError('/wallet/getblockbynum', `asked for block ${num}, the node answered another`);
+    return block;
   }
   /** Blocks [start, end) in one call (the node caps a range at 100). */
   async blocks(start: number, end: number): Promise<TronBlock[]> {
-    const r = await this.post<{ block?: TronBlock[] }>('/wallet/getblockbylimitnext', { startNum: start, endNum: end });
-    return r.block ?? [];
+    const path = '/wallet/getblockbylimitnext';
+    const r = await this.post<{ block?: unknown }>(path, { startNum: start, endNum: end });
+    if (r.block === undefined) return [];
+    if (!Array.isArray(r.block) || r.block.length > end - start) throw new FaultyNodeError(path, `asked for ${end - start} blocks, the node answered something else`);
+    return r.block.map((b) => checkBlock(path, b) as TronBlock);
   }
   async txInfosByBlock(num: number): Promise<TronTxInfo[]> {
-    const r = await this.post<TronTxInfo[] | Record<string, never>>('/wallet/gettransactioninfobyblocknum', { num });
-    return Array.isArray(r) ? r : [];
+    const path = '/wallet/gettransactioninfobyblocknum';
+    const r = await this.post<unknown>(path, { num });
+    return Array.isArray(r) ? (checkTxInfos(path, r) as TronTxInfo[]) : [];
   }
   async txInfo(txid: string, solid = false): Promise<TronTxInfo | null> {
     const r = await this.post<TronTxInfo>(solid ? '/walletsolidity/gettransactioninfobyid' : '/wallet/gettransactioninfobyid', { value: txid });

@@ -9,7 +9,7 @@ import type { NetworkDef } from '../../registry/index.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { isTronAddress } from './address.ts';
 import type { DriverDeps } from '../contract.ts';
-import { configuredConfirmations, configuredTokens, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
+import { configuredConfirmations, configuredTokens, nodeLimits, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
 import { TronDriver, type TronLog } from './tron-driver.ts';
 import type { TronToken } from './scan.ts';
 import type { TronSweepPolicy } from './sweep.ts';
@@ -62,6 +62,7 @@ export function createTronDriver(
     pollBatch,
     startBlock: optInt(cfg.start_block, `${where}.start_block`),
     sweep: sweepPolicy(cfg.sweep, `${where}.sweep`),
+    ...nodeLimits(cfg, where, 'tron'),
   });
 }
 

@@ -14,6 +14,7 @@
 // `confirmations` deep when the node has no solidity API.
 import type { Kysely } from 'kysely';
 import type { ChainSink } from '../contract.ts';
+import { FaultyNodeError } from '../errors.ts';
 import { mapLimit } from '../map-limit.ts';
 import type { Cursor, TrailBlock } from '../reorg.ts';
 import { ReportedTransfers, type Progress, type SeenTransfer } from '../reported-transfers.ts';
@@ -93,6 +94,7 @@ export class TronScanner {
     if (this.solidity !== false) {
       const solid = await this.o.api.solidNowBlock();
       if (solid) {
+        if (blockNumber(solid) > headNum) throw new FaultyNodeError('/walletsolidity/getnowblock', `the solidified block ${blockNumber(solid)} is above the head ${headNum}`);
         this.solidity = true;
         return { head: headNum, headTime, final: blockNumber(solid), finalTime: solid.block_header.raw_data.timestamp ?? 0 };
       }

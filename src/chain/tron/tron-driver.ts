@@ -6,6 +6,8 @@
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, NodeStatus, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError, HotWalletShortError } from '../errors.ts';
+import { DEFAULT_MAX_HEAD_JUMP, HeadGuard } from '../head-guard.ts';
+import { reorgWindow } from '../reorg.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { Decimal } from '../../money/decimal.ts';
@@ -39,6 +41,10 @@ export interface TronDriverOptions {
   rebroadcastAfterMs?: number;
   onRequest?: (path: string) => void;
   log?: TronLog;
+  /** Blocks the head may grow between two polls before the node is judged faulty (default 20000). */
+  maxHeadJump?: number;
+  /** An answer larger than this is the node's fault (default 64 MiB). */
+  maxResponseBytes?: number;
 }
 
 interface Asset {
@@ -73,6 +79,7 @@ export class TronDriver implements ChainDriver {
   private readonly paths = new Map<string, string>();
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly heads: HeadGuard;
 
   constructor(opts: TronDriverOptions) {
     if (!Number.isSafeInteger(opts.confirmations) || opts.confirmations < 1) throw new RangeError(`${opts.network.code}: confirmations must be a positive integer`);
@@ -83,7 +90,8 @@ export class TronDriver implements ChainDriver {
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? (() => {});
     this.feeLimit = opts.feeLimit;
-    this.api = new TronApi(opts.apiUrl, { apiKey: opts.apiKey, onRequest: opts.onRequest });
+    this.api = new TronApi(opts.apiUrl, { apiKey: opts.apiKey, onRequest: opts.onRequest, maxResponseBytes: opts.maxResponseBytes });
+    this.heads = new HeadGuard(opts.maxHeadJump ?? DEFAULT_MAX_HEAD_JUMP.tron, reorgWindow(opts.confirmations));
     this.keys = new TronKeys(opts.seed, opts.network.coin_type);
     this.hotWallet = this.keys.hot.address;
     const nat = opts.network.currencies.find((c) => c.native);
@@ -140,6 +148,7 @@ export class TronDriver implements ChainDriver {
     return this.exclusive(async () => {
       if (this.closed) throw new DriverClosedError(this.network.code);
       const view = await this.scanner.view();
+      this.heads.check('/wallet/getnowblock', view.head);
       await this.scanner.poll(sink, view);
       await this.out.track(sink, view, this.confirmations);
       try {
@@ -147,6 +156,7 @@ export class TronDriver implements ChainDriver {
       } catch (err) {
         this.log('error', 'tron sweep failed', { network: this.network.code, error: (err as Error).message });
       }
+      this.heads.commit(view.head);
     });
   }
 

@@ -66,6 +66,17 @@ export interface ChainScansTable {
   scanned_at: number;
 }
 
+/** Networks whose node is judged faulty now (src/chain/node-faults.ts); no row: sane. */
+export interface NodeFaultsTable {
+  network: string;
+  /** Why, in words: what the node answered that no sane node says. */
+  reason: string;
+  /** When the fault was first seen (ms since the epoch). */
+  since: number;
+  /** When it was last seen. */
+  updated_at: number;
+}
+
 export interface SimTransactionsTable {
   network: string;
   txid: string;
