@@ -116,15 +116,6 @@ describe('satchel doctor', () => {
     expect(lines.find((l) => l.startsWith('WARN node ETH'))).toContain('development chain that mines only on demand');
   });
 
-  it('a driver that cannot report its node: SKIP, not a failure', async () => {
-    const silent: DriverFactories = { ...drivers, fake: (d) => ({ ...fake(d), status: undefined }) };
-    const config = env();
-    const lines: string[] = [];
-    const code = await doctorCli([], config, { log: (s) => lines.push(s), error: (s) => lines.push(s) }, () => createContext(config, { drivers: silent, now: () => NOW }), deps);
-    expect(code).toBe(0);
-    expect(lines).toContain('SKIP node ETH: the fake driver cannot report its node\'s status: not checked');
-  });
-
   it('plain http: WARN on a loopback address, FAIL on a public host', async () => {
     const loop = await doctor({ SATCHEL_PUBLIC_URL: 'http://127.0.0.1:8080' });
     expect(loop.lines.find((l) => l.includes('public URL:'))).toMatch(/^WARN public URL: http:\/\/127\.0\.0\.1:8080 is plain http on a loopback address/);

@@ -16,7 +16,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
 import { signBody } from '../../src/http/signature.ts';
 import { stopRefills } from '../../src/chain/allocate.ts';
-import type { ChainDriver, ChainLog, ChainSink, DriverFactory, IncomingTransfer } from '../../src/chain/contract.ts';
+import type { ChainDriver, ChainLog, ChainSink, DriverFactory, IncomingTransfer, NodeStatus } from '../../src/chain/contract.ts';
 import { simulatedDriverFactory } from '../../src/chain/simulated/driver.ts';
 import { runWorkers } from '../../src/worker/index.ts';
 import type { GatewayLog } from '../../src/ops/log.ts';
@@ -50,6 +50,9 @@ class FakeDriver implements ChainDriver {
     private readonly log: ChainLog,
   ) {}
   watch(): void {}
+  async status(): Promise<NodeStatus> {
+    return { chain: null, head: this.polls, headTime: null };
+  }
   async poll(sink: ChainSink): Promise<void> {
     this.polls++;
     this.mostAtOnce = Math.max(this.mostAtOnce, ++this.running);
