@@ -21,7 +21,9 @@ export interface Out {
 export const API_USAGE = `  sign [--merchant <uuid>] [--key payment|payout] '<json>'
                                          print the merchant and sign headers for exactly these bytes
   invoice create --amount <decimal> --currency <code> [--order-id X] [--network N] [--to-currency C] [--merchant <uuid>] [--url URL] [--json]
-                                         create an invoice through the running gateway's API (public URL, or --url)`;
+                                         create an invoice through the running gateway's API (public URL, or --url)
+  invoice info --uuid <uuid> | --order-id X [--merchant <uuid>] [--url URL] [--json]
+                                         an invoice as the API answers it`;
 
 /** Refused input: the message is printed and the command exits with 2. */
 export class CliInputError extends Error {}
@@ -79,13 +81,14 @@ export async function signCli(args: string[], config: Config, out: Out): Promise
 
 export async function invoiceCli(action: string | undefined, args: string[], config: Config, out: Out): Promise<number> {
   return guarded(out, async () => {
-    if (action !== 'create') throw new CliInputError(`Usage:\n${API_USAGE}`);
+    if (action !== 'create' && action !== 'info') throw new CliInputError(`Usage:\n${API_USAGE}`);
     const { values } = parseArgs({
       args,
       options: {
         amount: { type: 'string' },
         currency: { type: 'string' },
         'order-id': { type: 'string' },
+        uuid: { type: 'string' },
         network: { type: 'string' },
         'to-currency': { type: 'string' },
         merchant: { type: 'string' },
@@ -93,44 +96,60 @@ export async function invoiceCli(action: string | undefined, args: string[], con
         json: { type: 'boolean', default: false },
       },
     });
-    if (!values.amount || !values.currency) throw new CliInputError('invoice create needs --amount <decimal> and --currency <code>');
     const base = (values.url ?? config.publicUrl).replace(/\/+$/, '');
     if (!/^https?:\/\//i.test(base)) throw new CliInputError(`--url must start with http:// or https://, not "${base}"`);
+    let path: string;
+    let params: Record<string, string>;
+    if (action === 'create') {
+      if (!values.amount || !values.currency) throw new CliInputError('invoice create needs --amount <decimal> and --currency <code>');
+      // The amount goes as the text it was typed: the API takes decimal strings, never a float.
+      params = { amount: values.amount, currency: values.currency, order_id: values['order-id'] ?? `cli-${randomUUID().slice(0, 8)}` };
+      if (values.network) params.network = values.network;
+      if (values['to-currency']) params.to_currency = values['to-currency'];
+      path = '/v1/payment';
+    } else {
+      if (!values.uuid && !values['order-id']) throw new CliInputError('invoice info needs --uuid <uuid> or --order-id <id>');
+      params = values.uuid ? { uuid: values.uuid } : { order_id: values['order-id']! };
+      path = '/v1/payment/info';
+    }
     const m = await withStorage(config, (db) => merchantArg(db, values.merchant));
-    // The amount goes as the text it was typed: the API takes decimal strings, never a float.
-    const params: Record<string, string> = { amount: values.amount, currency: values.currency, order_id: values['order-id'] ?? `cli-${randomUUID().slice(0, 8)}` };
-    if (values.network) params.network = values.network;
-    if (values['to-currency']) params.to_currency = values['to-currency'];
-    const body = JSON.stringify(params);
-    let response: Response;
-    try {
-      response = await fetch(`${base}/v1/payment`, {
-        method: 'POST',
-        body,
-        headers: { 'content-type': 'application/json', merchant: m.id, sign: signBody(body, m.payment_key) },
-        signal: AbortSignal.timeout(15_000),
-      });
-    } catch (e) {
-      out.error(`No answer from ${base} (${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}): is the gateway running? (npm start, or --url)`);
-      return 1;
-    }
-    const text = await response.text();
-    let envelope: { state?: number; result?: { url?: string }; message?: string; errors?: unknown };
-    try {
-      envelope = JSON.parse(text) as typeof envelope;
-    } catch {
-      out.error(`${base} answered ${response.status} with something other than the gateway's JSON: ${text.slice(0, 200)}`);
-      return 1;
-    }
-    if (envelope.state !== 0 || !envelope.result) {
-      out.error(`The gateway refused the invoice (${response.status}): ${envelope.message ?? 'invalid parameters'}`);
-      if (envelope.errors) out.error(JSON.stringify(envelope.errors, null, 2));
-      return 1;
-    }
-    if (values.json) out.log(JSON.stringify(envelope.result));
-    else out.log(`${JSON.stringify(envelope.result, null, 2)}\nPayer link: ${envelope.result.url ?? '(none)'}`);
+    const result = await signedCall(base, path, params, m, out);
+    if (result === null) return 1;
+    if (values.json) out.log(JSON.stringify(result));
+    else out.log(`${JSON.stringify(result, null, 2)}\nPayer link: ${typeof result.url === 'string' ? result.url : '(none)'}`);
     return 0;
   });
+}
+
+/** One call of the merchant API signed with the payment key; the result, or null once the refusal is printed. */
+async function signedCall(base: string, path: string, params: Record<string, string>, m: Merchant, out: Out): Promise<Record<string, unknown> | null> {
+  const body = JSON.stringify(params);
+  let response: Response;
+  try {
+    response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', merchant: m.id, sign: signBody(body, m.payment_key) },
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (e) {
+    out.error(`No answer from ${base} (${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}): is the gateway running? (npm start, or --url)`);
+    return null;
+  }
+  const text = await response.text();
+  let envelope: { state?: number; result?: Record<string, unknown>; message?: string; errors?: unknown };
+  try {
+    envelope = JSON.parse(text) as typeof envelope;
+  } catch {
+    out.error(`${base} answered ${response.status} with something other than the gateway's JSON: ${text.slice(0, 200)}`);
+    return null;
+  }
+  if (envelope.state !== 0 || !envelope.result) {
+    out.error(`The gateway refused the request (${response.status}): ${envelope.message ?? 'invalid parameters'}`);
+    if (envelope.errors) out.error(JSON.stringify(envelope.errors, null, 2));
+    return null;
+  }
+  return envelope.result;
 }
 
 async function guarded(out: Out, f: () => Promise<number>): Promise<number> {

@@ -63,10 +63,24 @@ describe.each(await backends())('satchel sign and invoice create on $name', (bac
     expect(info.body.result).toMatchObject({ uuid: printed.uuid, order_id: 'cli-order-1' });
   });
 
+  it('invoice info prints the invoice as the API answers it, by uuid or order_id', async () => {
+    const made = await satchel(gw, 'invoice', 'create', '--amount', '5', '--currency', 'USD', '--order-id', 'cli-info-1', '--url', url, '--json');
+    const { uuid } = JSON.parse(made.out) as { uuid: string };
+    const byUuid = await satchel(gw, 'invoice', 'info', '--uuid', uuid, '--url', url, '--json');
+    expect(byUuid.code).toBe(0);
+    expect(JSON.parse(byUuid.out)).toMatchObject({ uuid, order_id: 'cli-info-1', amount: '5.00' });
+    const byOrder = await satchel(gw, 'invoice', 'info', '--order-id', 'cli-info-1', '--url', url, '--json');
+    expect(JSON.parse(byOrder.out)).toMatchObject({ uuid });
+    expect(await satchel(gw, 'invoice', 'info', '--url', url)).toMatchObject({ code: 2, err: 'invoice info needs --uuid <uuid> or --order-id <id>' });
+    const unknown = await satchel(gw, 'invoice', 'info', '--order-id', 'nope', '--url', url);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/The gateway refused the request \(404\)/);
+  });
+
   it('invoice create prints the gateway refusal, and says so when no gateway answers', async () => {
     const refused = await satchel(gw, 'invoice', 'create', '--amount', 'ten', '--currency', 'USD', '--url', url);
     expect(refused.code).toBe(1);
-    expect(refused.err).toMatch(/The gateway refused the invoice \(422\)/);
+    expect(refused.err).toMatch(/The gateway refused the request \(422\)/);
     expect(refused.err).toContain('amount');
     const missing = await satchel(gw, 'invoice', 'create', '--currency', 'USD', '--url', url);
     expect(missing).toMatchObject({ code: 2, err: 'invoice create needs --amount <decimal> and --currency <code>' });
