@@ -104,7 +104,7 @@ export async function createContext(
   const seed = () => (seedBytes ??= mnemonicToSeedSync(config.mnemonic()));
   try {
     // A database bound to another seed is refused before anything derives from this one.
-    await checkSeedRecord(storage, seed);
+    await checkSeedRecord(storage, seed, registry);
   } catch (err) {
     await storage.close();
     throw err;

@@ -10,6 +10,18 @@ import type { Finding } from './finding.ts';
 const DEV_CHAIN_IDS = new Set(['31337', '1337']);
 /** A head this far ahead of this host's clock means the clock is behind. */
 const CLOCK_AHEAD_MS = 5 * 60_000;
+/** A node that does not answer within this is reported, not waited for. */
+const STATUS_TIMEOUT_MS = 15_000;
+
+async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Bitcoin-family blocks come every 10 minutes on average and an hour apart now and then. */
 const BITCOIN_MIN_HEAD_AGE_MINUTES = 90;
 
@@ -40,7 +52,7 @@ export async function nodeChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
     const driver = ctx.chains.driver(code);
     let st: NodeStatus;
     try {
-      st = await driver.status();
+      st = await withTimeout(driver.status(), STATUS_TIMEOUT_MS);
     } catch (e) {
       out.push({ status: 'FAIL', name, detail: `no sane answer from the node (${e instanceof Error ? e.message : String(e)})`, fix: `check networks.${code}.rpc_url and that the node runs` });
       continue;

@@ -57,4 +57,18 @@ describe.each(await backends())('seed record on $name', (backend) => {
     const again = await createContext(env(TEST_MNEMONIC));
     await again.storage.close();
   });
+
+  it('a database from before the record is judged by its oldest address, then recorded', async () => {
+    const old = await createContext(env(TEST_MNEMONIC));
+    await old.storage.db.deleteFrom('seed_record').execute();
+    await old.storage.close();
+
+    await expect(createContext(env(OTHER))).rejects.toBeInstanceOf(SeedMismatchError);
+    const ctx = await createContext(env(TEST_MNEMONIC));
+    try {
+      expect(await ctx.storage.db.selectFrom('seed_record').select('fingerprint').execute()).toEqual([{ fingerprint: seedFingerprint(mnemonicToSeedSync(TEST_MNEMONIC)) }]);
+    } finally {
+      await ctx.storage.close();
+    }
+  });
 });

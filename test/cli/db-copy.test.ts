@@ -21,6 +21,7 @@ import { createWorkers } from '../../src/worker/index.ts';
 import { stopRefills } from '../../src/chain/allocate.ts';
 import { openStorage } from '../../src/db/dialect.ts';
 import { copyDatabase } from '../../src/db/copy.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
 import { backends, type Backend } from '../helpers/backends.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 import { ROOT } from '../helpers/spawn.ts';
@@ -123,7 +124,6 @@ describe.skipIf(!pg).each(all)('satchel db copy from $name into PostgreSQL', (so
   it('copies every table, verified; the gateway reads the copy; a second copy is refused', { timeout: 120_000 }, async () => {
     const target = await fresh();
     const prepared = openStorage({ databaseUrl: target });
-    const { migrateToLatest } = await import('../../src/db/migrate.ts');
     await migrateToLatest(prepared);
     await sql`create table copy_probe (id bigserial primary key, note text)`.execute(prepared.db);
     await prepared.close();

@@ -32,6 +32,7 @@ describe('satchel doctor', () => {
       throw new Error('not in this test');
     },
     async status() {
+      if (!node.answers) throw new Error('connect ECONNREFUSED 127.0.0.1:8545');
       return node.status;
     },
     async close() {},
@@ -96,6 +97,13 @@ describe('satchel doctor', () => {
     const { code, lines } = await doctor();
     expect(code).toBe(1);
     expect(lines.find((l) => l.startsWith('FAIL node ETH'))).toMatch(/^FAIL node ETH: the node serves chain 11155111, the gateway is configured for 1\. Fix: point networks\.ETH\.rpc_url at a node of chain 1 /);
+  });
+
+  it('a node that does not answer: FAIL with the setting to check', async () => {
+    node.answers = false;
+    const { code, lines } = await doctor();
+    expect(code).toBe(1);
+    expect(lines).toContain('FAIL node ETH: no sane answer from the node (connect ECONNREFUSED 127.0.0.1:8545). Fix: check networks.ETH.rpc_url and that the node runs');
   });
 
   it('a stale head: FAIL (payments would not be seen), with the configurable limit; a head ahead of the clock: WARN', async () => {
