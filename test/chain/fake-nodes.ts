@@ -29,6 +29,8 @@ export class FakeChain {
   /** What the node reports as its head instead of the truth (undefined: the truth). */
   says: unknown = undefined;
   readonly payments = new Map<number, FakePayment[]>();
+  /** Payments are served with a malformed amount (a float, hex with junk) while set. */
+  junk = false;
   private readonly heights = new Map<string, number>();
 
   constructor(real: number) {
@@ -109,7 +111,7 @@ function evm(chain: FakeChain, _path: string, req: { id: number; method: string;
         hash: `0x${p.txid}`,
         from: '0x1111111111111111111111111111111111111111',
         to: p.to,
-        value: hex(p.amount),
+        value: chain.junk ? `${hex(p.amount)}.5` : hex(p.amount),
         input: '0x',
         blockHash: `0x${chain.hash(n)}`,
         blockNumber: hex(n),
@@ -156,7 +158,7 @@ function bitcoin(chain: FakeChain, _path: string, reqs: Array<{ id: number; meth
       case 'getblock': {
         const n = chain.heightOf(req.params[0] as string);
         if (n === undefined) return error(-5, 'Block not found');
-        const tx = (chain.payments.get(n) ?? []).map((p) => ({ txid: p.txid, hex: rawPayment(p) }));
+        const tx = (chain.payments.get(n) ?? []).map((p) => ({ txid: p.txid, hex: chain.junk ? `zz${rawPayment(p)}` : rawPayment(p) }));
         return reply({ hash: chain.hash(n), height: n, ...(n > 0 ? { previousblockhash: chain.hash(n - 1) } : {}), tx });
       }
       case 'getrawmempool':
@@ -172,7 +174,7 @@ function tronBlock(chain: FakeChain, n: number, number: unknown = n): string {
   const txs = (chain.payments.get(n) ?? []).map((p) => ({
     txID: p.txid,
     raw_data: {
-      contract: [{ type: 'TransferContract', parameter: { value: { amount: Number(p.amount), owner_address: `41${'11'.repeat(20)}`, to_address: toHexAddress(p.to) } } }],
+      contract: [{ type: 'TransferContract', parameter: { value: { amount: Number(p.amount) + (chain.junk ? 0.5 : 0), owner_address: `41${'11'.repeat(20)}`, to_address: toHexAddress(p.to) } } }],
     },
     raw_data_hex: '',
     ret: [{ contractRet: 'SUCCESS' }],

@@ -140,6 +140,23 @@ describe.each(cases)('a lying $family node ($network)', (c) => {
     expect(info.body.result.payment_status).toBe('paid');
   });
 
+  it('a block with a malformed amount is refused as a faulty answer, and the payment is found once the node serves it sanely', async () => {
+    const chain = new FakeChain(c.start);
+    const gw = await start(chain);
+    expect(await tick(gw)).toEqual([]);
+    const created = await gw.api('/v1/payment', { amount: '1', currency: c.currency, network: c.network, order_id: `junk-${c.family}` });
+    const { uuid, address, payer_amount } = created.body.result as { uuid: string; address: string; payer_amount: string };
+    chain.junk = true;
+    chain.pay(address, Decimal.parse(payer_amount).toBaseUnits(c.decimals));
+    expect((await tick(gw)).join('\n')).toMatch(/the node answered/);
+    expect(await health(gw)).toMatchObject({ healthz: 200, ready: 503, faulty: '1' });
+    expect(await cursor(gw)).toBe(c.start);
+    chain.junk = false;
+    expect(await tick(gw)).toEqual([]);
+    expect(await health(gw)).toMatchObject({ ready: 200, faulty: '0' });
+    expect((await gw.api('/v1/payment/info', { uuid })).body.result.payment_status).toBe('paid');
+  });
+
   it('a head that falls back deeper than a reorganisation is faulty until the node catches up again', async () => {
     const chain = new FakeChain(c.start);
     const gw = await start(chain);

@@ -12,6 +12,7 @@ import { RpcClient } from '../../src/chain/evm/rpc.ts';
 import { BitcoinRpc } from '../../src/chain/bitcoin/rpc.ts';
 import { TronApi } from '../../src/chain/tron/api.ts';
 import { NodeFaults } from '../../src/chain/node-faults.ts';
+import { nodeLimits } from '../../src/chain/network-settings.ts';
 import { openStorage } from '../../src/db/dialect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 
@@ -47,6 +48,17 @@ describe('node values', () => {
     expect(() => range(2 ** 53, 2 ** 53 + 10)).toThrow(RangeError);
     expect(() => range(0, 10_000_000)).toThrow(RangeError);
     expect(range(5, 7)).toEqual([5, 6, 7]);
+  });
+});
+
+describe('the settings', () => {
+  it('max_head_jump and max_response_bytes: the family\'s defaults, or a positive integer (a tiny cap refused)', () => {
+    expect(nodeLimits({}, 'networks.ETH', 'evm')).toEqual({ maxHeadJump: 50_000, maxResponseBytes: 64 * 2 ** 20 });
+    expect(nodeLimits({}, 'networks.BTC', 'bitcoin')).toEqual({ maxHeadJump: 1000, maxResponseBytes: 256 * 2 ** 20 });
+    expect(nodeLimits({ max_head_jump: 10, max_response_bytes: 4096 }, 'networks.TRON', 'tron')).toEqual({ maxHeadJump: 10, maxResponseBytes: 4096 });
+    expect(() => nodeLimits({ max_head_jump: 0 }, 'networks.ETH', 'evm')).toThrow(/networks.ETH.max_head_jump/);
+    expect(() => nodeLimits({ max_head_jump: '10' }, 'networks.ETH', 'evm')).toThrow(/networks.ETH.max_head_jump/);
+    expect(() => nodeLimits({ max_response_bytes: 100 }, 'networks.ETH', 'evm')).toThrow(/networks.ETH.max_response_bytes/);
   });
 });
 
