@@ -1,5 +1,6 @@
 // The dashboard as a merchant uses it, in Chromium against a real gateway: overview, finding a
-// paid invoice by order_id, its webhook attempts, resend; the payment page's logo and language
+// paid invoice by order_id, its webhook attempts, resend; the quotes a price was made from; the
+// payment page's logo and language
 // set in Settings; every view in both themes, axe-clean,
 // and usable at 360 px.
 import { startReceiver, type Receiver } from '../test/helpers/receiver.ts';
@@ -200,6 +201,19 @@ test('an owner reads static wallets and blocks one, retries a failing webhook, s
   } finally {
     await failing.close();
   }
+});
+
+test('an owner reads the quotes a dollar invoice was priced on', async ({ page, gw }) => {
+  const r = await gw.api('/v1/payment', { amount: '130', currency: 'USD', to_currency: 'BTC', order_id: 'fiat-order-1' });
+  expect(r.state, JSON.stringify(r)).toBe(0);
+  await acceptLink(page, await gw.user('rates@e2e.example', 'viewer'), 'rates password 1');
+  await page.goto(`${gw.url}/dashboard/invoices/${String(r.result.uuid)}`);
+  await expect(heading(page)).toHaveText('Invoice fiat-order-1');
+  // Test mode: the static table priced it, and the page says so.
+  const rate = page.getByRole('region', { name: 'Exchange rate' });
+  await expect(rate.getByText(/1 USD = 0\.000015384615384615 BTC/)).toBeVisible();
+  await expect(rate.getByRole('row', { name: /static 0\.000015384615384615 .* yes/ })).toBeVisible();
+  await shoot(page, 'invoice-rates');
 });
 
 test('an owner uploads a PNG logo, sees it previewed, and sets the page language; the payer page shows both', async ({ page, gw }) => {

@@ -116,34 +116,33 @@ export function InvoiceDetail({ id }: { id: string }) {
           ]}
         />
       </Card>
-      {inv.exchange_rate !== null && inv.exchange_rate !== undefined && (
+      {/* Same-currency invoices and those priced before quotes were kept have none to show. */}
+      {data.rate_quotes.length > 0 && (
         <Card title="Exchange rate">
           <p>
             1 {inv.currency} = <span class="num">{amount(String(inv.exchange_rate), String(inv.payer_currency ?? ''))}</span>{' '}
-            <span class="muted small">({inv.rate_source === 'median' ? 'median of the quotes below' : `from ${String(inv.rate_source ?? '—')}`})</span>
+            <span class="muted small">({inv.rate_source === 'median' ? 'median of the quotes used' : `from ${String(inv.rate_source)}`})</span>
           </p>
-          {data.rate_quotes.length > 0 && (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Source</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Received</th>
-                  <th scope="col">Used</th>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Source</th>
+                <th scope="col">Price</th>
+                <th scope="col">Received</th>
+                <th scope="col">Used</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.rate_quotes.map((q) => (
+                <tr key={q.source}>
+                  <td>{q.source}</td>
+                  <td class="num">{amount(q.price)}</td>
+                  <td>{time(q.received_at, true)}</td>
+                  <td>{q.used ? 'yes' : 'no: too far from the median'}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.rate_quotes.map((q) => (
-                  <tr key={q.source}>
-                    <td>{q.source}</td>
-                    <td class="num">{amount(q.price)}</td>
-                    <td>{time(q.received_at, true)}</td>
-                    <td>{q.used ? 'yes' : 'no: too far from the median'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+              ))}
+            </tbody>
+          </table>
         </Card>
       )}
       <div class="grid">

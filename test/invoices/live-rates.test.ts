@@ -69,6 +69,11 @@ describe.each(await backends())('live pricing on $name', (backend) => {
       { source: 'Exmo', price: '0.000013966480446927', received_at: gw.clock.now, used: false },
     ]);
 
+    // The public exchange-rate list prices with the same engine (and leaves out what nobody prices).
+    const list = JSON.parse((await gw.app.inject({ url: '/v1/exchange-rate/USD/list' })).body) as { result: Array<{ to: string; course: string }> };
+    expect(list.result.find((x) => x.to === 'BTC')).toEqual({ from: 'USD', to: 'BTC', course: '0.000015372799243767' });
+    expect(list.result.find((x) => x.to === 'EUR')).toBeUndefined();
+
     gw.clock.advance(12_000);
     const metrics = (await gw.app.inject({ url: '/metrics' })).body;
     expect(metrics).toContain('satchel_rate_source_age_seconds{source="Binance"} 12\n');
