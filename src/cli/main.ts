@@ -24,6 +24,7 @@ import { simulateDeposit } from '../transfers/deposit.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../simulator/payouts.ts';
 import { USER_USAGE, userCli } from './users.ts';
 import { MERCHANT_SET_USAGE, merchantSetCli } from './merchant-set.ts';
+import { LEDGER_USAGE, ledgerCli } from './ledger.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -34,6 +35,7 @@ const USAGE = `Usage: satchel <command>
                                          set the public profile payers see (empty text clears a field)
 ${MERCHANT_SET_USAGE}
   migrate                                apply database migrations
+${LEDGER_USAGE}
   simulate pay --invoice <uuid> [--amount <decimal>] [--unconfirmed] [--json]
   simulate pay --address <address> --network <code> --currency <code> --amount <decimal> [--unconfirmed] [--json]
   simulate confirm --invoice <uuid>      confirm the invoice's unconfirmed transfers
@@ -59,6 +61,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
   };
   if (group === 'user') return userCli(action, rest, out);
   if (group === 'merchant' && action === 'set') return merchantSetCli(rest, out);
+  if (group === 'ledger') return ledgerCli(action, out);
   if (group === 'payouts' && action === 'list') {
     const { values } = parseArgs({ args: rest, options: { stuck: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
     if (!values.stuck) return fail(out, 'Only `payouts list --stuck` is available: payouts are listed through the API (/v1/payout/list).');
