@@ -29,6 +29,7 @@ import { DB_USAGE, dbCli } from './db-copy.ts';
 import { databaseLabel } from './where.ts';
 import { DOCTOR_USAGE, doctorCli } from './doctor.ts';
 import { MERCHANT_SET_USAGE, merchantSetCli } from './merchant-set.ts';
+import { LEDGER_USAGE, ledgerCli } from './ledger.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -40,6 +41,7 @@ ${MERCHANT_SHOW_USAGE}
                                          set the public profile payers see (empty text clears a field)
 ${MERCHANT_SET_USAGE}
   migrate                                apply database migrations
+${LEDGER_USAGE}
   simulate pay --invoice <uuid> [--amount <decimal>] [--unconfirmed] [--json]
   simulate pay --address <address> --network <code> --currency <code> --amount <decimal> [--unconfirmed] [--json]
   simulate confirm --invoice <uuid>      confirm the invoice's unconfirmed transfers
@@ -72,6 +74,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
   if (group === 'db') return dbCli(action, rest, config, out);
   if (group === 'doctor') return doctorCli(action === undefined ? rest : [action, ...rest], config, out, () => createContext(config));
   if (group === 'merchant' && action === 'set') return merchantSetCli(rest, out);
+  if (group === 'ledger') return ledgerCli(action, out);
   if (group === 'payouts' && action === 'list') {
     const { values } = parseArgs({ args: rest, options: { stuck: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
     if (!values.stuck) return fail(out, 'Only `payouts list --stuck` is available: payouts are listed through the API (/v1/payout/list).');

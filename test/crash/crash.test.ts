@@ -12,6 +12,7 @@ import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
 import { signBody } from '../../src/http/signature.ts';
 import { Decimal } from '../../src/money/decimal.ts';
 import { entriesSum, balanceOf } from '../../src/ledger/index.ts';
+import { verifyLedger } from '../../src/ledger/verify.ts';
 import { backends } from '../helpers/backends.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
@@ -127,6 +128,8 @@ describe.each(await backends())('crash safety on $name', (backend) => {
     const balance = await balanceOf(ctx.storage.db, merchant.id, 'business', 'USDT');
     expect(balance).toBe(await entriesSum(ctx.storage.db, merchant.id, 'business', 'USDT'));
     expect(balance).toBe(total.toString());
+    // The whole book, as `satchel ledger verify` checks it: every balance against its entries.
+    expect((await verifyLedger(ctx.storage.db)).mismatches).toEqual([]);
 
     // 4. Every webhook delivered to the receiver that answered 200.
     const rows = await ctx.storage.db.selectFrom('webhooks').select(['id', 'status']).execute();
