@@ -71,3 +71,10 @@ describe('simulated money beside a real network', () => {
     }
   });
 });
+
+describe('a network switched off', () => {
+  it('enabled must be true or false; anything else is refused, naming the setting', () => {
+    expect(() => loadConfig({ SATCHEL_NETWORKS: '{"BTC":{"enabled":"no"}}', SATCHEL_CONFIG: '' })).toThrow('networks.BTC.enabled must be true or false');
+    expect(loadConfig({ SATCHEL_NETWORKS: '{"BTC":{"enabled":false}}', SATCHEL_CONFIG: '' }).networks.BTC?.enabled).toBe(false);
+  });
+});

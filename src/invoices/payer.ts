@@ -210,7 +210,8 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
   let uri: string | null = null;
   let opts: PayerCurrencyOption[] | null = null;
   let evm: PayerEvm | null = null;
-  let test = ctx.chains.isTestNetwork(inv.network);
+  // Nothing can be paid on an unavailable invoice: no test tools either.
+  let test = !unavailable && ctx.chains.isTestNetwork(inv.network);
   if (chosen) {
     const t = await tally(ctx.storage.db, inv, ctx.chains.confirmations(network!.code));
     confirmations = t.confirmations;

@@ -45,7 +45,8 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
     qr_content: unavailable ? null : qrContent(uri),
     wallet_uri: unavailable ? null : paymentUri(uri),
     merchant: await getPublicProfile(ctx.storage.db, w.merchant_id),
-    test_mode: ctx.chains.isTestNetwork(network.code),
+    // Nothing can be paid to an unavailable wallet: no test tools either.
+    test_mode: !unavailable && ctx.chains.isTestNetwork(network.code),
     unavailable,
     server_time: ctx.now(),
   };

@@ -146,6 +146,16 @@ describe.each(await backends())('Litecoin payments the chain takes back, on $nam
     expect((await g.app.inject('/readyz')).json()).toMatchObject({ status: 'ready', networks: { LTC: { height: head, node_height: head, lag: 0 } } });
   });
 
+  it("the driver's status: the node's chain, head and the head's time; /readyz lists LTC offered with it", async () => {
+    const head = await g.node.head();
+    const best = await g.node.rpc<{ time: number }>('getblockheader', await g.node.rpc<string>('getbestblockhash'));
+    expect(await g.driver().status()).toEqual({ chain: 'regtest', head, headTime: best.time * 1000 });
+    await g.ctx.chains.checkNodes();
+    expect((await g.app.inject('/readyz')).json().chains).toContainEqual(
+      expect.objectContaining({ network: 'LTC', driver: 'bitcoin-core', mode: 'live', custody: 'hot', node_reachable: true, chain: 'regtest', head_height: head, offered: true, reason: null }),
+    );
+  });
+
   it('/readyz and /metrics show the scanned height and the lag behind the node', async () => {
     // 30 blocks arrive while the gateway is not looking; one poll reads at most 20 batches of 1.
     g.driver().scanner.limitBatches(1, 20);

@@ -34,6 +34,14 @@ describe.each(await backends())('TRON payments through the gateway on $name', (b
   const balance = (currency = 'USDT') => balanceOf(g.ctx.storage.db, g.merchant.id, 'business', currency);
   const statuses = (uuid: string) => rx.deliveries.filter((d) => d.json.uuid === uuid).map((d) => d.json.status);
 
+  it("the driver's status: the chain named by its genesis block id, the head and its time", async () => {
+    const s = await g.driver().status();
+    expect(s.chain).toMatch(/^[0-9a-f]{64}$/);
+    expect(s).toEqual({ chain: s.chain, head: g.node.head.number, headTime: g.node.head.timestamp });
+    g.node.mine(1);
+    expect(await g.driver().status()).toEqual({ chain: s.chain, head: s.head + 1, headTime: g.node.head.timestamp });
+  });
+
   it('TRX: process -> check -> paid once the block is solidified; credited; signed webhooks', async () => {
     const inv = await newInvoice({ amount: '150', currency: 'TRX' });
     expect(inv).toMatchObject({ network: 'TRON', payer_currency: 'TRX', payer_amount: '150.00', payment_status: 'process' });
