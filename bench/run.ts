@@ -18,6 +18,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['Bitcoin-family driver on litecoind (issue 12)', async () => (await import('./bitcoin.ts')).bitcoinBench()],
   ['Merchant dashboard (issue 14)', async () => (await import('./dashboard.ts')).dashboardBench()],
   ['Watched addresses in memory (issue 15)', async () => (await import('./watched.ts')).watchedBench()],
+  ['Webhook lanes beside a hanging receiver (issue 24)', async () => (await import('./webhook-lanes.ts')).webhookLanesBench()],
 ];
 
 // `npm run bench -- evm bitcoin` runs only the sections whose title contains one of the words

@@ -34,8 +34,15 @@ export function nextDelay(attempts: number): number | null {
 /** Deliveries in flight at once per worker. */
 const LANES = 16;
 
-/** Claimed groups a continuous run holds waiting per target (see Lanes). */
-const WAITING_PER_TARGET = 2 * LANES;
+/** Rows one claim takes at most. */
+const CLAIM = 50;
+
+/**
+ * Claimed groups a continuous run holds waiting per target (see Lanes). Claims leave a target out
+ * from half of this, and take at most half of it: a claim never brings a target more than it may
+ * hold, so nothing claimed is handed straight back.
+ */
+const WAITING_PER_TARGET = 2 * CLAIM;
 
 /** Attempts in flight at once to one callback target (scheme, host and port), by default. */
 export const DEFAULT_PER_TARGET = 4;
@@ -81,7 +88,7 @@ export class WebhookDeliverer {
    * webhook never makes this throw; a database that cannot be reached does. Once `signal` aborts
    * (shutting down), attempts under way finish and the claimed webhooks not yet begun are handed back.
    */
-  async runOnce(limit = 50, signal?: AbortSignal): Promise<number> {
+  async runOnce(limit = CLAIM, signal?: AbortSignal): Promise<number> {
     // One claim and nothing after it: everything claimed waits its turn here.
     const s = this.session(Infinity, signal);
     await this.take(s, await this.claim(limit, []));
@@ -107,7 +114,7 @@ export class WebhookDeliverer {
             await s.lanes.pause(o.idleMs, signal, 'lane');
             continue;
           }
-          const groups = await this.claim(o.limit ?? 50, s.lanes.skipped());
+          const groups = await this.claim(Math.min(o.limit ?? CLAIM, WAITING_PER_TARGET / 2), s.lanes.skipped());
           // Nothing new: wait for the next look, or for a target that was left out to have room.
           if ((await this.take(s, groups)) === 0) await s.lanes.pause(o.idleMs, signal, 'room');
         }

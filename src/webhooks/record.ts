@@ -1,4 +1,4 @@
-// Writing webhook attempts (D3: every attempt is recorded): many per transaction, in the order
+// Writing webhook attempts (every attempt is recorded): many per transaction, in the order
 // they were made, so the deliverer's lanes never wait for the disk between attempts.
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
