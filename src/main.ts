@@ -18,13 +18,15 @@ const gw = await startGateway(config).catch((e: unknown) => {
   process.exit(1);
 });
 console.log('Networks:\n' + formatNetworkTable(gw.networks) + '\n');
-if (gw.demo) console.log('\n' + demoBanner(config, gw.demo) + '\n' + (await demoDashboardBanner(gw.ctx, gw.demo)) + '\n');
 if (gw.url) console.log(`Satchel is listening on ${gw.url} (public URL ${config.publicUrl})`);
 else console.log('Satchel worker started (role worker: no HTTP server)');
 if (gw.url) {
   const demo = await demoLink(gw.ctx);
   if (demo) console.log(demo);
 }
+// The first start's banner comes last, after the server's own lines, so the keys and the
+// dashboard link are what the terminal ends on.
+if (gw.demo) console.log('\n' + demoBanner(config, gw.demo) + '\n' + (await demoDashboardBanner(gw.ctx, gw.demo)) + '\n');
 
 // Graceful shutdown (a rolling restart): finish or hand back the work in hand, then exit. A second
 // signal, or a shutdown longer than SATCHEL_SHUTDOWN_TIMEOUT_MS, exits at once; what was left

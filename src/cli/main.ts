@@ -11,6 +11,7 @@ import { NotFoundError } from '../errors.ts';
 import { isUuid } from '../contracts/rules.ts';
 import { createContext } from '../compose.ts';
 import {
+  ChoiceNeededError,
   SimulatorError,
   simulateConfirm,
   simulateDrop,
@@ -42,7 +43,8 @@ ${MERCHANT_SHOW_USAGE}
 ${MERCHANT_SET_USAGE}
   migrate                                apply database migrations
 ${LEDGER_USAGE}
-  simulate pay --invoice <uuid> [--amount <decimal>] [--unconfirmed] [--json]
+  simulate pay --invoice <uuid> [--currency <code> --network <code>] [--amount <decimal>] [--unconfirmed] [--json]
+                                         (--currency/--network choose for the payer when the invoice has no currency yet)
   simulate pay --address <address> --network <code> --currency <code> --amount <decimal> [--unconfirmed] [--json]
   simulate confirm --invoice <uuid>      confirm the invoice's unconfirmed transfers
   simulate drop --invoice <uuid>         drop (revert) the invoice's unconfirmed transfers
@@ -212,7 +214,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
       }
       let result: unknown;
       if (action === 'pay' && values.invoice) {
-        result = await simulatePay(ctx, { invoice: values.invoice, amount: values.amount, unconfirmed: values.unconfirmed });
+        result = await simulatePay(ctx, { invoice: values.invoice, amount: values.amount, unconfirmed: values.unconfirmed, currency: values.currency, network: values.network });
       } else if (action === 'pay' && values.address && values.network && values.currency && values.amount) {
         result = await simulatePayAddress(ctx, {
           address: values.address,
@@ -235,6 +237,9 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
       out.log(values.json ? JSON.stringify(result) : Object.entries(result as Record<string, unknown>).map(([k, v]) => `${k}: ${String(v)}`).join('\n'));
       return 0;
     } catch (e) {
+      if (e instanceof ChoiceNeededError && e.choices.length > 0) {
+        return fail(out, `The payer has not chosen a currency yet: pass --currency and --network, one of\n${e.choices.map((c) => `  --currency ${c.currency} --network ${c.network}   (${c.label})`).join('\n')}`);
+      }
       if (e instanceof SimulatorError) return fail(out, e.message);
       throw e;
     } finally {

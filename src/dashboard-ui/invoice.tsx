@@ -19,6 +19,8 @@ interface Detail {
   can: { resend: boolean; refund: boolean; simulate: boolean };
   /** Why the open invoice cannot be paid (its network is not offered), or null. */
   unavailable: string | null;
+  /** While the payer has not chosen: the currencies and networks the simulate action may choose. */
+  choices: Array<{ currency: string; network: string; label: string }>;
 }
 
 export function InvoiceDetail({ id }: { id: string }) {
@@ -81,22 +83,7 @@ export function InvoiceDetail({ id }: { id: string }) {
         </p>
       )}
       {refunding && <RefundForm currency={String(inv.payer_currency ?? '')} onSubmit={async (body) => (await act('refund', body, 'The refund was requested.')) && setRefunding(false)} />}
-      {manage && data.can.simulate && (
-        <Card title="Test mode">
-          <p class="muted">Simulate the payer sending money to this invoice.</p>
-          <div class="view-actions">
-            <button type="button" class="btn" onClick={() => void act('simulate', { mode: 'full' }, 'Simulated a full payment.')}>
-              Pay in full
-            </button>
-            <button type="button" class="btn" onClick={() => void act('simulate', { mode: 'partial' }, 'Simulated a partial payment.')}>
-              Pay half
-            </button>
-            <button type="button" class="btn" onClick={() => void act('simulate', { mode: 'over' }, 'Simulated an overpayment.')}>
-              Overpay
-            </button>
-          </div>
-        </Card>
-      )}
+      {manage && data.can.simulate && <SimulateCard choices={data.choices} act={act} />}
       <Card title="Payment">
         <Facts
           rows={[
@@ -251,6 +238,43 @@ function RefundForm({ currency, onSubmit }: { currency: string; onSubmit: (body:
           Send refund
         </button>
       </form>
+    </Card>
+  );
+}
+
+/** Test mode's payments. Before the payer has chosen, the payment chooses for them first (the
+ * same choice as the payer page's), so a currency and network are picked here. */
+function SimulateCard({ choices, act }: { choices: Detail['choices']; act: (path: string, body: unknown, done: string) => Promise<boolean> }) {
+  const [picked, setPicked] = useState(0);
+  const choice = choices[picked] ?? choices[0];
+  const pay = (mode: string, done: string) => void act('simulate', { mode, ...(choice ? { currency: choice.currency, network: choice.network } : {}) }, done);
+  return (
+    <Card title="Test mode">
+      <p class="muted">Simulate the payer sending money to this invoice.</p>
+      {choices.length > 0 && (
+        <Field id="simulate-choice" label="Pay with" hint="The payer has not chosen yet: the payment chooses this for them.">
+          {(id, describedBy) => (
+            <select id={id} aria-describedby={describedBy} value={String(picked)} onChange={(e) => setPicked(Number((e.target as HTMLSelectElement).value))}>
+              {choices.map((c, i) => (
+                <option key={`${c.currency} ${c.network}`} value={String(i)}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
+      <div class="view-actions">
+        <button type="button" class="btn" onClick={() => pay('full', 'Simulated a full payment.')}>
+          Pay in full
+        </button>
+        <button type="button" class="btn" onClick={() => pay('partial', 'Simulated a partial payment.')}>
+          Pay half
+        </button>
+        <button type="button" class="btn" onClick={() => pay('over', 'Simulated an overpayment.')}>
+          Overpay
+        </button>
+      </div>
     </Card>
   );
 }

@@ -3,6 +3,7 @@
 // webhook with its attempts and exact body, and the refunds made of it.
 import type { Ctx } from '../context.ts';
 import { explorerTxUrl } from '../chain/explorer.ts';
+import { payerChoices } from '../invoices/payer.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { NotFoundError } from '../errors.ts';
 import { presentInvoice, PRESENTED_COLUMNS } from '../invoices/model.ts';
@@ -43,6 +44,7 @@ export async function invoiceDetail(ctx: Ctx, merchant: Merchant, id: string) {
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) throw new NotFoundError('Invoice not found');
+  const simulate = ctx.config.simulator && row.is_final !== 1;
   const needed = row.network ? (ctx.registry.network(row.network)?.confirmations ?? null) : null;
   const transfers = (
     await db.selectFrom('chain_transfers').selectAll().where('owner_kind', '=', 'invoice').where('owner_id', '=', id).orderBy('seen_at').execute()
@@ -124,7 +126,9 @@ export async function invoiceDetail(ctx: Ctx, merchant: Merchant, id: string) {
     can: {
       resend: Boolean(row.url_callback) && RESENDABLE_STATUSES.has(row.status) && row.resend_count < MAX_RESENDS,
       refund: row.is_final === 1 && ['paid', 'paid_over', 'refund_fail', 'refund_paid'].includes(row.status),
-      simulate: ctx.config.simulator && row.is_final !== 1,
+      simulate,
     },
+    /** What the simulate action may choose for the payer while the invoice has no currency. */
+    choices: simulate && !row.address ? (await payerChoices(ctx, row.id)).filter((c) => ctx.chains.isSimulated(c.network)) : [],
   };
 }

@@ -265,6 +265,21 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
   };
 }
 
+/** A currency and network the payer may still choose, as the page's choose step lists them. */
+export interface PayerChoice {
+  currency: string;
+  network: string;
+  /** "USDT on TRON (TRC-20)". */
+  label: string;
+}
+
+/** What the payer of `uuid` may choose from: empty once a currency is chosen (or for no invoice). */
+export async function payerChoices(ctx: Ctx, uuid: string): Promise<PayerChoice[]> {
+  const inv = await loadInvoice(ctx, uuid);
+  if (inv.address) return [];
+  return (await options(ctx, inv)).list.flatMap((o) => o.networks.map((n) => ({ currency: o.currency, network: n.network, label: `${o.currency} on ${n.network_name}` })));
+}
+
 /** The payer picks currency and network: fixes the address, payer_amount and rate. */
 export async function chooseCurrency(ctx: Ctx, uuid: string, currencyCode: unknown, networkCode: unknown): Promise<InvoiceRow> {
   if (typeof currencyCode !== 'string' || typeof networkCode !== 'string') throw new BusinessError('Choose a currency and a network');

@@ -6,6 +6,8 @@ import { AMOUNT_BOUND, Decimal } from '../money/decimal.ts';
 import { deriveAddress, isValidAddress } from '../chain/address/index.ts';
 import { reconcileInvoice } from '../invoices/lifecycle.ts';
 import type { InvoiceRow } from '../invoices/model.ts';
+import { chooseCurrency, payerChoices, type PayerChoice } from '../invoices/payer.ts';
+import { BusinessError } from '../errors.ts';
 import { processNetwork } from '../chain/ingest.ts';
 import { nextRev, simTxid } from '../chain/simulated/driver.ts';
 
@@ -15,6 +17,18 @@ export class SimulatorError extends Error {
     readonly status: 404 | 422 = 422,
   ) {
     super(message);
+  }
+}
+
+/** Paying an invoice whose payer has not chosen a currency needs one of `choices`, as the payer's
+ * choose step would (the CLI's --currency/--network, the dashboard's select). */
+export class ChoiceNeededError extends SimulatorError {
+  constructor(readonly choices: PayerChoice[]) {
+    super(
+      choices.length > 0
+        ? `The payer has not chosen a currency yet; choose one of: ${choices.map((c) => `${c.currency} on ${c.network}`).join(', ')}`
+        : 'The payer has not chosen a currency yet, and none can be chosen now (no rate for any of them)',
+    );
   }
 }
 
@@ -63,9 +77,9 @@ export interface PayResult {
 
 export async function simulatePay(
   ctx: Ctx,
-  opts: { invoice: string; amount?: string; mode?: 'full' | 'partial' | 'over'; unconfirmed?: boolean },
+  opts: { invoice: string; amount?: string; mode?: 'full' | 'partial' | 'over'; unconfirmed?: boolean; currency?: string; network?: string },
 ): Promise<PayResult> {
-  const inv = await invoiceFor(ctx, opts.invoice);
+  const inv = await choose(ctx, await invoiceFor(ctx, opts.invoice), opts);
   if (!inv.address || !inv.network || !inv.payer_currency) throw new SimulatorError('The payer has not chosen a currency yet');
   const decimals = ctx.registry.currencyOn(inv.network, inv.payer_currency)?.decimals ?? 8;
   let amount: Decimal;
@@ -87,6 +101,24 @@ export async function simulatePay(
     amount: amount.round(decimals, 'down').toString(),
     unconfirmed: opts.unconfirmed ?? false,
   });
+}
+
+/** Makes the payer's choice (currency and network) first when the invoice has none yet, as the
+ * page's choose step does; a choice that differs from one already made is refused. */
+async function choose(ctx: Ctx, inv: InvoiceRow, opts: { currency?: string; network?: string }): Promise<InvoiceRow> {
+  if (inv.address) {
+    const asked = (opts.currency !== undefined && opts.currency.toUpperCase() !== inv.payer_currency) || (opts.network !== undefined && opts.network.toUpperCase() !== inv.network);
+    if (asked) throw new SimulatorError(`The payer already chose ${inv.payer_currency} on ${inv.network}`);
+    return inv;
+  }
+  if (!opts.currency || !opts.network) throw new ChoiceNeededError((await payerChoices(ctx, inv.id)).filter((c) => ctx.chains.isSimulated(c.network)));
+  if (!ctx.chains.isSimulated(opts.network)) throw new SimulatorError(`${opts.network} is not a simulated network`);
+  try {
+    return await chooseCurrency(ctx, inv.id, opts.currency.toUpperCase(), opts.network.toUpperCase());
+  } catch (e) {
+    if (e instanceof BusinessError) throw new SimulatorError(e.message);
+    throw e;
+  }
 }
 
 export async function simulatePayAddress(

@@ -173,4 +173,23 @@ describe.each(await backends())('dashboard invoices on $name', (backend) => {
     expect(r.body.result).toMatchObject({ amount: '100', currency: 'USDT', confirmed: true });
     expect((await owner.call('GET', `/invoices/${inv.uuid}`)).body.result.invoice.payment_status).toBe('paid');
   });
+
+  it('simulates a payment on an invoice whose payer has not chosen: the detail offers the choices, the payment chooses', async () => {
+    const r = await gw.api('/v1/payment', { amount: '20', currency: 'USD', order_id: 'unchosen-1', currencies: [{ currency: 'USDT', network: 'TRON' }, { currency: 'BTC' }] });
+    const uuid = r.body.result.uuid as string;
+    const d = (await owner.call('GET', `/invoices/${uuid}`)).body.result;
+    expect(d.choices).toEqual([
+      { currency: 'BTC', network: 'BTC', label: 'BTC on Bitcoin' },
+      { currency: 'USDT', network: 'TRON', label: 'USDT on TRON (TRC-20)' },
+    ]);
+    const unchosen = await owner.call('POST', `/invoices/${uuid}/simulate`, { mode: 'full' });
+    expect(unchosen.status).toBe(422);
+    expect(unchosen.body.message).toBe('The payer has not chosen a currency yet; choose one of: BTC on BTC, USDT on TRON');
+    const paid = await owner.call('POST', `/invoices/${uuid}/simulate`, { mode: 'full', currency: 'USDT', network: 'TRON' });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(paid.body.result).toMatchObject({ amount: '20', currency: 'USDT' });
+    const after = (await owner.call('GET', `/invoices/${uuid}`)).body.result;
+    expect(after.invoice).toMatchObject({ payer_currency: 'USDT', network: 'TRON', payment_status: 'paid' });
+    expect(after.choices).toEqual([]);
+  });
 });

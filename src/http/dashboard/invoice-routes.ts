@@ -83,7 +83,9 @@ export function invoiceRoutes(d: DashboardApi): void {
       await invoiceDetail(ctx, merchant, id); // 404 for another merchant's invoice
       const mode = body.mode === 'partial' || body.mode === 'over' ? body.mode : 'full';
       try {
-        const r = await simulatePay(ctx, { invoice: id, mode });
+        // The payer's choice, when the invoice has none yet (the detail's `choices`).
+        const choice = typeof body.currency === 'string' && typeof body.network === 'string' ? { currency: body.currency, network: body.network } : {};
+        const r = await simulatePay(ctx, { invoice: id, mode, ...choice });
         await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'simulate_payment', target: id, detail: { mode, amount: r.amount } }, ctx.now());
         return r;
       } catch (e) {
