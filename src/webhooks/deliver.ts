@@ -2,7 +2,7 @@
 // schedules retries. Any number of workers may share a PostgreSQL database.
 import { sql } from 'kysely';
 import type { Ctx } from '../context.ts';
-import { DEFAULT_TIMEOUT_MS, sendWebhook, type SendResult } from './send.ts';
+import { BLOCKED_PRIVATE, DEFAULT_TIMEOUT_MS, sendWebhook, type SendResult } from './send.ts';
 import { Lanes, targetOf, type TargetOf } from './lanes.ts';
 import { recordAttempts, Recorder, type WebhookRow } from './record.ts';
 
@@ -53,6 +53,8 @@ export interface DelivererOptions {
   timeoutMs?: number;
   /** Attempts in flight at once to one target; default DEFAULT_PER_TARGET. */
   perTarget?: number;
+  /** Where a refused target is reported (once per target and process). */
+  log?: { warn?(o: unknown, msg?: string): void };
 }
 
 /** The webhooks about one thing (invoice, wallet, payout), oldest first, and the lease they hold. */
@@ -72,6 +74,8 @@ interface Session {
 export class WebhookDeliverer {
   private readonly timeoutMs: number;
   private readonly perTarget: number;
+  /** Targets whose refusal as private was logged already: one line per target, not per webhook. */
+  private readonly reportedPrivate = new Set<string>();
 
   constructor(
     private readonly ctx: Ctx,
@@ -308,9 +312,32 @@ export class WebhookDeliverer {
       timeoutMs: this.timeoutMs,
       fetch: this.opts.fetch,
     });
+    if (r.error === BLOCKED_PRIVATE) this.reportPrivate(row);
     const result = outcome(row, r, ctx.now());
     recorder.add({ row, at, r, result });
     return result.status ?? 'pending';
+  }
+
+  /**
+   * In live mode a webhook to a private address is refused (a merchant could otherwise make the
+   * gateway call into the operator's network); the merchant sees it on the dashboard, the operator
+   * in the log, once per target, with the setting that allows it.
+   */
+  private reportPrivate(row: WebhookRow): void {
+    let target: string;
+    try {
+      target = new URL(row.url).host;
+    } catch {
+      target = row.url;
+    }
+    const key = `${row.merchant_id}\0${target}`;
+    if (this.reportedPrivate.has(key) || this.reportedPrivate.size >= 10_000) return;
+    this.reportedPrivate.add(key);
+    this.opts.log?.warn?.(
+      { merchant: row.merchant_id, target, reason: 'private address' },
+      'webhook target refused: it resolves to a private, loopback or link-local address, which is not called with real money; ' +
+        'allow it with allow_private_callbacks (SATCHEL_ALLOW_PRIVATE_CALLBACKS=1) only if the shop really lives on a private network',
+    );
   }
 }
 

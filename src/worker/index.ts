@@ -31,7 +31,7 @@ export interface Workers {
 }
 
 export function createWorkers(ctx: Ctx, log: WorkerLog = console): Workers {
-  const deliverer = new WebhookDeliverer(ctx, { timeoutMs: ctx.config.webhookTimeoutMs, perTarget: ctx.config.webhookTargetLimit });
+  const deliverer = new WebhookDeliverer(ctx, { timeoutMs: ctx.config.webhookTimeoutMs, perTarget: ctx.config.webhookTargetLimit, log });
   const sink = createSink(ctx, log);
   const shutdown = new AbortController();
   // Every network's round under way listens for it.

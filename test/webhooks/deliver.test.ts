@@ -248,7 +248,8 @@ describe.each(await backends())('webhook delivery on $name', (backend) => {
     const target = await startReceiver();
     try {
       expect(strict.ctx.config.allowPrivateCallbacks).toBe(false);
-      const d = new WebhookDeliverer(strict.ctx);
+      const warned: Array<{ o: unknown; msg?: string }> = [];
+      const d = new WebhookDeliverer(strict.ctx, { log: { warn: (o, msg) => warned.push({ o, msg }) } });
       const blocked = await enqueue(target.url, '{}', false, strict);
       const named = await enqueue(`http://localhost:${target.port}/hook`, '{}', false, strict);
       const mapped = await enqueue(`http://[::ffff:127.0.0.1]:${target.port}/hook`, '{}', false, strict);
@@ -260,6 +261,13 @@ describe.each(await backends())('webhook delivery on $name', (backend) => {
       }
       expect(await row(scheme, strict)).toMatchObject({ status: 'failed', last_error: 'blocked: only http and https callbacks' });
       expect(target.deliveries).toHaveLength(0);
+      // The operator hears of each refused target once, with the setting that would allow it.
+      const refused = warned.filter((w) => w.msg?.startsWith('webhook target refused'));
+      expect(refused.map((w) => (w.o as { target: string }).target).sort()).toEqual([`127.0.0.1:${target.port}`, `[::ffff:7f00:1]:${target.port}`, `localhost:${target.port}`].sort());
+      expect(refused[0]!.msg).toContain('allow_private_callbacks');
+      await enqueue(target.url, '{}', false, strict);
+      await d.runOnce();
+      expect(warned.filter((w) => w.msg?.startsWith('webhook target refused'))).toHaveLength(3);
 
       const testMode = await enqueue(target.url, '{}', true, strict);
       expect(await d.runOnce()).toBe(1);
