@@ -11,7 +11,7 @@ import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { paymentWebhookFields, signedBody } from '../webhooks/payload.ts';
 import { FINAL_STATUSES, type InvoiceRow } from './model.ts';
 import { creditFor } from './pricing.ts';
-import { commissionPercent } from './rates.ts';
+import { commissionPercent, rateIfQuick } from './rates.ts';
 
 /** Statuses a payment or the clock can move an invoice out of. Refunds, locks and system
  * failures belong to an operator or to the refund flow. */
@@ -215,12 +215,8 @@ export async function enqueueInvoiceWebhook(ctx: Ctx, trx: Transaction<DB>, inv:
 }
 
 async function usdValue(ctx: Ctx, amount: string, currency: string): Promise<string | null> {
-  try {
-    const { rate } = await ctx.rates.quote(currency, 'USD', null);
-    return Decimal.parse(amount).mul(rate).round(2, 'down').toString();
-  } catch {
-    return null;
-  }
+  const rate = await rateIfQuick(ctx, currency, 'USD');
+  return rate === null ? null : Decimal.parse(amount).mul(rate).round(2, 'down').toString();
 }
 
 /** Moves every open invoice whose time is up (a worker calls this). Returns how many it visited. */

@@ -7,7 +7,7 @@ import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { isValidAddress } from '../chain/address/index.ts';
-import { commissionPercent } from '../invoices/rates.ts';
+import { commissionPercent, rateIfQuick } from '../invoices/rates.ts';
 import { post } from '../ledger/index.ts';
 import { Decimal } from '../money/decimal.ts';
 import { enqueueOutgoing, newOutgoing } from '../payouts/outgoing.ts';
@@ -25,21 +25,13 @@ export const CREATION_FEE = { amount: Decimal.parse(FEES.creation_fee.amount).to
 /** The creation fee in `currency`, rounded up to `decimals`; null when there is no rate right now. */
 async function creationFeeIn(ctx: Ctx, currency: string, decimals: number): Promise<Decimal | null> {
   if (currency.toUpperCase() === CREATION_FEE.currency) return Decimal.parse(CREATION_FEE.amount).round(decimals, 'up');
-  try {
-    const { rate } = await ctx.rates.quote(CREATION_FEE.currency, currency, null);
-    return Decimal.parse(CREATION_FEE.amount).mul(rate).round(decimals, 'up');
-  } catch {
-    return null;
-  }
+  const rate = await rateIfQuick(ctx, CREATION_FEE.currency, currency);
+  return rate === null ? null : Decimal.parse(CREATION_FEE.amount).mul(rate).round(decimals, 'up');
 }
 
 async function usdValue(ctx: Ctx, amount: Decimal, currency: string): Promise<string | null> {
-  try {
-    const { rate } = await ctx.rates.quote(currency, 'USD', null);
-    return amount.mul(rate).round(2, 'down').toString();
-  } catch {
-    return null;
-  }
+  const rate = await rateIfQuick(ctx, currency, 'USD');
+  return rate === null ? null : amount.mul(rate).round(2, 'down').toString();
 }
 
 /**
