@@ -17,7 +17,7 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 export interface DashboardGateway extends E2EGateway {
   storage: Storage;
   /** A user of the e2e merchant and their one-time set-password link. */
-  user(email: string, role: 'owner' | 'viewer'): Promise<string>;
+  user(email: string, role: 'owner' | 'viewer' | 'admin'): Promise<string>;
 }
 
 export async function startDashboardGateway(): Promise<DashboardGateway> {
@@ -27,7 +27,8 @@ export async function startDashboardGateway(): Promise<DashboardGateway> {
     ...gw,
     storage,
     async user(email, role) {
-      const u = await createUser(storage, { merchantId: gw.merchant.id, email, role }, Date.now());
+      // An instance admin belongs to no merchant.
+      const u = await createUser(storage, role === 'admin' ? { email, role } : { merchantId: gw.merchant.id, email, role }, Date.now());
       return setPasswordUrl(gw.url, await issueSetPasswordLink(storage, u.id, Date.now()));
     },
     async stop() {

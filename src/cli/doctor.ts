@@ -1,43 +1,17 @@
 // `satchel doctor [--json]`: prints the findings of src/doctor/ one a line (`OK   name: detail`),
 // or as JSON, and exits 1 when any is FAIL so a deployment pipeline can stop on it.
 import { parseArgs } from 'node:util';
-import { lookup } from 'node:dns/promises';
-import { connect } from 'node:net';
 import { ConfigError, type Config } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import { DatabaseUnavailableError } from '../errors.ts';
 import { exitCode, formatFinding, runDoctor, type DoctorDeps, type Finding } from '../doctor/index.ts';
+import { realDeps } from '../doctor/deps.ts';
 import { databaseLabel } from './where.ts';
 
 export const DOCTOR_USAGE = `  doctor [--json]                        is this gateway ready for real money? OK/WARN/FAIL per check, exit 1 on a FAIL`;
 
 type Out = { log: (s: string) => void; error: (s: string) => void };
 
-/** What the checks reach outside the process, for real. */
-export const realDeps: DoctorDeps = {
-  async get(url, timeoutMs) {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
-    await res.body?.cancel();
-    return res.status;
-  },
-  async lookup(host) {
-    return (await lookup(host, { all: true })).map((a) => a.address);
-  },
-  connect(host, port, timeoutMs) {
-    return new Promise((resolve, reject) => {
-      const socket = connect({ host, port, timeout: timeoutMs });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once('timeout', () => {
-        socket.destroy();
-        reject(new Error('timed out'));
-      });
-      socket.once('error', reject);
-    });
-  },
-};
 
 /** `open` builds the gateway's context (the composition root's createContext), `deps` the outside world. */
 export async function doctorCli(args: string[], config: Config, out: Out, open: () => Promise<Ctx>, deps: DoctorDeps = realDeps): Promise<number> {

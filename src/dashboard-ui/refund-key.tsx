@@ -36,7 +36,7 @@ export function RefundKey({ manage }: { manage: boolean }) {
         setting.error ? <Problem error={setting.error} /> : <Loading />
       ) : manage ? (
         <form class="stack-form" onSubmit={save}>
-          <fieldset>
+          <fieldset class="choices">
             <legend class="sr-only">Refund key</legend>
             <label>
               <input type="radio" name="refund_key" value="payout" defaultChecked={setting.data.refund_key === 'payout'} /> Payout key only (recommended)

@@ -7,6 +7,7 @@ import { me, notify, signedOut } from './store.ts';
 import { time } from './format.ts';
 import { Badge, Card, Copy, Field, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
 import { Networks } from './settings-networks.tsx';
+import { Readiness } from './settings-readiness.tsx';
 import { Profile } from './settings-profile.tsx';
 import { RefundKey } from './refund-key.tsx';
 
@@ -40,6 +41,7 @@ export function Settings() {
       <Users manage={manage} />
       <Security />
       <Networks />
+      {me.value?.user.role === 'admin' && <Readiness />}
       {manage && <Audit />}
     </Page>
   );

@@ -34,8 +34,6 @@ export function invoiceRoutes(d: DashboardApi): void {
 
   d.get('/overview', async ({ merchant }) => overview(ctx, merchant.id));
   d.get('/choices', async () => choices(ctx));
-  // Each network as the gateway sees it now (the start table): for the settings page.
-  d.get('/networks', async () => ctx.chains.report());
 
   d.get('/invoices', async ({ merchant, query }) => searchInvoices(ctx.storage.db, merchant.id, parseFilter(query), parseCursor(query.after)));
 

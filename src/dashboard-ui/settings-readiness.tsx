@@ -1,0 +1,75 @@
+// Settings, for an instance admin: is this gateway ready for real money? The same checks as
+// `satchel doctor`, each OK / WARN / FAIL / SKIP with what to do. Run on demand: some checks reach
+// the network (the public URL, each node, each callback target) and take a few seconds.
+import { useState } from 'preact/hooks';
+import { get } from './api.ts';
+import { Card, Problem, TableScroll } from './ui.tsx';
+
+interface Finding {
+  status: 'OK' | 'WARN' | 'FAIL' | 'SKIP';
+  name: string;
+  detail: string;
+  fix?: string;
+}
+
+const TONE: Record<Finding['status'], string> = { OK: 'ok', WARN: 'warn', FAIL: 'bad', SKIP: 'neutral' };
+
+export function Readiness() {
+  const [findings, setFindings] = useState<Finding[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [running, setRunning] = useState(false);
+  const run = async () => {
+    setRunning(true);
+    setError(null);
+    try {
+      setFindings(await get<Finding[]>('/doctor'));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setRunning(false);
+    }
+  };
+  const failed = findings?.filter((f) => f.status === 'FAIL').length ?? 0;
+  return (
+    <Card title="Readiness for real money">
+      <p class="muted">The checks of <code>satchel doctor</code>: public URL, nodes, custody, secret files, backups, webhook targets.</p>
+      <div class="view-actions">
+        <button type="button" class="btn" onClick={() => void run()} disabled={running} aria-busy={running}>
+          {running ? 'Checking…' : findings ? 'Check again' : 'Run the checks'}
+        </button>
+      </div>
+      <Problem error={error} />
+      {findings && (
+        <>
+          <p class={`notice ${failed ? 'tone-bad' : 'tone-ok'}`} role="status">
+            {failed ? `${failed} check${failed === 1 ? '' : 's'} failed: not ready for real money yet.` : 'No check failed.'}
+          </p>
+          <TableScroll label="Readiness checks">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Result</th>
+                  <th scope="col">Check</th>
+                  <th scope="col">Finding</th>
+                  <th scope="col">What to do</th>
+                </tr>
+              </thead>
+              <tbody>
+                {findings.map((f, i) => (
+                  <tr key={i}>
+                    <td>
+                      <span class={`badge tone-${TONE[f.status]}`}>{f.status}</span>
+                    </td>
+                    <th scope="row">{f.name}</th>
+                    <td class="break">{f.detail}</td>
+                    <td class="break">{f.fix ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        </>
+      )}
+    </Card>
+  );
+}
