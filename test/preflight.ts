@@ -51,8 +51,8 @@ export function report(missing: Missing[]): string {
     'The tests need system packages this machine does not have:',
     ...missing.map((m) => `  ${m.pkg} (${m.binary} not found)`),
     'Install them (Debian) and run the tests again:',
-    `  apt-get install -y ${missing.map((m) => m.pkg).join(' ')}`,
-    `(or install the whole list at once: apt-get install -y $(cat ${PACKAGES_FILE}) && npm test)`,
+    `  apt-get update && apt-get install -y ${missing.map((m) => m.pkg).join(' ')}`,
+    `(or install the whole list at once: apt-get update && apt-get install -y $(cat ${PACKAGES_FILE}) && npm test)`,
   ].join('\n');
 }
 

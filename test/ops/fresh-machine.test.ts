@@ -16,7 +16,7 @@ describe('fresh machine', () => {
   it('README has exactly two commands for a fresh machine; its test line installs the list and runs npm test', () => {
     const intro = read('README.md').split('## Where to read on')[0]!;
     const blocks = [...intro.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!.trim());
-    expect(blocks).toEqual(['npm install && npm start', `apt-get install -y ${INSTALL} && npm test`]);
+    expect(blocks).toEqual(['npm install && npm start', `apt-get update && apt-get install -y ${INSTALL} && npm test`]);
   });
 
   it('.ci/run installs from the same list and runs the same npm test', () => {
