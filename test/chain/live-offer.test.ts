@@ -16,7 +16,7 @@ import { signBody } from '../../src/http/signature.ts';
 import { formatNetworkTable } from '../../src/chain/network-report.ts';
 import type { NetworkReport } from '../../src/contracts/network-report.ts';
 import { backends, type Backend } from '../helpers/backends.ts';
-import type { TestGateway } from '../helpers/gateway.ts';
+import { STATIC_RATES, type TestGateway } from '../helpers/gateway.ts';
 import { signedInOwner } from '../dashboard/browser.ts';
 import { CHAIN_ID, freePort, startAnvil, type Anvil } from './evm/anvil.ts';
 import { GATEWAY_MNEMONIC } from './evm/gateway-setup.ts';
@@ -45,6 +45,8 @@ describe.each(await backends())('live mode offers only what is watched, on $name
       SATCHEL_ROLE: 'api',
       PORT: '0',
       LOG_LEVEL: 'silent',
+      // Offline: a live gateway prices from the static table only when told to.
+      SATCHEL_RATES: STATIC_RATES,
       ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
       ...env,
     });
