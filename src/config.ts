@@ -322,7 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
     payoutStuckTimeoutMs: 1000 * Number(env.SATCHEL_PAYOUT_STUCK_TIMEOUT_SECONDS ?? fc.payout_stuck_timeout_seconds ?? 3600),
     webhookTimeoutMs: Number(env.SATCHEL_WEBHOOK_TIMEOUT_MS ?? fc.webhook_timeout_ms ?? 10_000),
-    webhookTargetLimit: Math.max(1, Number(env.SATCHEL_WEBHOOK_TARGET_LIMIT ?? fc.webhook_target_limit ?? 4)),
+    webhookTargetLimit: Math.max(1, Number(env.SATCHEL_WEBHOOK_TARGET_LIMIT ?? fc.webhook_target_limit ?? 8)),
     chainPollTimeoutMs: Number(env.SATCHEL_CHAIN_POLL_TIMEOUT_MS ?? fc.chain_poll_timeout_ms ?? 30_000),
     payoutLeaseMs: Number(env.SATCHEL_PAYOUT_LEASE_MS ?? fc.payout_lease_ms ?? 60_000),
     nodeCheckIntervalMs: Number(env.SATCHEL_NODE_CHECK_INTERVAL_MS ?? fc.node_check_interval_ms ?? 15_000),

@@ -44,8 +44,12 @@ const CLAIM = 50;
  */
 const WAITING_PER_TARGET = 2 * CLAIM;
 
-/** Attempts in flight at once to one callback target (scheme, host and port), by default. */
-export const DEFAULT_PER_TARGET = 4;
+/**
+ * Attempts in flight at once to one callback target (scheme, host and port), by default: half the
+ * lanes. A busy merchant's receiver still gets as many attempts at once as the whole worker gave
+ * before lanes were capped per target (8), and a receiver that hangs holds at most half the lanes.
+ */
+export const DEFAULT_PER_TARGET = 8;
 
 export interface DelivererOptions {
   fetch?: typeof fetch;
