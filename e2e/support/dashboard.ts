@@ -28,7 +28,7 @@ export async function startDashboardGateway(): Promise<DashboardGateway> {
     storage,
     async user(email, role) {
       // An instance admin belongs to no merchant.
-      const u = await createUser(storage, role === 'admin' ? { email, role } : { merchantId: gw.merchant.id, email, role }, Date.now());
+      const u = await createUser(storage, { merchantId: role === 'admin' ? null : gw.merchant.id, email, role }, Date.now());
       return setPasswordUrl(gw.url, await issueSetPasswordLink(storage, u.id, Date.now()));
     },
     async stop() {
