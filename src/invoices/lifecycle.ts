@@ -131,7 +131,7 @@ export async function reconcileInvoice(ctx: Ctx, trx: Transaction<DB>, invoiceId
     const target = creditFor(paid, inv.payer_amount, originalMerchant, decimals).merchantAmount;
     const delta = Decimal.parse(target).sub(inv.credited);
     if (delta.gt('0')) {
-      await post(ctx.storage, trx, {
+      await post(trx, {
         merchantId: inv.merchant_id,
         wallet: 'business',
         currency: inv.payer_currency,
@@ -184,7 +184,7 @@ async function creditForeignTransfers(
     const gross = Decimal.parse(t.amount);
     const net = gross.sub(gross.percent(pct)).round(decimals, 'down');
     if (!net.gt('0')) continue;
-    const booked = await post(ctx.storage, trx, {
+    const booked = await post(trx, {
       merchantId: inv.merchant_id,
       wallet: 'business',
       currency: t.currency,

@@ -70,7 +70,7 @@ const insertEntry = statement<Insertable<LedgerEntriesTable>>((db, p) =>
  * Books one movement inside `trx` (which the caller opened). Returns the new balance, or null if
  * the key was already booked. Throws InsufficientFunds when a debit would go below zero.
  */
-export async function post(_storage: Storage, trx: Transaction<DB>, m: Movement): Promise<string | null> {
+export async function post(trx: Transaction<DB>, m: Movement): Promise<string | null> {
   const currency = m.currency.toUpperCase();
   if ((await bookedKey(trx, { key: m.key })).rows.length > 0) return null;
   const balance = { merchant_id: m.merchantId, kind: m.wallet, currency };

@@ -83,7 +83,7 @@ export async function enqueueOutgoing(ctx: Ctx, trx: Transaction<DB>, row: Payou
 
 /** Books the reservation of an outgoing payment's funds (the ledger debit), inside `trx`. */
 async function reserveFunds(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<string | null> {
-  return post(ctx.storage, trx, {
+  return post(trx, {
     merchantId: row.merchant_id,
     wallet: 'business',
     currency: row.debit_currency,
@@ -113,7 +113,7 @@ export async function settleOutgoing(ctx: Ctx, trx: Transaction<DB>, row: Payout
   await trx.updateTable('payouts').set(patch).where('id', '=', row.id).execute();
   const reserved = Decimal.parse(row.merchant_amount);
   if (status === 'fail' && reserved.gt('0')) {
-    await post(ctx.storage, trx, {
+    await post(trx, {
       merchantId: row.merchant_id,
       wallet: 'business',
       currency: row.debit_currency,
