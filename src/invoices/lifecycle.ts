@@ -1,4 +1,4 @@
-// The invoice state machine (DESIGN D4), recomputed from what the chain shows. Every move happens
+// The invoice state machine (docs/lifecycle.md), recomputed from what the chain shows. Every move happens
 // in one transaction with its ledger credit and its webhook, so a crash loses nothing and a
 // transfer seen twice is credited once.
 import type { Kysely, Selectable, Transaction } from 'kysely';
@@ -62,7 +62,7 @@ function tallyOf(rows: ReadonlyArray<Selectable<ChainTransfersTable>>, inv: Invo
   return { confirmed, pending, pendingOnTime, lateDrop, last, confirmations: current === null ? null : { current, required } };
 }
 
-/** The status D4 gives an invoice for what it received, at `now`. */
+/** The status docs/lifecycle.md gives an invoice for what it received, at `now`. */
 export function nextStatus(inv: InvoiceRow, t: Tally, now: number): string {
   const expired = now >= Number(inv.expired_at) * 1000;
   if (!inv.payer_amount) return expired ? 'cancel' : 'process';

@@ -1,5 +1,5 @@
 // Every payment that leaves the gateway (payouts, invoice refunds, blocked-wallet refunds, forced
-// refunds) is a row of `payouts` and moves through D4's payout statuses: process (funds reserved)
+// refunds) is a row of `payouts` and moves through the payout statuses: process (funds reserved)
 // -> check (broadcast) -> paid (confirmed) | fail (funds returned). This module is the only writer
 // of that table: it enqueues each payment (with the reservation of its funds), leases it to the
 // sender, and makes every later move, each in one transaction with its ledger entry and webhook.

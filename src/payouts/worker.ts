@@ -1,4 +1,4 @@
-// The payout sender (D8): claims due outgoing payments and hands each to its network's driver.
+// The payout sender (docs/payouts.md): claims due outgoing payments and hands each to its network's driver.
 // A claim is a lease (next_attempt_at moved forward in the claiming transaction, rows taken with
 // SKIP LOCKED on PostgreSQL), so several workers never send the same payout at once; the send
 // itself happens outside any transaction. A worker that dies between the driver's send and the

@@ -1,4 +1,4 @@
-// The payment simulator (D6): sends, confirms and drops transfers on simulated networks and moves
+// The payment simulator (docs/simulator.md): sends, confirms and drops transfers on simulated networks and moves
 // invoices to their expiry. Only for simulated networks; the CLI and /simulator/* call this.
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../context.ts';

@@ -1,4 +1,4 @@
-// Background work (D8): follow the chains, expire invoices, deliver webhooks, send payouts.
+// Background work (docs/architecture.md): follow the chains, expire invoices, deliver webhooks, send payouts.
 // With SQLite one process runs it (a lock file); with PostgreSQL any number may, since every job
 // is claimed with FOR UPDATE SKIP LOCKED and a network is scanned only under its advisory lock.
 // Every network and every job runs on its own schedule (./schedule.ts), so a node that hangs or a
