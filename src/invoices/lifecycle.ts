@@ -1,5 +1,5 @@
-// The invoice state machine (docs/lifecycle.md), recomputed from what the chain shows. Every move happens
-// in one transaction with its ledger credit and its webhook, so a crash loses nothing and a
+// The invoice state machine (docs/lifecycle.md), recomputed from what the chain shows. Every move
+// happens in one transaction with its ledger credit and its webhook, so a crash loses nothing and a
 // transfer seen twice is credited once.
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';

@@ -1,5 +1,6 @@
-// The append-only ledger (docs/money.md): every credit and debit is an entry written in the same transaction
-// as the change that causes it; balances never go negative; a balance equals the sum of its entries.
+// The append-only ledger (docs/money.md): every credit and debit is an entry written in the same
+// transaction as the change that causes it; balances never go negative; a balance equals the sum of
+// its entries.
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { DB, LedgerEntriesTable } from '../db/schema.ts';

@@ -1,4 +1,5 @@
-// Webhook bodies (docs/webhooks.md): the fields in their fixed order and the signature as the last key.
+// Webhook bodies (docs/webhooks.md): the fields in their fixed order and the signature as the last
+// key.
 import { createHash } from 'node:crypto';
 import { Decimal } from '../money/decimal.ts';
 import type { InvoicesTable as InvoiceRow } from '../db/schema.ts';
