@@ -283,10 +283,10 @@ class GroupCommit {
 }
 
 /**
- * The database holds API keys as the signing scheme needs them (D2), so it is a secret: its folder
- * is created 0700 and its files 0600. SQLite gives the -wal and -shm files the mode of the database
- * file, so creating that file 0600 before SQLite does covers them; files left wider by an older
- * version are narrowed.
+ * The database holds API keys as the signing scheme needs them (md5 over body + key), so it is a
+ * secret: its folder is created 0700 and its files 0600. SQLite gives the -wal and -shm files the
+ * mode of the database file, so creating that file 0600 before SQLite does covers them; files left
+ * wider by an older version are narrowed.
  */
 function secureSqliteFiles(path: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

@@ -107,7 +107,8 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     done();
   });
 
-  // Every body is kept as raw bytes: signatures are computed over exactly what arrived (D2).
+  // Every body is kept as raw bytes: signatures are computed over exactly what arrived (clients
+  // serialize JSON differently).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   app.decorateRequest('rawBody', null as unknown as Buffer);

@@ -50,9 +50,9 @@ function prototypeKey(input: Input): string | null {
 }
 
 /**
- * Parses a request body: empty, `{}`, `[]` and any non-object JSON mean "no parameters" (D2).
- * Refuses malformed JSON, nesting deeper than MAX_JSON_DEPTH, NUL characters (no database stores
- * one in text) and prototype keys anywhere.
+ * Parses a request body: empty, `{}`, `[]` and any non-object JSON mean "no parameters", as clients
+ * send them. Refuses malformed JSON, nesting deeper than MAX_JSON_DEPTH, NUL characters (no
+ * database stores one in text) and prototype keys anywhere.
  */
 export function parseJsonBody(raw: Buffer | string): BodyResult {
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');

@@ -1,6 +1,6 @@
 // The security headers every answer carries, the set Helmet's defaults give with this gateway's
 // policy: data answers may load and embed nothing, and framing is left to each HTML surface (the
-// widget frames the payment page, D9; the dashboard forbids it itself). Every HTML surface sends
+// widget frames the payment page; the dashboard forbids it itself). Every HTML surface sends
 // its own Content-Security-Policy, which replaces the one set here.
 //
 // The headers are fixed, so they are built once and set on arrival (src/http/app.ts). Helmet's

@@ -2,7 +2,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import { webhookSign } from '../webhooks/payload.ts';
 
-/** sign = md5_hex(base64(raw body bytes) + api_key) (DESIGN D2). */
+/** sign = md5_hex(base64(raw body bytes) + api_key) (docs/api.md). */
 export function signBody(raw: Buffer | string, key: string): string {
   const bytes = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
   // One-shot hashing: no Hash object per request.
@@ -19,10 +19,10 @@ export function verifySignature(raw: Buffer, key: string, given: string | undefi
 const WEBHOOK_TYPES: ReadonlySet<unknown> = new Set(['payment', 'wallet', 'payout']);
 
 /**
- * Webhooks are signed with the same formula and key as requests (D2, D3), so a leaked webhook body
- * without its `sign` would pass as a signed request. No request parameter is named `is_final` and
- * none is a `type` of `payment`, `wallet` or `payout`; every webhook body has both. A body that
- * carries either is therefore not a request, whatever its signature says.
+ * Webhooks are signed with the same formula and key as requests (docs/webhooks.md), so a leaked
+ * webhook body without its `sign` would pass as a signed request. No request parameter is named
+ * `is_final` and none is a `type` of `payment`, `wallet` or `payout`; every webhook body has both.
+ * A body that carries either is therefore not a request, whatever its signature says.
  */
 export function looksLikeWebhook(input: Record<string, unknown>): boolean {
   return Object.hasOwn(input, 'is_final') || WEBHOOK_TYPES.has(input.type);

@@ -108,7 +108,10 @@ async function authenticate(ctx: Ctx, req: FastifyRequest, signedWith: SigningKe
 
 const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
 
-/** Empty body, {} and [] mean "no parameters" (D2). Returns null after answering a bad body. */
+/**
+ * Empty body, {} and [] mean "no parameters", as clients send them. Returns null after answering a
+ * bad body.
+ */
 function parseBody(req: FastifyRequest, reply: FastifyReply): Input | null {
   if (req.rawBody.length === 0) return {};
   const type = req.headers['content-type'];

@@ -1,5 +1,5 @@
-// The invoice state machine (DESIGN D4), recomputed from what the chain shows. Every move happens
-// in one transaction with its ledger credit and its webhook, so a crash loses nothing and a
+// The invoice state machine (docs/lifecycle.md), recomputed from what the chain shows. Every move
+// happens in one transaction with its ledger credit and its webhook, so a crash loses nothing and a
 // transfer seen twice is credited once.
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
@@ -62,7 +62,7 @@ function tallyOf(rows: ReadonlyArray<Selectable<ChainTransfersTable>>, inv: Invo
   return { confirmed, pending, pendingOnTime, lateDrop, last, confirmations: current === null ? null : { current, required } };
 }
 
-/** The status D4 gives an invoice for what it received, at `now`. */
+/** The status docs/lifecycle.md gives an invoice for what it received, at `now`. */
 export function nextStatus(inv: InvoiceRow, t: Tally, now: number): string {
   const expired = now >= Number(inv.expired_at) * 1000;
   if (!inv.payer_amount) return expired ? 'cancel' : 'process';
@@ -131,7 +131,7 @@ export async function reconcileInvoice(ctx: Ctx, trx: Transaction<DB>, invoiceId
     const target = creditFor(paid, inv.payer_amount, originalMerchant, decimals).merchantAmount;
     const delta = Decimal.parse(target).sub(inv.credited);
     if (delta.gt('0')) {
-      await post(ctx.storage, trx, {
+      await post(trx, {
         merchantId: inv.merchant_id,
         wallet: 'business',
         currency: inv.payer_currency,
@@ -184,7 +184,7 @@ async function creditForeignTransfers(
     const gross = Decimal.parse(t.amount);
     const net = gross.sub(gross.percent(pct)).round(decimals, 'down');
     if (!net.gt('0')) continue;
-    const booked = await post(ctx.storage, trx, {
+    const booked = await post(trx, {
       merchantId: inv.merchant_id,
       wallet: 'business',
       currency: t.currency,

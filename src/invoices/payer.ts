@@ -1,5 +1,5 @@
-// What the payer may see of an invoice (D9): never additional_data, commission, merchant amounts
-// or balances. And the payer's choice of currency and network.
+// What the payer may see of an invoice (the page is public): never additional_data, commission,
+// merchant amounts or balances. And the payer's choice of currency and network.
 import type { Ctx } from '../context.ts';
 import { BusinessError, NotFoundError } from '../errors.ts';
 import { Decimal } from '../money/decimal.ts';

@@ -1,5 +1,6 @@
-// The append-only ledger (D5): every credit and debit is an entry written in the same transaction
-// as the change that causes it; balances never go negative; a balance equals the sum of its entries.
+// The append-only ledger (docs/money.md): every credit and debit is an entry written in the same
+// transaction as the change that causes it; balances never go negative; a balance equals the sum of
+// its entries.
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { DB, LedgerEntriesTable } from '../db/schema.ts';
@@ -70,7 +71,7 @@ const insertEntry = statement<Insertable<LedgerEntriesTable>>((db, p) =>
  * Books one movement inside `trx` (which the caller opened). Returns the new balance, or null if
  * the key was already booked. Throws InsufficientFunds when a debit would go below zero.
  */
-export async function post(_storage: Storage, trx: Transaction<DB>, m: Movement): Promise<string | null> {
+export async function post(trx: Transaction<DB>, m: Movement): Promise<string | null> {
   const currency = m.currency.toUpperCase();
   if ((await bookedKey(trx, { key: m.key })).rows.length > 0) return null;
   const balance = { merchant_id: m.merchantId, kind: m.wallet, currency };

@@ -32,8 +32,8 @@ export function screenOf(invoice: PayerInvoice, left: number | null): Screen {
 }
 
 /**
- * Final, but a late payment can still be credited (D4: money is never dropped), so the page keeps
- * looking, slowly, while the payer has it open.
+ * Final, but a late payment can still be credited (money is never dropped: docs/lifecycle.md), so
+ * the page keeps looking, slowly, while the payer has it open.
  */
 export function mayStillChange(invoice: PayerInvoice): boolean {
   return invoice.is_final && (invoice.status === 'cancel' || invoice.status === 'wrong_amount' || invoice.status === 'fail');

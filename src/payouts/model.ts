@@ -1,4 +1,4 @@
-// The payout record, the spec's Payout object and the payout webhook (D3, D4).
+// The payout record, the spec's Payout object and the payout webhook (docs/payouts.md).
 import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { Payout, PayoutConvert } from '../contracts/merchant-api/objects.ts';
@@ -16,7 +16,7 @@ export type { OutgoingKind } from '../context.ts';
 export const PAYOUT_STATUSES = ['process', 'check', 'paid', 'fail', 'cancel', 'system_fail'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
-/** D4: a payout is final once paid, failed, cancelled or in system failure. */
+/** A payout is final once paid, failed, cancelled or in system failure. */
 export const PAYOUT_FINAL: ReadonlySet<string> = new Set(['paid', 'fail', 'cancel', 'system_fail']);
 
 export interface PresentPayoutOptions {
@@ -69,7 +69,7 @@ export function payoutWebhookSourceOf(row: PayoutRow): PayoutWebhookSource {
   };
 }
 
-/** Payout webhook fields (D3 order, without `sign`) for a payout row as it stands. */
+/** Payout webhook fields (the spec's order, without `sign`) for a payout row as it stands. */
 export function payoutWebhookFieldsOf(row: PayoutRow): PayoutWebhook {
   return payoutWebhookFields(payoutWebhookSourceOf(row));
 }

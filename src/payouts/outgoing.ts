@@ -1,5 +1,5 @@
 // Every payment that leaves the gateway (payouts, invoice refunds, blocked-wallet refunds, forced
-// refunds) is a row of `payouts` and moves through D4's payout statuses: process (funds reserved)
+// refunds) is a row of `payouts` and moves through the payout statuses: process (funds reserved)
 // -> check (broadcast) -> paid (confirmed) | fail (funds returned). This module is the only writer
 // of that table: it enqueues each payment (with the reservation of its funds), leases it to the
 // sender, and makes every later move, each in one transaction with its ledger entry and webhook.
@@ -83,7 +83,7 @@ export async function enqueueOutgoing(ctx: Ctx, trx: Transaction<DB>, row: Payou
 
 /** Books the reservation of an outgoing payment's funds (the ledger debit), inside `trx`. */
 async function reserveFunds(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<string | null> {
-  return post(ctx.storage, trx, {
+  return post(trx, {
     merchantId: row.merchant_id,
     wallet: 'business',
     currency: row.debit_currency,
@@ -113,7 +113,7 @@ export async function settleOutgoing(ctx: Ctx, trx: Transaction<DB>, row: Payout
   await trx.updateTable('payouts').set(patch).where('id', '=', row.id).execute();
   const reserved = Decimal.parse(row.merchant_amount);
   if (status === 'fail' && reserved.gt('0')) {
-    await post(ctx.storage, trx, {
+    await post(trx, {
       merchantId: row.merchant_id,
       wallet: 'business',
       currency: row.debit_currency,

@@ -1,6 +1,6 @@
-// The payout sender (D8): claims due outgoing payments and hands each to its network's driver.
-// A claim is a lease (next_attempt_at moved forward in the claiming transaction, rows taken with
-// SKIP LOCKED on PostgreSQL), so several workers never send the same payout at once; the send
+// The payout sender (docs/payouts.md): claims due outgoing payments and hands each to its network's
+// driver. A claim is a lease (next_attempt_at moved forward in the claiming transaction, rows taken
+// with SKIP LOCKED on PostgreSQL), so several workers never send the same payout at once; the send
 // itself happens outside any transaction. A worker that dies between the driver's send and the
 // record of its txid leaves the payout claimable again once the lease ends, and the driver's send
 // is idempotent on the payout's uuid: the retry returns the same transaction, never a second one.

@@ -1,5 +1,6 @@
-// The payment simulator (D6): sends, confirms and drops transfers on simulated networks and moves
-// invoices to their expiry. Only for simulated networks; the CLI and /simulator/* call this.
+// The payment simulator (docs/simulator.md): sends, confirms and drops transfers on simulated
+// networks and moves invoices to their expiry. Only for simulated networks; the CLI and
+// /simulator/* call this.
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { AMOUNT_BOUND, Decimal } from '../money/decimal.ts';

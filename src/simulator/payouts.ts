@@ -1,6 +1,6 @@
-// The simulator's side of money going out (D6): confirms or fails what the simulated driver sent
-// for a payout (or an invoice refund, a blocked-wallet refund, a forced refund). A payout that has
-// not been sent yet is sent first, as the worker would.
+// The simulator's side of money going out (docs/simulator.md): confirms or fails what the simulated
+// driver sent for a payout (or an invoice refund, a blocked-wallet refund, a forced refund). A
+// payout that has not been sent yet is sent first, as the worker would.
 import type { Ctx } from '../context.ts';
 import { isUuid } from '../contracts/rules.ts';
 import type { PayoutRow } from '../payouts/model.ts';

@@ -30,7 +30,7 @@ export async function simulateDeposit(ctx: Ctx, opts: { merchant: string; curren
   const id = randomUUID();
   const key = `deposit:${id}`;
   return ctx.storage.write(async (trx) => {
-    const balance = (await post(ctx.storage, trx, {
+    const balance = (await post(trx, {
       merchantId: merchant.id,
       wallet: 'personal',
       currency,

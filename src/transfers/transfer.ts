@@ -100,7 +100,7 @@ export async function transfer(ctx: Ctx, merchant: Merchant, direction: Transfer
     if (raced) return raced;
     let fromBalance: string;
     try {
-      fromBalance = (await post(ctx.storage, trx, {
+      fromBalance = (await post(trx, {
         merchantId: merchant.id,
         wallet: from,
         currency,
@@ -114,7 +114,7 @@ export async function transfer(ctx: Ctx, merchant: Merchant, direction: Transfer
       if (e instanceof InsufficientFunds) throw new BusinessError(Msg.notEnoughFunds);
       throw e;
     }
-    const toBalance = (await post(ctx.storage, trx, {
+    const toBalance = (await post(trx, {
       merchantId: merchant.id,
       wallet: to,
       currency,

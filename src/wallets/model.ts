@@ -22,7 +22,7 @@ export function presentWallet(ctx: Ctx, w: StaticWalletRow): StaticWallet {
   };
 }
 
-/** D9: a static wallet's payment page. */
+/** A static wallet's payment page: {public base}/pay/wallet/{uuid}. */
 export function walletUrl(ctx: Ctx, id: string): string {
   return `${ctx.config.publicUrl}/pay/wallet/${id}`;
 }

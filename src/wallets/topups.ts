@@ -143,7 +143,7 @@ export async function onWalletTransfer(
   topup.merchant_amount = credit.toString();
   await trx.insertInto('wallet_topups').values(topup).execute();
   if (credit.gt('0')) {
-    await post(ctx.storage, trx, {
+    await post(trx, {
       merchantId: w.merchant_id,
       wallet: 'business',
       currency: topup.currency,

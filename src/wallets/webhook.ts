@@ -1,5 +1,6 @@
-// The `wallet` webhook (D3): one per confirmed top-up of a static wallet, signed with the payment
-// key, in the payment webhook's field order with `type` "wallet" and `wallet_address_uuid`.
+// The `wallet` webhook (docs/webhooks.md): one per confirmed top-up of a static wallet, signed with
+// the payment key, in the payment webhook's field order with `type` "wallet" and
+// `wallet_address_uuid`.
 import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';

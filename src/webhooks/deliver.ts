@@ -1,5 +1,5 @@
-// The outbox worker (D3, D8): claims due webhooks, sends each once, records every attempt and
-// schedules retries. Any number of workers may share a PostgreSQL database.
+// The outbox worker (docs/webhooks.md): claims due webhooks, sends each once, records every attempt
+// and schedules retries. Any number of workers may share a PostgreSQL database.
 import { sql } from 'kysely';
 import type { Ctx } from '../context.ts';
 import { BLOCKED_PRIVATE, DEFAULT_TIMEOUT_MS, sendWebhook, type SendResult } from './send.ts';

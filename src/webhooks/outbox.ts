@@ -1,5 +1,6 @@
-// The webhook outbox (D3): a row written in the same transaction as the change that causes it, so
-// a crash can neither lose a notification nor invent one. WebhookDeliverer sends what is here.
+// The webhook outbox (docs/webhooks.md): a row written in the same transaction as the change that
+// causes it, so a crash can neither lose a notification nor invent one. WebhookDeliverer sends what
+// is here.
 import { randomFillSync } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, WebhooksTable } from '../db/schema.ts';

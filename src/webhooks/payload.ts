@@ -1,4 +1,5 @@
-// Webhook bodies (D3): the fields in their fixed order and the signature as the last key.
+// Webhook bodies (docs/webhooks.md): the fields in their fixed order and the signature as the last
+// key.
 import { createHash } from 'node:crypto';
 import { Decimal } from '../money/decimal.ts';
 import type { InvoicesTable as InvoiceRow } from '../db/schema.ts';
@@ -43,7 +44,7 @@ export type WebhookInvoice = Pick<
   | 'payer_amount' | 'exchange_rate' | 'additional_data' | 'txid'
 >;
 
-/** Payment and static-wallet top-up fields, in D3's order, without `sign`. */
+/** Payment and static-wallet top-up fields, in the spec's order, without `sign`. */
 export function paymentWebhookFields(inv: WebhookInvoice, type: 'payment' | 'wallet', extra: PaymentWebhookExtra = {}): PaymentWebhook {
   return inContractOrder(PAYMENT_WEBHOOK_ORDER, {
     type,
@@ -82,7 +83,7 @@ function keptCommission(inv: WebhookInvoice): string | null {
 /** What a payout webhook is built from: its fields as stored, amounts not yet formatted. */
 export type PayoutWebhookSource = Omit<PayoutWebhook, 'type'>;
 
-/** Payout fields, in D3's order, without `sign`. */
+/** Payout fields, in the spec's order, without `sign`. */
 export function payoutWebhookFields(p: PayoutWebhookSource): PayoutWebhook {
   return inContractOrder(PAYOUT_WEBHOOK_ORDER, {
     ...p,

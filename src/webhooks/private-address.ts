@@ -1,7 +1,8 @@
-// SSRF guard (D3): which IP addresses a webhook may never be sent to unless the operator allows it.
-// The classification is ipaddr.js's, which follows the IANA special-purpose registries for IPv4 and
-// IPv6; only what it calls `unicast` (and, for IPv6, lies in the global unicast space 2000::/3) is
-// public. Forms that carry an IPv4 address inside an IPv6 one are judged by the IPv4 address.
+// SSRF guard (docs/webhooks.md): which IP addresses a webhook may never be sent to unless the
+// operator allows it. The classification is ipaddr.js's, which follows the IANA special-purpose
+// registries for IPv4 and IPv6; only what it calls `unicast` (and, for IPv6, lies in the global
+// unicast space 2000::/3) is public. Forms that carry an IPv4 address inside an IPv6 one are judged
+// by the IPv4 address.
 import ipaddr from 'ipaddr.js';
 
 /** IPv6 ranges whose last 32 bits are an IPv4 address the traffic ends up at. */

@@ -1,8 +1,9 @@
-// Background work (D8): follow the chains, expire invoices, deliver webhooks, send payouts.
-// With SQLite one process runs it (a lock file); with PostgreSQL any number may, since every job
-// is claimed with FOR UPDATE SKIP LOCKED and a network is scanned only under its advisory lock.
-// Every network and every job runs on its own schedule (./schedule.ts), so a node that hangs or a
-// slow job holds up only itself: never another network, the webhooks, expiry or payouts.
+// Background work (docs/architecture.md): follow the chains, expire invoices, deliver webhooks,
+// send payouts. With SQLite one process runs it (a lock file); with PostgreSQL any number may,
+// since every job is claimed with FOR UPDATE SKIP LOCKED and a network is scanned only under its
+// advisory lock. Every network and every job runs on its own schedule (./schedule.ts), so a node
+// that hangs or a slow job holds up only itself: never another network, the webhooks, expiry or
+// payouts.
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setMaxListeners } from 'node:events';

@@ -14,7 +14,7 @@ export async function startMoneyGateway(backend: Backend, env: Record<string, st
 /** Credits a balance directly, as a paid invoice would have. */
 export async function fund(gw: TestGateway, currency: string, amount: string, wallet: Wallet = 'business', merchant: Merchant = gw.merchant): Promise<void> {
   await gw.ctx.storage.write((trx) =>
-    post(gw.ctx.storage, trx, {
+    post(trx, {
       merchantId: merchant.id,
       wallet,
       currency,

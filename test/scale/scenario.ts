@@ -99,7 +99,7 @@ export async function runScenario(opts: { seconds: number; log?: (line: string) 
     ctx = await createContext(loadConfig(base));
     const merchant = await createMerchant(ctx.storage.db, 'Scale shop');
     await ctx.storage.write((trx) =>
-      ledgerPost(ctx!.storage, trx, {
+      ledgerPost(trx, {
         merchantId: merchant.id,
         wallet: 'business',
         currency: 'USDT',

@@ -66,9 +66,3 @@ export class BitcoinKeys {
     return key.privateKey;
   }
 }
-
-/** The chain (0 receiving, 1 change) and index of a path handed out by BitcoinKeys. */
-export function parsePath(path: string): { chain: 0 | 1; index: number } | null {
-  const m = /^m\/\d+'\/\d+'\/0'\/([01])\/(\d+)$/.exec(path);
-  return m ? { chain: Number(m[1]) as 0 | 1, index: Number(m[2]) } : null;
-}

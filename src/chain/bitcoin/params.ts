@@ -1,7 +1,6 @@
 // Chain parameters of the Bitcoin family (BTC, LTC, DOGE on main, test and regtest): address
-// prefixes, BIP-44 coin type and derivation purpose, and the name each node reports in
-// `getblockchaininfo`. Data only; the values are the ones in each project's chainparams.cpp.
-import type { AddressFormat } from '../address/types.ts';
+// prefixes, BIP-44 coin type and derivation purpose. Data only; the values are the ones in
+// each project's chainparams.cpp.
 
 export type BitcoinChain = 'main' | 'test' | 'regtest';
 export type BitcoinCoin = 'bitcoin' | 'litecoin' | 'dogecoin';
@@ -47,10 +46,6 @@ const TABLE: Record<BitcoinCoin, Record<BitcoinChain, Omit<ChainParams, 'coin' |
   },
 };
 
-export function isBitcoinCoin(format: AddressFormat): format is BitcoinCoin {
-  return format === 'bitcoin' || format === 'litecoin' || format === 'dogecoin';
-}
-
 export function chainParams(coin: BitcoinCoin, chain: BitcoinChain = 'main'): ChainParams {
   const p = TABLE[coin][chain];
   return { coin, chain, ...p, purpose: p.segwit ? 84 : 44 };
@@ -59,11 +54,6 @@ export function chainParams(coin: BitcoinCoin, chain: BitcoinChain = 'main'): Ch
 /** BIP-44 coin type: the registry's on the main chain, 1 (every testnet) otherwise. */
 export function coinTypeFor(registryCoinType: number, chain: BitcoinChain): number {
   return chain === 'main' ? registryCoinType : 1;
-}
-
-/** `getblockchaininfo.chain` of each chain: "main", "test" and "regtest" on all three node kinds. */
-export function nodeChainName(chain: BitcoinChain): string {
-  return chain;
 }
 
 export function parseChain(v: unknown, where: string): BitcoinChain {

@@ -47,7 +47,7 @@ export function operation<Params, Result>(op: Operation<Params, Result>): Operat
 /** The result type of an operation. */
 export type ResultOf<O> = O extends Operation<unknown, infer R> ? R : never;
 
-/** A boolean parameter as clients send it (D2: also `1`, `"true"`). */
+/** A boolean parameter as clients send it (clients also send `1`, `"true"`). */
 export type WireBoolean = boolean | 0 | 1 | '0' | '1' | 'true' | 'false';
 /** An integer parameter as clients send it: a number or its digits in a string. */
 export type WireInteger = number | string;

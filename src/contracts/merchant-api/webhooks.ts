@@ -1,5 +1,5 @@
 // Webhook resends and test webhooks; the webhook bodies the gateway sends, typed field by field, and
-// the order their fields are sent in (D3), `sign` last.
+// the order their fields are sent in (docs/webhooks.md), `sign` last.
 import { operation, type Maybe } from './operation.ts';
 import { Empty, INVOICE_STATUS, PAYOUT_STATUS } from './objects.ts';
 

@@ -54,7 +54,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('sim_transactions_rev').on('sim_transactions').columns(['network', 'rev']).execute();
 
-  // Ledger (D5): balances and their append-only entries.
+  // Ledger (docs/money.md): balances and their append-only entries.
   await db.schema
     .createTable('balances')
     .addColumn('merchant_id', 'text', (c) => c.notNull())
@@ -80,7 +80,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('ledger_entries_balance').on('ledger_entries').columns(['merchant_id', 'kind', 'currency']).execute();
 
-  // Webhook outbox (D3) and every delivery attempt.
+  // Webhook outbox (docs/webhooks.md) and every delivery attempt.
   await db.schema
     .createTable('webhooks')
     .addColumn('id', 'text', (c) => c.primaryKey())

@@ -34,7 +34,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_error', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    // D7: a race cannot create two payouts with one order_id (other kinds leave it null).
+    // Idempotency lives in unique constraints: a race cannot create two payouts with one order_id
+    // (other kinds leave it null).
     .addUniqueConstraint('payouts_merchant_order', ['merchant_id', 'order_id'])
     .execute();
   await db.schema.createIndex('payouts_due').on('payouts').columns(['status', 'next_attempt_at']).execute();

@@ -1,4 +1,5 @@
-// Serves the built payment page and widget (dist/) with a strict CSP; framing is allowed (D9).
+// Serves the built payment page and widget (dist/) with a strict CSP; framing is allowed (the
+// widget embeds the page).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,5 @@
-// The public payer API (D9): unauthenticated, CORS-enabled, rate-limited, cheap to poll (ETag/304).
+// The public payer API (docs/payment-page.md): unauthenticated, CORS-enabled, rate-limited, cheap
+// to poll (ETag/304).
 import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';

@@ -40,7 +40,7 @@ describe.each(await backends())('Litecoin payouts through the gateway on $name',
   };
   const fund = (amount: string) =>
     g.ctx.storage.write((trx) =>
-      post(g.ctx.storage, trx, {
+      post(trx, {
         merchantId: g.merchant.id, wallet: 'business', currency: 'LTC', amount, reason: 'test_funding',
         ref: { kind: 'test', id: 'funding' }, key: `test:${randomUUID()}`, now: g.ctx.now(),
       }),

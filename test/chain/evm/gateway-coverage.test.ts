@@ -21,7 +21,7 @@ describe.each(await backends())('EVM payouts the hot wallet cannot cover, on $na
     await g.usdt.mint(hot, parseUnits('30', 6));
     await g.anvil.mine();
     await g.ctx.storage.write((trx) =>
-      post(g.ctx.storage, trx, {
+      post(trx, {
         merchantId: g.merchant.id, wallet: 'business', currency: 'USDT', amount: '1000', reason: 'test_funding',
         ref: { kind: 'test', id: 'funding' }, key: `test:${randomUUID()}`, now: g.ctx.now(),
       }),

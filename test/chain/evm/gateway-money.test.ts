@@ -42,7 +42,7 @@ describe.each(await backends())('EVM money in and out through the gateway on $na
   /** Credits the merchant's business balance directly (as paid invoices would have). */
   const fund = (currency: string, amount: string) =>
     g.ctx.storage.write((trx) =>
-      post(g.ctx.storage, trx, {
+      post(trx, {
         merchantId: g.merchant.id, wallet: 'business', currency, amount, reason: 'test_funding',
         ref: { kind: 'test', id: 'funding' }, key: `test:${randomUUID()}`, now: g.ctx.now(),
       }),

@@ -161,8 +161,25 @@ describe('EvmDriver sweeping', () => {
   });
 
   it('does nothing when sweeping is not enabled', async () => {
-    const other = makeDriver(f, await newStorage());
+    const own = await newStorage();
+    const other = makeDriver(f, own, { startBlock: (await f.anvil.head()) + 1 });
+    const addr = (await depositAddress(own, 6)) as `0x${string}`;
+    other.watch(watched(addr));
+    await f.anvil.wallet(1).sendTransaction({ to: addr, value: parseEther('0.2') });
+    await f.anvil.mine();
+    await other.poll(sink);
+    await f.anvil.mine(CONFIRMATIONS);
+    await other.poll(sink);
+    // A confirmed, unswept deposit is there: an enabled sweeper would move it now.
+    const db = evmDb(own.db);
+    const deposits = await db.selectFrom('evm_transfers').select(['status', 'swept']).where('to_address', '=', addr.toLowerCase()).execute();
+    expect(deposits).toEqual([{ status: 'confirmed', swept: 0 }]);
     await other.sweep();
+    await f.anvil.mine();
+    await other.poll(sink);
+    expect(await db.selectFrom('evm_movements').select('id').execute()).toEqual([]);
+    expect(await f.anvil.pub.getBalance({ address: addr })).toBe(parseEther('0.2'));
     await other.close();
+    await own.close();
   });
 });

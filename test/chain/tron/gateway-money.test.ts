@@ -37,7 +37,7 @@ describe.each(await backends())('TRON payouts through the gateway on $name', (ba
 
   const fund = (currency: string, amount: string) =>
     g.ctx.storage.write((trx) =>
-      post(g.ctx.storage, trx, {
+      post(trx, {
         merchantId: g.merchant.id, wallet: 'business', currency, amount, reason: 'test_funding',
         ref: { kind: 'test', id: 'funding' }, key: `test:${randomUUID()}`, now: g.ctx.now(),
       }),
