@@ -38,4 +38,31 @@ describe.each(await backends())('the simulator routes on $name', (backend) => {
       expect(r.json()).toMatchObject({ state: 1 });
     }
   });
+
+  it('refuses to pay on a network switched off, by address or by invoice', async () => {
+    const address = '0x000000000000000000000000000000000000dEaD';
+    const r = await pay({ address, network: 'BSC', currency: 'USDT', amount: '5' });
+    expect(r.statusCode).toBe(404);
+    expect(r.json()).toEqual({ state: 1, message: 'Network not found or not simulated' });
+    const inv = await create({ amount: '20', currency: 'USD' });
+    const choice = await pay({ invoice: inv.uuid, currency: 'USDT', network: 'BSC' });
+    expect(choice.statusCode).not.toBe(200);
+    expect((await info(inv.uuid)).network).toBeNull();
+    const choices = await pay({ invoice: inv.uuid });
+    expect(choices.json().message).not.toContain('on BSC');
+  });
+
+  it('refuses a payment to an invoice address handed out before its network was switched off', async () => {
+    const inv = await create({ amount: '5', currency: 'USDT', network: 'TRON' });
+    const networks = gw.ctx.config.networks as Record<string, { enabled?: boolean }>;
+    networks.TRON = { ...networks.TRON, enabled: false }; // the operator switches TRON off
+    try {
+      const r = await pay({ invoice: inv.uuid });
+      expect(r.statusCode).toBe(404);
+      expect(r.json()).toEqual({ state: 1, message: 'Network not found or not simulated' });
+      expect(await info(inv.uuid)).toMatchObject({ payment_status: 'process', payment_amount: null });
+    } finally {
+      delete networks.TRON.enabled;
+    }
+  });
 });
