@@ -16,7 +16,7 @@ describe.each(await backends())('dashboard readiness on $name', (backend) => {
   });
 
   it('an instance admin sees the doctor findings, each with its status and fix', async () => {
-    const admin = await createUser(gw.ctx.storage, { email: 'ops@gateway.example', role: 'admin' }, gw.clock.now);
+    const admin = await createUser(gw.ctx.storage, { merchantId: null, email: 'ops@gateway.example', role: 'admin' }, gw.clock.now);
     const b = browser(gw);
     const set = await b.call('POST', '/set-password', { token: await issueSetPasswordLink(gw.ctx.storage, admin.id, gw.clock.now), password: 'correct horse battery' });
     expect(set.status).toBe(200);
