@@ -11,6 +11,7 @@ import { stderrLog, type GatewayLog } from '../ops/log.ts';
 import { countIncident } from './incidents.ts';
 import { FaultyNodeError } from './errors.ts';
 import { listNodeFaults, NodeFaults, type NodeFault } from './node-faults.ts';
+import { pollSignal } from './poll-signal.ts';
 
 /**
  * How far behind the newest address already read each poll reads the addresses table again. An
@@ -281,7 +282,9 @@ export class Chains {
       const started = this.opts.now();
       if (d.watchesAddresses) await this.feedWatch(d);
       try {
-        await d.poll(sink, opts.signal);
+        // The driver's node requests obey the deadline through the async context (poll-signal.ts).
+        const signal = opts.signal;
+        await (signal ? pollSignal.run(signal, () => d.poll(sink, signal)) : d.poll(sink));
       } catch (err) {
         if (err instanceof FaultyNodeError) await this.faults.faulty(d.network.code, err);
         throw err;

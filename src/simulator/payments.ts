@@ -112,8 +112,8 @@ async function choose(ctx: Ctx, inv: InvoiceRow, opts: { currency?: string; netw
     if (asked) throw new SimulatorError(`The payer already chose ${inv.payer_currency} on ${inv.network}`);
     return inv;
   }
-  if (!opts.currency || !opts.network) throw new ChoiceNeededError((await payerChoices(ctx, inv.id)).filter((c) => ctx.chains.isSimulated(c.network)));
-  if (!ctx.chains.isSimulated(opts.network)) throw new SimulatorError(`${opts.network} is not a simulated network`);
+  if (!opts.currency || !opts.network) throw new ChoiceNeededError((await payerChoices(ctx, inv.id)).filter((c) => ctx.chains.isSimulated(c.network) && ctx.chains.offered(c.network)));
+  if (!ctx.chains.isSimulated(opts.network) || !ctx.chains.offered(opts.network)) throw new SimulatorError(`${opts.network} is not a simulated network`);
   try {
     return await chooseCurrency(ctx, inv.id, opts.currency.toUpperCase(), opts.network.toUpperCase());
   } catch (e) {
@@ -127,7 +127,7 @@ export async function simulatePayAddress(
   opts: { address: string; network: string; currency: string; amount: string; unconfirmed?: boolean },
 ): Promise<PayResult> {
   const network = ctx.registry.network(opts.network);
-  if (!network || !ctx.chains.isSimulated(network.code)) throw new SimulatorError('Network not found or not simulated', 404);
+  if (!network) throw new SimulatorError('Network not found or not simulated', 404);
   const currency = ctx.registry.currencyOn(network.code, opts.currency);
   if (!currency) throw new SimulatorError('Currency not found on this network', 404);
   if (!isValidAddress(network.address_format, opts.address)) throw new SimulatorError('Invalid address');
@@ -147,6 +147,9 @@ async function sendTo(
   p: { network: string; currency: string; address: string; amount: string; unconfirmed: boolean },
 ): Promise<PayResult> {
   const network = ctx.registry.network(p.network)!;
+  // Every new simulated payment passes here: a network switched off (or a real one) is not the
+  // simulator's to pay on, even to an address handed out before it was switched off.
+  if (!ctx.chains.isSimulated(network.code) || !ctx.chains.offered(network.code)) throw new SimulatorError('Network not found or not simulated', 404);
   const confirmations = p.unconfirmed ? 0 : ctx.chains.confirmations(network.code);
   const txid = simTxid(network, randomBytes(16).toString('hex'));
   const from = deriveAddress(network.address_format, PAYER_SEED, network.coin_type, randomBytes(3).readUIntBE(0, 3)).address;

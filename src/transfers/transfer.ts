@@ -22,12 +22,16 @@ export interface TransferResult {
 }
 
 /**
- * Transfer limits of a currency that is not tied to a network: from the smallest of its networks'
+ * Transfer limits of a currency that is not tied to a network: from the smallest of its offered networks'
  * minimums to the largest of their maximums; amounts may carry as many places as its most precise
  * network.
  */
 export function transferLimits(ctx: Ctx, currency: string): { min: string; max: string; decimals: number } | null {
-  const defs = ctx.registry.networksOf(currency).map((n) => ctx.registry.currencyOn(n.code, currency)!);
+  // The networks merchants can use now; with none offered (all switched off), a balance on the
+  // books can still move between wallets, within the limits of every network carrying it.
+  const offered = ctx.chains.offeredNetworksOf(currency);
+  const networks = offered.length > 0 ? offered : ctx.registry.networksOf(currency);
+  const defs = networks.map((n) => ctx.registry.currencyOn(n.code, currency)!);
   if (defs.length === 0) return null;
   const min = defs.map((d) => Decimal.parse(d.min)).reduce((a, b) => a.min(b));
   const max = defs.map((d) => Decimal.parse(d.max)).reduce((a, b) => a.max(b));

@@ -138,3 +138,22 @@ describe.each(await backends())('POST /v1/transfer/* on $name', (backend) => {
     expect(bad.json()).toEqual({ state: 1, message: 'Merchant not found' });
   });
 });
+
+describe.each(await backends())('transfer limits with networks switched off on $name', (backend) => {
+  // USDT on ETH alone: minimum 1 and 6 places (BSC's 0.5 and 18 places are not offered).
+  const off = ['BSC', 'POLYGON', 'ARBITRUM', 'AVALANCHE', 'TRON', 'TON', 'SOL'];
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startMoneyGateway(backend, { SATCHEL_NETWORKS: JSON.stringify(Object.fromEntries(off.map((c) => [c, { enabled: false }]))) });
+  });
+  afterAll(async () => gw?.close());
+
+  it('takes the limits from the offered networks only', async () => {
+    const m = await createMerchant(gw.ctx.storage.db, 'limits shop');
+    const move = (body: Record<string, unknown>) => gw.api('/v1/transfer/to-business', body, { key: 'payout', merchant: m });
+    await simulateDeposit(gw.ctx, { merchant: m.id, currency: 'USDT', amount: '100' });
+    expect((await move({ amount: '0.5', currency: 'USDT' })).body).toEqual({ state: 1, message: 'Minimum amount 1 USDT' });
+    expect((await move({ amount: '1.0000001', currency: 'USDT' })).body).toEqual({ state: 1, errors: { amount: ['validation.numeric'] } });
+    expect((await move({ amount: '1.000001', currency: 'USDT' })).status).toBe(200);
+  });
+});

@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { readCapped, DEFAULT_MAX_RESPONSE_BYTES } from '../capped-body.ts';
 import { FaultyNodeError, NodeError } from '../errors.ts';
+import { requestSignal } from '../poll-signal.ts';
 
 /** The node answered with an error, or could not be reached (`code` null). */
 export class BitcoinRpcError extends NodeError {
@@ -107,7 +108,7 @@ export class BitcoinRpc {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Basic ${auth}` } : {}) },
         body,
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+        signal: requestSignal(this.opts.timeoutMs ?? 30_000),
       });
     } catch (err) {
       throw new BitcoinRpcError(method, null, `request failed: ${(err as Error).message}`);

@@ -5,6 +5,7 @@
 import type { Hex } from 'viem';
 import { readCapped, DEFAULT_MAX_RESPONSE_BYTES } from '../capped-body.ts';
 import { FaultyNodeError, NodeError, NodeUnreachableError } from '../errors.ts';
+import { requestSignal } from '../poll-signal.ts';
 import { hash32, heightHex, hexData, intHex, quantityHex } from '../node-values.ts';
 import { checkBlock, checkLogs, checkReceipt } from './answers.ts';
 
@@ -75,7 +76,7 @@ export class RpcClient {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 20_000),
+        signal: requestSignal(this.opts.timeoutMs ?? 20_000),
       });
     } catch (err) {
       throw new NodeUnreachableError(method, null, `request failed: ${(err as Error).message}`);

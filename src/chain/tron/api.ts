@@ -5,6 +5,7 @@
 // NodeUnreachableError when no answer came, NodeError (`code`: the HTTP status, if any) otherwise.
 import { readCapped, DEFAULT_MAX_RESPONSE_BYTES } from '../capped-body.ts';
 import { FaultyNodeError, NodeError, NodeUnreachableError } from '../errors.ts';
+import { requestSignal } from '../poll-signal.ts';
 import { checkBlock, checkTxInfos } from './answers.ts';
 
 export interface TronBlock {
@@ -93,7 +94,7 @@ export class TronApi {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(this.opts.apiKey ? { 'TRON-PRO-API-KEY': this.opts.apiKey } : {}) },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 20_000),
+        signal: requestSignal(this.opts.timeoutMs ?? 20_000),
       });
     } catch (err) {
       throw new NodeUnreachableError(path, null, `request failed: ${(err as Error).message}`);

@@ -37,7 +37,13 @@ export async function simulatorRoutes(app: FastifyInstance, ctx: Ctx): Promise<v
     const mode = str(i.mode);
     if (mode !== undefined && !['full', 'partial', 'over'].includes(mode)) throw new SimulatorError('mode must be full, partial or over');
     if (str(i.invoice)) {
+      // The payer's choice, for an invoice that has none yet (as `satchel simulate pay --currency --network`).
+      for (const k of ['currency', 'network'] as const) {
+        if (i[k] !== undefined && str(i[k]) === undefined) throw new SimulatorError(`${k} must be a code such as USDT or TRON`);
+      }
       return simulatePay(ctx, {
+        currency: str(i.currency),
+        network: str(i.network),
         invoice: str(i.invoice)!,
         amount: str(i.amount),
         mode: mode as 'full' | 'partial' | 'over' | undefined,
