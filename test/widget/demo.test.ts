@@ -126,7 +126,7 @@ describe.each(await backends())('/demo settings on $name', (backend) => {
     );
     try {
       await createMerchant(real.ctx.storage.db, 'Demo shop');
-      expect((await real.app.inject({ url: '/demo' })).body).toContain('not simulated');
+      expect((await real.app.inject({ url: '/demo' })).body).toContain('not a simulated network this gateway offers');
       expect((await real.app.inject({ method: 'POST', url: '/demo/api/checkout', payload: '{"product":"mug"}', headers: { 'content-type': 'application/json' } })).statusCode).toBe(503);
       expect(await demoLink(real.ctx, {})).toBeNull();
     } finally {
