@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import type { Ctx } from '../src/context.ts';
 import { createContext } from '../src/compose.ts';
 import { createMerchant } from '../src/merchants/store.ts';
-import { signBody } from '../src/http/signature.ts';
+import { signBody } from '../src/webhooks/signature.ts';
 import { load, type LoadResult } from './load.ts';
 import { startScript } from '../test/helpers/spawn.ts';
 import { pooledCount, POOL_TARGET } from '../src/chain/allocate.ts';

@@ -9,7 +9,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/compose.ts';
 import { createMerchant } from '../src/merchants/store.ts';
-import { signBody } from '../src/http/signature.ts';
+import { signBody } from '../src/webhooks/signature.ts';
 import { load, type LoadResult } from './load.ts';
 import { MNEMONIC, waitForPool, type Row } from './api.ts';
 import { ROOT, startScript } from '../test/helpers/spawn.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/compose.ts';
 import { createMerchant } from '../src/merchants/store.ts';
-import { signBody } from '../src/http/signature.ts';
+import { signBody } from '../src/webhooks/signature.ts';
 import { load } from './load.ts';
 import { MNEMONIC, waitForPool } from './api.ts';
 import { startScript } from '../test/helpers/spawn.ts';

@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/compose.ts';
 import { createMerchant, type Merchant } from '../src/merchants/store.ts';
 import { updateProfile } from '../src/merchants/profile.ts';
-import { signBody } from '../src/http/signature.ts';
+import { signBody } from '../src/webhooks/signature.ts';
 import { solidPng } from '../test/merchants/png.ts';
 import { MNEMONIC } from './support/gateway.ts';
 import { capture, expect, heading, test, type PageGateway } from './support/page-helpers.ts';

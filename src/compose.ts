@@ -19,12 +19,14 @@ import { simulatedDriverFactory } from './chain/simulated/driver.ts';
 import { evmDriverFactory } from './chain/evm/index.ts';
 import { BITCOIN_CORE, bitcoinDriverFactory, configuredNetwork } from './chain/bitcoin/index.ts';
 import { tronDriverFactory } from './chain/tron/index.ts';
-import { expireDue, reconcileInvoice } from './invoices/lifecycle.ts';
+import { enqueueInvoiceWebhook, expireDue, reconcileInvoice } from './invoices/lifecycle.ts';
+import { chooseCurrency, payerChoices } from './invoices/payer.ts';
 import { onWalletTransfer } from './wallets/topups.ts';
+import { walletTestWebhookFields } from './wallets/payer.ts';
 import { forceRefundOutcome, walletRefundOutcome } from './wallets/refund-outcome.ts';
 import { refundOutcome } from './refunds/outcome.ts';
-import { onOutgoingEvent, onOutgoingReplaced, payoutOutcome } from './payouts/outgoing.ts';
-import { payoutJob } from './payouts/worker.ts';
+import { onOutgoingEvent, onOutgoingReplaced, payoutOutcome } from './outgoing/lifecycle.ts';
+import { payoutJob } from './outgoing/sender.ts';
 
 /** The chain families this gateway knows, by the name a network's `driver` setting gives. */
 export const driverFactories: DriverFactories = {
@@ -34,8 +36,8 @@ export const driverFactories: DriverFactories = {
   tron: tronDriverFactory,
 };
 
-/** The features as the layers below call them: who owns an address, what finishing an outgoing
- * payment means for each kind, and the periodic jobs. */
+/** The features as the layers below call them (who owns an address, what finishing an outgoing
+ * payment means for each kind, the periodic jobs) and as they call each other. */
 export const features: Features = {
   owners: {
     invoice: async (ctx, trx, invoiceId) => {
@@ -54,6 +56,15 @@ export const features: Features = {
   jobs: {
     expiry: (ctx) => expireDue(ctx),
     payouts: payoutJob,
+  },
+  invoices: {
+    reconcile: reconcileInvoice,
+    enqueueWebhook: enqueueInvoiceWebhook,
+    payerChoices,
+    choose: chooseCurrency,
+  },
+  wallets: {
+    testWebhookFields: walletTestWebhookFields,
   },
 };
 

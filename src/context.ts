@@ -4,11 +4,12 @@
 import type { Transaction } from 'kysely';
 import type { Config } from './config.ts';
 import type { Storage } from './db/dialect.ts';
-import type { DB, PayoutsTable } from './db/schema.ts';
+import type { DB, InvoicesTable, PayoutsTable } from './db/schema.ts';
 import type { Registry } from './registry/index.ts';
 import type { MerchantCache } from './merchants/store.ts';
 import type { Chains } from './chain/networks.ts';
 import type { Quote, SourceStat } from './rates/service.ts';
+import type { PaymentWebhook } from './contracts/merchant-api/webhooks.ts';
 
 export interface Rates {
   /** Price of one `base` in `quote`, the source that priced it and the quotes it was made from. */
@@ -63,11 +64,41 @@ export interface FeatureJobs {
   payouts: Job;
 }
 
-/** The features as the layers below them call them, built once by the composition root. */
+/** A currency and network the payer of an invoice may still choose. */
+export interface PayerChoice {
+  currency: string;
+  network: string;
+  /** "USDT on TRON (TRC-20)". */
+  label: string;
+}
+
+/** What the invoices do for the other features (refunds, the simulator). */
+export interface InvoiceActions {
+  /** Brings an invoice's status up to date with its transfers and its time; the row after. */
+  reconcile(ctx: Ctx, trx: Transaction<DB>, invoiceId: string): Promise<InvoicesTable | null>;
+  /** Queues the invoice's webhook for the row as it stands, in the caller's transaction. */
+  enqueueWebhook(ctx: Ctx, trx: Transaction<DB>, inv: InvoicesTable): Promise<void>;
+  /** What the payer of an invoice may choose from (empty once chosen). */
+  payerChoices(ctx: Ctx, uuid: string): Promise<PayerChoice[]>;
+  /** The payer's choice of currency and network, as the payment page makes it. */
+  choose(ctx: Ctx, uuid: string, currency: string, network: string): Promise<InvoicesTable>;
+}
+
+/** What the static wallets do for the other features (the test webhooks). */
+export interface WalletActions {
+  /** The fields (without `sign`) of a test `wallet` webhook about the merchant's wallet a test
+   * names (uuid first, else order_id), or null if there is none. */
+  testWebhookFields(ctx: Ctx, merchantId: string, target: { uuid?: string | null; order_id?: string | null }): Promise<PaymentWebhook | null>;
+}
+
+/** The features as the layers below them, and the other features, call them: built once by the
+ * composition root, so that no feature imports another. */
 export interface Features {
   owners: OwnerHandlers;
   outcomes: Record<OutgoingKind, OutgoingOutcome>;
   jobs: FeatureJobs;
+  invoices: InvoiceActions;
+  wallets: WalletActions;
 }
 
 export interface Ctx {

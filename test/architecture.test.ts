@@ -1,6 +1,7 @@
 // The import graph of src/ and widget/ (type-only imports included) against the layer order in
-// test/architecture.layers.json: no import points to a later layer, and no file reaches itself
-// through imports. What still breaks the rule is listed there exactly, so the list only shrinks.
+// test/architecture.layers.json: no import points to a later layer, no file reaches itself
+// through imports, and no feature imports another feature (one feature asks another through
+// ctx.features). What still breaks a rule is listed there exactly, so the lists only shrink.
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SPEC = JSON.parse(readFileSync(join(ROOT, 'test/architecture.layers.json'), 'utf8')) as {
   layers: Array<{ name: string; paths: string[] }>;
-  remaining: { upward: string[]; cycles: string[] };
+  features: string[];
+  remaining: { upward: string[]; cycles: string[]; features: string[] };
 };
 
 function files(dir: string): string[] {
@@ -53,6 +55,11 @@ function layerOf(file: string): number {
 
 const all = [...files('src'), ...files('widget')];
 const graph = new Map<string, string[]>(all.map((f) => [f, specifiers(readFileSync(join(ROOT, f), 'utf8')).map((s) => resolveImport(f, s)).filter((t): t is string => t !== null)]));
+
+/** The feature folder a file is in, or null for a file outside every feature. */
+function featureOf(file: string): string | null {
+  return SPEC.features.find((f) => file.startsWith(f)) ?? null;
+}
 
 /** Strongly connected components of more than one file (Tarjan), each as its sorted files. */
 function cycles(): string[][] {
@@ -100,6 +107,25 @@ describe('architecture', () => {
     }
     const actual = [...new Set(upward)].sort();
     expect({ notListed: actual.filter((v) => !SPEC.remaining.upward.includes(v)), gone: SPEC.remaining.upward.filter((v) => !actual.includes(v)) }).toEqual({ notListed: [], gone: [] });
+  });
+
+  it('has no feature importing another feature but the listed ones, and every listed one still exists', () => {
+    const across: string[] = [];
+    for (const [from, targets] of graph) {
+      const own = featureOf(from);
+      if (own === null) continue;
+      for (const to of targets) {
+        const other = featureOf(to);
+        if (other !== null && other !== own) across.push(`${from} -> ${to}`);
+      }
+    }
+    const actual = [...new Set(across)].sort();
+    expect({ notListed: actual.filter((v) => !SPEC.remaining.features.includes(v)), gone: SPEC.remaining.features.filter((v) => !actual.includes(v)) }).toEqual({ notListed: [], gone: [] });
+  });
+
+  it('names as features only folders of the features layer', () => {
+    const layer = SPEC.layers.find((l) => l.name === 'features')!;
+    for (const f of SPEC.features) expect(layer.paths).toContain(f);
   });
 
   it('keeps every source file of src/ within 400 lines (one concern per file)', () => {

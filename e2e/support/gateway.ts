@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/compose.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
-import { signBody } from '../../src/http/signature.ts';
+import { signBody } from '../../src/webhooks/signature.ts';
 import { startScript, type Proc } from '../../test/helpers/spawn.ts';
 
 export const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';

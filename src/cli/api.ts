@@ -1,6 +1,6 @@
 // `satchel sign` and `satchel invoice create`: trying the merchant API without writing
 // md5(base64(body) + key) by hand. Both sign with the function the server verifies with
-// (src/http/signature.ts), so what works here works for a merchant's own code doing the same.
+// (src/webhooks/signature.ts), so what works here works for a merchant's own code doing the same.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,7 +10,7 @@ import type { DB } from '../db/schema.ts';
 import { openStorage, type Storage } from '../db/dialect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { isUuid } from '../contracts/rules.ts';
-import { signBody } from '../http/signature.ts';
+import { signBody } from '../webhooks/signature.ts';
 import { findMerchant, listMerchants, type Merchant } from '../merchants/store.ts';
 
 export interface Out {

@@ -19,9 +19,9 @@ import {
   simulatePay,
   simulatePayAddress,
 } from '../simulator/payments.ts';
-import { webhooksList } from '../webhooks/cli.ts';
-import { listStuckPayouts } from '../payouts/stuck.ts';
-import { simulateDeposit } from '../transfers/deposit.ts';
+import { webhooksList } from './webhooks.ts';
+import { listStuckPayouts } from '../outgoing/stuck.ts';
+import { simulateDeposit } from '../simulator/deposit.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../simulator/payouts.ts';
 import { USER_USAGE, userCli } from './users.ts';
 import { API_USAGE, invoiceCli, signCli } from './api.ts';

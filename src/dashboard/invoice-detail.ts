@@ -6,7 +6,7 @@ import { explorerTxUrl } from '../chain/explorer.ts';
 import { payerChoices } from '../invoices/payer.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { NotFoundError } from '../errors.ts';
-import { presentInvoice, PRESENTED_COLUMNS } from '../invoices/model.ts';
+import { presentInvoice, PRESENTED_COLUMNS } from '../invoices/invoice-object.ts';
 import { MAX_RESENDS, RESENDABLE_STATUSES } from '../webhooks/resend.ts';
 import type { SourceQuote } from '../rates/service.ts';
 

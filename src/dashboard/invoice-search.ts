@@ -3,7 +3,7 @@
 // so that neither a deep page nor a large export costs more than its size.
 import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { INVOICE_STATUSES } from '../invoices/model.ts';
+import { INVOICE_STATUSES } from '../invoices/invoice-object.ts';
 import { UserInputError } from './errors.ts';
 import { parseListFilter, UUID, type ListFilter } from './list-filter.ts';
 

@@ -4,7 +4,7 @@
 // merchant waiting for a payment knows why. Only the network codes: the reason is the operator's.
 import type { Ctx } from '../context.ts';
 import { Decimal, sum } from '../money/decimal.ts';
-import { merchantBalances, type WalletBalance } from '../wallets/merchant-wallets.ts';
+import { merchantBalances, type WalletBalance } from '../ledger/merchant-wallets.ts';
 import { searchInvoices, type ListedInvoice } from './invoice-search.ts';
 
 export const CHART_DAYS = 30;

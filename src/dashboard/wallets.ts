@@ -6,7 +6,7 @@ import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
-import { presentWallet, WALLET_STATUSES } from '../wallets/model.ts';
+import { presentWallet, WALLET_STATUSES } from '../wallets/wallet-object.ts';
 import { explorerTxUrl } from '../chain/explorer.ts';
 import { cursorOf, parseCursor, PAGE_SIZE, type Cursor } from './invoice-search.ts';
 import { parseListFilter, UUID, type ListFilter } from './list-filter.ts';

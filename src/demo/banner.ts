@@ -2,7 +2,7 @@
 // Printed once by `npm start`, and again by `satchel merchant show` while the keys are unchanged,
 // so a banner scrolled away is not a merchant lost.
 import type { Merchant } from '../merchants/store.ts';
-import { signBody } from '../http/signature.ts';
+import { signBody } from '../webhooks/signature.ts';
 
 export function demoBanner(config: { publicUrl: string }, m: Merchant): string {
   return ['Satchel created a demo merchant (shown once; keep the keys):', ...merchantKeyLines(config.publicUrl, m)].join('\n');

@@ -1,7 +1,7 @@
 // What a merchant's server does to call the gateway: sign the exact JSON bytes it sends with the
 // payment key (sign = md5(base64(body) + key), docs/api.md) and POST them with its merchant id.
 // The key stays on the server; the browser only ever sees the invoice it gets back.
-import { signBody } from '../http/signature.ts';
+import { signBody } from '../webhooks/signature.ts';
 
 export interface Envelope {
   state: number;

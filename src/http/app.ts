@@ -27,7 +27,7 @@ import { moneyOutSimulatorRoutes, payoutRoutes } from './routes/payouts.ts';
 import { exchangeRateRoutes } from './routes/exchange-rates.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { dashboardRoutes } from './dashboard/index.ts';
-import { countStuckPayouts } from '../payouts/stuck.ts';
+import { countStuckPayouts } from '../outgoing/stuck.ts';
 import { nodeFaultReport } from './node-faults.ts';
 
 declare module 'fastify' {

@@ -10,7 +10,7 @@ import { isUuid, type Input } from '../contracts/rules.ts';
 import type { Operation, SigningKey } from '../contracts/merchant-api/operation.ts';
 import { MAX_JSON_DEPTH, parseJsonBody } from './json-body.ts';
 import { failure } from './envelope.ts';
-import { isWebhookSignature, looksLikeWebhook, verifySignature, withoutWebhookFields } from './signature.ts';
+import { isWebhookSignature, looksLikeWebhook, verifySignature, withoutWebhookFields } from '../webhooks/signature.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

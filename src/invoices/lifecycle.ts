@@ -9,9 +9,10 @@ import { Decimal } from '../money/decimal.ts';
 import { post } from '../ledger/index.ts';
 import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { paymentWebhookFields, signedBody } from '../webhooks/payload.ts';
-import { FINAL_STATUSES, type InvoiceRow } from './model.ts';
+import type { InvoiceRow } from './invoice-object.ts';
+import { FINAL_STATUSES } from '../contracts/merchant-api/webhooks.ts';
 import { creditFor } from './pricing.ts';
-import { commissionPercent, rateIfQuick } from './rates.ts';
+import { commissionPercent, rateIfQuick } from '../pricing/rates.ts';
 
 /** Statuses a payment or the clock can move an invoice out of. Refunds, locks and system
  * failures belong to an operator or to the refund flow. */

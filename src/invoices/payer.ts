@@ -10,7 +10,7 @@ import { currencyNetworkLabel, type CurrencyDef, type NetworkDef } from '../regi
 import type { PayerCurrencyOption, PayerEvm, PayerInvoice } from '../contracts/payer.ts';
 import { tally } from './lifecycle.ts';
 import { money } from '../money/format.ts';
-import type { InvoiceRow } from './model.ts';
+import type { InvoiceRow } from './invoice-object.ts';
 import { allowedPairs, type Restriction } from './options.ts';
 import { quoteFor } from './create.ts';
 import { isUuid } from '../contracts/rules.ts';

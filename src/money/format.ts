@@ -1,4 +1,4 @@
-// How an amount is written where the API and webhooks show it.
+// How an amount, and a time, is written where the API and webhooks show it.
 import { Decimal, MAX_DECIMAL_TEXT } from './decimal.ts';
 
 /** Amounts go out as strings with at least two places ("15.00", "0.00012345"). */
@@ -12,3 +12,10 @@ export function money(v: string | null): string | null {
 }
 
 const CANONICAL = /^(?:0|[1-9]\d*)\.\d\d(?:\d*[1-9])?$/;
+
+/** ISO 8601 at UTC+3, as the spec shows timestamps ("2023-06-07T16:02:39+03:00"). */
+export function isoMsk(ms: number): string {
+  const iso = new Date(ms + 3 * 3600_000).toISOString();
+  // "YYYY-MM-DDTHH:mm:ss.sssZ" for every year from 0 to 9999; other years have a longer form.
+  return iso.length === 24 ? `${iso.slice(0, 19)}+03:00` : iso.replace(/\.\d{3}Z$/, '+03:00');
+}

@@ -9,11 +9,12 @@ import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import { isValidAddress } from '../chain/address/index.ts';
 import type { Priority } from '../registry/index.ts';
-import { isWalletActive } from '../wallets/merchant-wallets.ts';
-import { presentPayout, type PayoutRow } from './model.ts';
-import { ensureHotWalletCovers } from './coverage.ts';
-import { enqueueOutgoing } from './outgoing.ts';
-import { CONVERT_FROM, quotePayout, type PayoutQuote, type PayoutService } from './pricing.ts';
+import { isWalletActive } from '../ledger/merchant-wallets.ts';
+import type { PayoutRow } from '../outgoing/payout-record.ts';
+import { presentPayout } from './payout-object.ts';
+import { ensureHotWalletCovers } from '../outgoing/coverage.ts';
+import { enqueueOutgoing } from '../outgoing/lifecycle.ts';
+import { CONVERT_FROM, quotePayout, type PayoutQuote, type PayoutService } from '../pricing/payout-quote.ts';
 import type { Payout } from '../contracts/merchant-api/objects.ts';
 import { calcPayoutOp, createPayoutOp } from '../contracts/merchant-api/payouts.ts';
 

@@ -1,11 +1,10 @@
-// Payout info, history and the test-webhook lookup.
+// Payout info and history.
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
 import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import { historyPage, type Page } from '../db/history.ts';
 import { balanceOf } from '../ledger/index.ts';
-import type { PayoutWebhookSource } from '../webhooks/payload.ts';
-import { payoutWebhookSourceOf, presentPayout, type PayoutRow } from './model.ts';
+import { presentPayout } from './payout-object.ts';
 import type { Payout } from '../contracts/merchant-api/objects.ts';
 import { payoutInfoOp } from '../contracts/merchant-api/payouts.ts';
 
@@ -43,23 +42,4 @@ export async function listPayouts(
     items,
     paginate,
   };
-}
-
-/** The merchant's payout a test webhook names (uuid first, else order_id), or null. */
-export async function findPayoutForTest(ctx: Ctx, merchantId: string, target: { uuid?: string | null; order_id?: string | null }): Promise<PayoutRow | null> {
-  let q = ctx.storage.db.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId).where('kind', '=', 'payout');
-  if (target.uuid) q = q.where('id', '=', target.uuid.toLowerCase());
-  else if (target.order_id) q = q.where('order_id', '=', target.order_id);
-  else return null;
-  return (await q.executeTakeFirst()) ?? null;
-}
-
-/** findPayoutForTest, as the webhook source `src/test-webhooks/send.ts` builds the body from. */
-export async function findPayoutWebhookSourceForTest(
-  ctx: Ctx,
-  merchantId: string,
-  target: { uuid?: string | null; order_id?: string | null },
-): Promise<PayoutWebhookSource | null> {
-  const row = await findPayoutForTest(ctx, merchantId, target);
-  return row ? payoutWebhookSourceOf(row) : null;
 }

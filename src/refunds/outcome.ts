@@ -1,10 +1,8 @@
 // An invoice refund that finished: refund_process -> refund_paid | refund_fail, with its webhook.
 import type { Transaction } from 'kysely';
 import type { Ctx, OutgoingOutcome } from '../context.ts';
-import type { DB } from '../db/schema.ts';
-import { enqueueInvoiceWebhook } from '../invoices/lifecycle.ts';
-import type { InvoiceRow } from '../invoices/model.ts';
-import type { PayoutRow } from '../payouts/model.ts';
+import type { DB, InvoicesTable as InvoiceRow } from '../db/schema.ts';
+import type { PayoutRow } from '../outgoing/payout-record.ts';
 
 async function settle(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<void> {
   if (!row.ref_id || (row.status !== 'paid' && row.status !== 'fail')) return;
@@ -16,7 +14,7 @@ async function settle(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<v
     version: inv.version + 1,
   };
   await trx.updateTable('invoices').set(patch).where('id', '=', inv.id).execute();
-  await enqueueInvoiceWebhook(ctx, trx, { ...inv, ...patch });
+  await ctx.features.invoices.enqueueWebhook(ctx, trx, { ...inv, ...patch });
 }
 
 export const refundOutcome: OutgoingOutcome = {

@@ -2,19 +2,17 @@
 // business balance, and moves the invoice through refund_process -> refund_paid | refund_fail.
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../context.ts';
-import type { DB } from '../db/schema.ts';
+import type { DB, InvoicesTable as InvoiceRow } from '../db/schema.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import { isMissing, toBoolean, validate, type Input } from '../contracts/rules.ts';
 import { isValidAddress } from '../chain/address/index.ts';
-import { enqueueInvoiceWebhook } from '../invoices/lifecycle.ts';
-import type { InvoiceRow } from '../invoices/model.ts';
 import { balanceOf, InsufficientFunds } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
-import { ensureHotWalletCovers } from '../payouts/coverage.ts';
-import { enqueueOutgoing, newOutgoing } from '../payouts/outgoing.ts';
-import { networkFee } from '../payouts/pricing.ts';
-import { isWalletActive } from '../wallets/merchant-wallets.ts';
+import { ensureHotWalletCovers } from '../outgoing/coverage.ts';
+import { enqueueOutgoing, newOutgoing } from '../outgoing/lifecycle.ts';
+import { networkFee } from '../pricing/payout-quote.ts';
+import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { refundInvoiceOp } from '../contracts/merchant-api/invoices.ts';
 
 /** Invoices that may be refunded: finalized and paid (a partial refund leaves them refundable). */
@@ -71,7 +69,7 @@ export async function refundInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     }
     const patch: Partial<InvoiceRow> = { status: 'refund_process', updated_at: now, version: p.inv.version + 1 };
     await trx.updateTable('invoices').set(patch).where('id', '=', p.inv.id).execute();
-    await enqueueInvoiceWebhook(ctx, trx, { ...p.inv, ...patch });
+    await ctx.features.invoices.enqueueWebhook(ctx, trx, { ...p.inv, ...patch });
   });
   return [];
 }

@@ -2,12 +2,10 @@
 // networks and moves invoices to their expiry. Only for simulated networks; the CLI and
 // /simulator/* call this.
 import { randomBytes } from 'node:crypto';
-import type { Ctx } from '../context.ts';
+import type { Ctx, PayerChoice } from '../context.ts';
+import type { InvoicesTable as InvoiceRow } from '../db/schema.ts';
 import { AMOUNT_BOUND, Decimal } from '../money/decimal.ts';
 import { deriveAddress, isValidAddress } from '../chain/address/index.ts';
-import { reconcileInvoice } from '../invoices/lifecycle.ts';
-import type { InvoiceRow } from '../invoices/model.ts';
-import { chooseCurrency, payerChoices, type PayerChoice } from '../invoices/payer.ts';
 import { BusinessError } from '../errors.ts';
 import { processNetwork } from '../chain/ingest.ts';
 import { nextRev, simTxid } from '../chain/simulated/driver.ts';
@@ -112,10 +110,10 @@ async function choose(ctx: Ctx, inv: InvoiceRow, opts: { currency?: string; netw
     if (asked) throw new SimulatorError(`The payer already chose ${inv.payer_currency} on ${inv.network}`);
     return inv;
   }
-  if (!opts.currency || !opts.network) throw new ChoiceNeededError((await payerChoices(ctx, inv.id)).filter((c) => ctx.chains.isSimulated(c.network) && ctx.chains.offered(c.network)));
+  if (!opts.currency || !opts.network) throw new ChoiceNeededError((await ctx.features.invoices.payerChoices(ctx, inv.id)).filter((c) => ctx.chains.isSimulated(c.network) && ctx.chains.offered(c.network)));
   if (!ctx.chains.isSimulated(opts.network) || !ctx.chains.offered(opts.network)) throw new SimulatorError(`${opts.network} is not a simulated network`);
   try {
-    return await chooseCurrency(ctx, inv.id, opts.currency.toUpperCase(), opts.network.toUpperCase());
+    return await ctx.features.invoices.choose(ctx, inv.id, opts.currency.toUpperCase(), opts.network.toUpperCase());
   } catch (e) {
     if (e instanceof BusinessError) throw new SimulatorError(e.message);
     throw e;
@@ -230,7 +228,7 @@ export async function simulateExpire(ctx: Ctx, opts: { invoice: string }): Promi
     if (Number(inv.expired_at) > nowS) {
       await trx.updateTable('invoices').set({ expired_at: nowS }).where('id', '=', inv.id).execute();
     }
-    return reconcileInvoice(ctx, trx, inv.id);
+    return ctx.features.invoices.reconcile(ctx, trx, inv.id);
   });
   return { status: updated?.status ?? inv.status };
 }

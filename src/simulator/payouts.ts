@@ -3,8 +3,8 @@
 // payout that has not been sent yet is sent first, as the worker would.
 import type { Ctx } from '../context.ts';
 import { isUuid } from '../contracts/rules.ts';
-import type { PayoutRow } from '../payouts/model.ts';
-import { sendPayoutNow } from '../payouts/worker.ts';
+import type { PayoutRow } from '../outgoing/payout-record.ts';
+import { sendPayoutNow } from '../outgoing/sender.ts';
 import { processNetwork } from '../chain/ingest.ts';
 import { nextRev } from '../chain/simulated/driver.ts';
 import { SimulatorError } from './payments.ts';

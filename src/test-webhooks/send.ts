@@ -4,17 +4,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
 import { isMissing, validate, type Input } from '../contracts/rules.ts';
-import { FINAL_STATUSES } from '../invoices/model.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import { paymentWebhookFields, payoutWebhookFields, signedBody, type PayoutWebhookSource, type WebhookInvoice } from '../webhooks/payload.ts';
 import { sendWebhook, type SendResult } from '../webhooks/send.ts';
 
-import { findPayoutWebhookSourceForTest } from '../payouts/queries.ts';
-import { walletTestWebhookFields } from '../wallets/payer.ts';
+import { findPayoutWebhookSourceForTest } from '../outgoing/payout-record.ts';
 import { testPaymentWebhookOp, testPayoutWebhookOp, testWalletWebhookOp } from '../contracts/merchant-api/webhooks.ts';
-import type { PaymentWebhook, PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
+import { FINAL_STATUSES, type PaymentWebhook, type PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
 
 const TEST_WEBHOOK_OPS = { payment: testPaymentWebhookOp, payout: testPayoutWebhookOp, wallet: testWalletWebhookOp } as const;
 
@@ -36,7 +34,7 @@ export async function findPayoutForTest(ctx: Ctx, merchantId: string, target: Te
 
 /** The static wallet a test webhook names, as the fields of a top-up webhook (without `sign`), or null. */
 export async function findWalletForTest(ctx: Ctx, merchantId: string, target: TestTarget): Promise<PaymentWebhook | null> {
-  return walletTestWebhookFields(ctx, merchantId, target);
+  return ctx.features.wallets.testWebhookFields(ctx, merchantId, target);
 }
 
 export interface TestWebhookOptions {

@@ -9,7 +9,7 @@ import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import { entriesByKey, InsufficientFunds, lockBalances, post, type Wallet } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
-import { isWalletActive } from '../wallets/merchant-wallets.ts';
+import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { TRANSFER_RULES } from '../contracts/merchant-api/transfers.ts';
 
 export type TransferDirection = 'to-business' | 'to-personal';

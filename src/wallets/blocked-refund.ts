@@ -2,14 +2,14 @@
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
-import type { StaticWalletRow } from './model.ts';
+import type { StaticWalletRow } from './wallet-object.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import { isValidAddress } from '../chain/address/index.ts';
 import { Decimal } from '../money/decimal.ts';
-import { ensureHotWalletCovers } from '../payouts/coverage.ts';
-import { enqueueOutgoing, newOutgoing } from '../payouts/outgoing.ts';
-import { networkFee } from '../payouts/pricing.ts';
+import { ensureHotWalletCovers } from '../outgoing/coverage.ts';
+import { enqueueOutgoing, newOutgoing } from '../outgoing/lifecycle.ts';
+import { networkFee } from '../pricing/payout-quote.ts';
 import { blockedWalletRefundOp } from '../contracts/merchant-api/wallets.ts';
 
 /**

@@ -6,8 +6,8 @@ import { isMissing, toBoolean, validate, type Input } from '../contracts/rules.t
 import type { Merchant } from '../merchants/store.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import { qrDataUrl } from '../chain/address/qr.ts';
-import { isWalletActive } from './merchant-wallets.ts';
-import { presentWallet, type StaticWalletRow } from './model.ts';
+import { isWalletActive } from '../ledger/merchant-wallets.ts';
+import { presentWallet, type StaticWalletRow } from './wallet-object.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';
 import type { StaticWallet } from '../contracts/merchant-api/objects.ts';
 import { blockWalletOp, createWalletOp } from '../contracts/merchant-api/wallets.ts';

@@ -6,7 +6,7 @@ import { currencyNetworkLabel } from '../registry/index.ts';
 import { isUuid } from '../contracts/rules.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { PayerWallet } from '../contracts/payer.ts';
-import type { StaticWalletRow, TopupRow } from './model.ts';
+import type { StaticWalletRow, TopupRow } from './wallet-object.ts';
 import { topupWebhookFields } from './webhook.ts';
 import { getPublicProfile } from '../merchants/profile.ts';
 import type { PaymentWebhook } from '../contracts/merchant-api/webhooks.ts';

@@ -3,7 +3,7 @@
 import type { Transaction } from 'kysely';
 import type { Ctx, OutgoingOutcome } from '../context.ts';
 import type { DB } from '../db/schema.ts';
-import type { PayoutRow } from '../payouts/model.ts';
+import type { PayoutRow } from '../outgoing/payout-record.ts';
 import { enqueueTopupWebhook } from './webhook.ts';
 
 async function settleWalletRefund(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<void> {

@@ -7,12 +7,12 @@ import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { isValidAddress } from '../chain/address/index.ts';
-import { commissionPercent, rateIfQuick } from '../invoices/rates.ts';
+import { commissionPercent, rateIfQuick } from '../pricing/rates.ts';
 import { post } from '../ledger/index.ts';
 import { Decimal } from '../money/decimal.ts';
-import { enqueueOutgoing, newOutgoing } from '../payouts/outgoing.ts';
-import { networkFee } from '../payouts/pricing.ts';
-import type { TopupRow } from './model.ts';
+import { enqueueOutgoing, newOutgoing } from '../outgoing/lifecycle.ts';
+import { networkFee } from '../pricing/payout-quote.ts';
+import type { TopupRow } from './wallet-object.ts';
 import { enqueueTopupWebhook } from './webhook.ts';
 
 const FEES = JSON.parse(readFileSync(new URL('./fees.json', import.meta.url), 'utf8')) as {

@@ -7,7 +7,7 @@ import type { DB } from '../db/schema.ts';
 import { Decimal } from '../money/decimal.ts';
 import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { paymentWebhookFields, signedBody } from '../webhooks/payload.ts';
-import type { StaticWalletRow, TopupRow } from './model.ts';
+import type { StaticWalletRow, TopupRow } from './wallet-object.ts';
 import type { PaymentWebhook } from '../contracts/merchant-api/webhooks.ts';
 
 /**

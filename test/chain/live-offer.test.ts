@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startGateway, type Gateway } from '../../src/server.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
-import { signBody } from '../../src/http/signature.ts';
+import { signBody } from '../../src/webhooks/signature.ts';
 import { formatNetworkTable } from '../../src/chain/network-report.ts';
 import type { NetworkReport } from '../../src/contracts/network-report.ts';
 import { backends, type Backend } from '../helpers/backends.ts';

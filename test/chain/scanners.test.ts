@@ -11,7 +11,7 @@ import type { Ctx } from '../../src/context.ts';
 import { createContext } from '../../src/compose.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
-import { signBody } from '../../src/http/signature.ts';
+import { signBody } from '../../src/webhooks/signature.ts';
 import { runWorkers } from '../../src/worker/index.ts';
 import { createSink } from '../../src/chain/ingest.ts';
 import { balanceOf } from '../../src/ledger/index.ts';

@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { createContext } from '../../src/compose.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { signBody } from '../../src/http/signature.ts';
+import { signBody } from '../../src/webhooks/signature.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 import { ROOT } from '../helpers/spawn.ts';
 import { writeFileSync } from 'node:fs';

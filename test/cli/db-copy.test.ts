@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { createContext } from '../../src/compose.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { signBody } from '../../src/http/signature.ts';
+import { signBody } from '../../src/webhooks/signature.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
 import { simulatePay } from '../../src/simulator/payments.ts';
 import { createUser } from '../../src/dashboard/users.ts';

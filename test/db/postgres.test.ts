@@ -12,7 +12,7 @@ import { DatabaseUnavailableError } from '../../src/errors.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/compose.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
-import { signBody } from '../../src/http/signature.ts';
+import { signBody } from '../../src/webhooks/signature.ts';
 import { backends } from '../helpers/backends.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 import { startPgProxy, type PgProxy } from '../helpers/pg-proxy.ts';

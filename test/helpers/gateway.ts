@@ -9,7 +9,7 @@ import { createContext } from '../../src/compose.ts';
 import { buildApp, type AppOptions } from '../../src/http/app.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
 import { stopRefills } from '../../src/chain/allocate.ts';
-import { signBody } from '../../src/http/signature.ts';
+import { signBody } from '../../src/webhooks/signature.ts';
 import type { Backend } from './backends.ts';
 
 /** A live-mode gateway (a real network configured) prices from the static table only when told

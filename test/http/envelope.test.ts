@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-import { signBody } from '../../src/http/signature.ts';
+import { signBody } from '../../src/webhooks/signature.ts';
 import { createMerchant } from '../../src/merchants/store.ts';
 
 describe.each(await backends())('signed API envelope on $name', (backend) => {

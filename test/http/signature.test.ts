@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { signBody, verifySignature } from '../../src/http/signature.ts';
+import { signBody, verifySignature } from '../../src/webhooks/signature.ts';
 import { MERCHANT_OPERATIONS } from '../../src/contracts/merchant-api/index.ts';
 
 const keyOf = (path: string) => MERCHANT_OPERATIONS.find((op) => op.path === path)?.signedWith;

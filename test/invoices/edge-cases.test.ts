@@ -6,7 +6,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { simulatePay, simulatePayAddress } from '../../src/simulator/payments.ts';
 import { balanceOf } from '../../src/ledger/index.ts';
 import { createWorkers } from '../../src/worker/index.ts';
-import { setWalletStatus } from '../../src/wallets/merchant-wallets.ts';
+import { setWalletStatus } from '../../src/ledger/merchant-wallets.ts';
 
 describe.each(await backends())('edge cases on $name', (backend) => {
   let gw: TestGateway;

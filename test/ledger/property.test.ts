@@ -8,7 +8,7 @@ import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/simulat
 import { simulatePay } from '../../src/simulator/payments.ts';
 import { entriesSum } from '../../src/ledger/index.ts';
 import { Decimal } from '../../src/money/decimal.ts';
-import { simulateDeposit } from '../../src/transfers/deposit.ts';
+import { simulateDeposit } from '../../src/simulator/deposit.ts';
 import { ADDR, startMoneyGateway, tick } from '../payouts/harness.ts';
 
 function mulberry32(seed: number): () => number {

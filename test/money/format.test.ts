@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { money } from '../../src/money/format.ts';
+import { isoMsk, money } from '../../src/money/format.ts';
 import { Decimal } from '../../src/money/decimal.ts';
-import { isoMsk } from '../../src/invoices/model.ts';
 
 describe('money', () => {
   it('writes every amount as Decimal does, whether or not the text is already in its final form', () => {

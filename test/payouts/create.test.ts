@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { backends } from '../helpers/backends.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
 import { createMerchant, setMerchantBlocked, type Merchant } from '../../src/merchants/store.ts';
-import { setWalletStatus } from '../../src/wallets/merchant-wallets.ts';
+import { setWalletStatus } from '../../src/ledger/merchant-wallets.ts';
 import { ADDR, balance, fund, ledgerAgrees, startMoneyGateway } from './harness.ts';
 
 const PAYOUT_KEYS = ['uuid', 'amount', 'currency', 'network', 'address', 'txid', 'status', 'is_final', 'balance', 'payer_currency', 'payer_amount'];

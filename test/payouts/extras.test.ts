@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
 import { createMerchant } from '../../src/merchants/store.ts';
-import { payoutWebhookFieldsOf } from '../../src/payouts/model.ts';
-import { findPayoutForTest, findPayoutWebhookSourceForTest } from '../../src/payouts/queries.ts';
-import { setWalletStatus, walletUuid } from '../../src/wallets/merchant-wallets.ts';
+import { findPayoutForTest, findPayoutWebhookSourceForTest, payoutWebhookFieldsOf } from '../../src/outgoing/payout-record.ts';
+import { setWalletStatus, walletUuid } from '../../src/ledger/merchant-wallets.ts';
 import { ADDR, fund, startMoneyGateway } from './harness.ts';
 
 const CRYPTO = ['AVAX', 'BNB', 'BTC', 'DOGE', 'ETH', 'LTC', 'POL', 'SOL', 'TON', 'TRX', 'USDC', 'USDT'];

@@ -6,7 +6,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/simulator/payouts.ts';
 import { simulatePay } from '../../src/simulator/payments.ts';
 import { createMerchant, setMerchantBlocked, type Merchant } from '../../src/merchants/store.ts';
-import { setWalletStatus } from '../../src/wallets/merchant-wallets.ts';
+import { setWalletStatus } from '../../src/ledger/merchant-wallets.ts';
 import {ADDR, balance, fund, ledgerAgrees, startMoneyGateway, tick } from '../payouts/harness.ts';
 
 describe.each(await backends())('POST /v1/payment/refund on $name', (backend) => {

@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { createContext } from '../../src/compose.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
-import { signBody } from '../../src/http/signature.ts';
+import { signBody } from '../../src/webhooks/signature.ts';
 import { post as ledgerPost } from '../../src/ledger/index.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.ts';

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
 import { createMerchant, setMerchantBlocked, type Merchant } from '../../src/merchants/store.ts';
-import { simulateDeposit } from '../../src/transfers/deposit.ts';
-import { setWalletStatus } from '../../src/wallets/merchant-wallets.ts';
+import { simulateDeposit } from '../../src/simulator/deposit.ts';
+import { setWalletStatus } from '../../src/ledger/merchant-wallets.ts';
 import { balance, ledgerAgrees, startMoneyGateway } from '../payouts/harness.ts';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -8,7 +8,7 @@ import { processNetwork } from '../../src/chain/ingest.ts';
 import { nextRev } from '../../src/chain/simulated/driver.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/simulator/payouts.ts';
 import { createMerchant, setMerchantBlocked, type Merchant } from '../../src/merchants/store.ts';
-import { setWalletStatus, walletUuid } from '../../src/wallets/merchant-wallets.ts';
+import { setWalletStatus, walletUuid } from '../../src/ledger/merchant-wallets.ts';
 import { findWalletForTest, walletTestWebhookFields } from '../../src/wallets/payer.ts';
 import { PayerWalletEnvelope } from '../../src/contracts/payer.ts';
 import {ADDR, balance, ledgerAgrees, startMoneyGateway, tick } from '../payouts/harness.ts';

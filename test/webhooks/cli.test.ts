@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-import { webhooksList } from '../../src/webhooks/cli.ts';
+import { webhooksList } from '../../src/cli/webhooks.ts';
 import { WebhookDeliverer } from '../../src/webhooks/deliver.ts';
 import { enqueueWebhook } from '../../src/webhooks/outbox.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';

@@ -1,7 +1,7 @@
 // Invoices in any status, written straight to the database (the lifecycle that moves them is
 // not what these tests are about).
 import { randomUUID } from 'node:crypto';
-import type { InvoiceRow } from '../../src/invoices/model.ts';
+import type { InvoiceRow } from '../../src/invoices/invoice-object.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
 
 export function invoiceRow(merchantId: string, o: Partial<InvoiceRow> = {}): InvoiceRow {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { createMerchant, setMerchantBlocked } from '../../src/merchants/store.ts';
-import { INVOICE_STATUSES } from '../../src/invoices/model.ts';
+import { INVOICE_STATUSES } from '../../src/invoices/invoice-object.ts';
 import { WebhookDeliverer } from '../../src/webhooks/deliver.ts';
 import { enqueueWebhook } from '../../src/webhooks/outbox.ts';
 import { insertInvoice } from './invoices.ts';

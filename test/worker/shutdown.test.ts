@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Ctx } from '../../src/context.ts';
 import { createContext } from '../../src/compose.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
-import { signBody } from '../../src/http/signature.ts';
+import { signBody } from '../../src/webhooks/signature.ts';
 import { backends } from '../helpers/backends.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 import { startScript, type Proc } from '../helpers/spawn.ts';

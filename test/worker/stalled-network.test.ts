@@ -14,7 +14,7 @@ import type { Ctx } from '../../src/context.ts';
 import { createContext, driverFactories } from '../../src/compose.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
-import { signBody } from '../../src/http/signature.ts';
+import { signBody } from '../../src/webhooks/signature.ts';
 import { stopRefills } from '../../src/chain/allocate.ts';
 import type { ChainDriver, ChainLog, ChainSink, DriverFactory, IncomingTransfer, NodeStatus } from '../../src/chain/contract.ts';
 import { simulatedDriverFactory } from '../../src/chain/simulated/driver.ts';

@@ -112,6 +112,12 @@ export interface PaymentWebhook {
   txid: string | null;
 }
 
+/** The statuses after which an invoice (or a static wallet top-up) changes no more: its webhook's
+ * `is_final`. */
+export const FINAL_STATUSES: ReadonlySet<string> = new Set([
+  'paid', 'paid_over', 'fail', 'wrong_amount', 'cancel', 'system_fail', 'refund_process', 'refund_fail', 'refund_paid',
+]);
+
 /** The body of a payout webhook, without `sign`. */
 export interface PayoutWebhook {
   type: 'payout';

@@ -2,8 +2,8 @@
 // expect: balances and payment services (signed).
 import { signedRoute, type SignedRouteGroup } from '../signed-api.ts';
 import { balanceOp, paymentServicesOp } from '../../contracts/merchant-api/account.ts';
-import { merchantBalances } from '../../wallets/merchant-wallets.ts';
-import { paymentServices } from '../../payouts/services.ts';
+import { merchantBalances } from '../../ledger/merchant-wallets.ts';
+import { paymentServices } from '../../pricing/price-list.ts';
 
 export const accountRoutes: SignedRouteGroup = async (app, { ctx }) => {
   signedRoute(app, balanceOp, async ({ merchant }) => merchantBalances(ctx, merchant.id));

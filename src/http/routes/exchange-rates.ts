@@ -2,7 +2,7 @@
 // Cryptomus documents it.
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../../context.ts';
-import { exchangeRateList } from '../../payouts/services.ts';
+import { exchangeRateList } from '../../pricing/price-list.ts';
 
 export async function exchangeRateRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
   app.get<{ Params: { currency: string } }>('/v1/exchange-rate/:currency/list', async (req) => ({

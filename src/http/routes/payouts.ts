@@ -7,9 +7,9 @@ import type { Input } from '../../contracts/rules.ts';
 import { calcPayoutOp, calculatePayoutOp, createPayoutOp, payoutInfoOp, payoutListOp, payoutServicesOp } from '../../contracts/merchant-api/payouts.ts';
 import { calcPayout, createPayout } from '../../payouts/create.ts';
 import { listPayouts, payoutInfo } from '../../payouts/queries.ts';
-import { payoutServices } from '../../payouts/services.ts';
+import { payoutServices } from '../../pricing/price-list.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../simulator/payouts.ts';
-import { simulateDeposit } from '../../transfers/deposit.ts';
+import { simulateDeposit } from '../../simulator/deposit.ts';
 
 export const payoutRoutes: SignedRouteGroup = async (app, { ctx }) => {
   signedRoute(app, createPayoutOp, async ({ input, merchant }) => createPayout(ctx, merchant, input));

@@ -9,7 +9,7 @@ import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf, post } from '../../../src/ledger/index.ts';
 import { btcDb } from '../../../src/chain/bitcoin/schema.ts';
-import { LEASE_MS, retryDelay } from '../../../src/payouts/worker.ts';
+import { LEASE_MS, retryDelay } from '../../../src/outgoing/sender.ts';
 import { } from '../evm/gateway-setup.ts';
 import { startLtcGateway, type LtcGateway } from './gateway-setup.ts';
 import { Payer } from './litecoind.ts';

@@ -8,7 +8,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { backends } from '../../helpers/backends.ts';
 import { balanceOf, entriesSum, post } from '../../../src/ledger/index.ts';
 import { hotWalletPath } from '../../../src/chain/evm/index.ts';
-import { listStuckPayouts } from '../../../src/payouts/stuck.ts';
+import { listStuckPayouts } from '../../../src/outgoing/stuck.ts';
 import { GATEWAY_MNEMONIC, startEvmGateway, type EvmGateway } from './gateway-setup.ts';
 
 describe.each(await backends())('EVM payouts the hot wallet cannot cover, on $name', (backend) => {

@@ -12,7 +12,7 @@ import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf, entriesSum, post } from '../../../src/ledger/index.ts';
 import { evmDb } from '../../../src/chain/evm/schema.ts';
 import type { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
-import { LEASE_MS } from '../../../src/payouts/worker.ts';
+import { LEASE_MS } from '../../../src/outgoing/sender.ts';
 import { compileTestToken } from './anvil.ts';
 import {PAYER, secondInstance, startEvmGateway, type EvmGateway } from './gateway-setup.ts';
 

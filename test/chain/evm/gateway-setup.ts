@@ -12,7 +12,7 @@ import type { Ctx } from '../../../src/context.ts';
 import { createContext } from '../../../src/compose.ts';
 import { buildApp } from '../../../src/http/app.ts';
 import { createMerchant, type Merchant } from '../../../src/merchants/store.ts';
-import { signBody } from '../../../src/http/signature.ts';
+import { signBody } from '../../../src/webhooks/signature.ts';
 import { createWorkers } from '../../../src/worker/index.ts';
 import type { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
 import type { Backend } from '../../helpers/backends.ts';

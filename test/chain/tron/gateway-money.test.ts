@@ -12,7 +12,7 @@ import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf, entriesSum, post } from '../../../src/ledger/index.ts';
 import { tronDb } from '../../../src/chain/tron/schema.ts';
 import type { TronDriver } from '../../../src/chain/tron/tron-driver.ts';
-import { LEASE_MS } from '../../../src/payouts/worker.ts';
+import { LEASE_MS } from '../../../src/outgoing/sender.ts';
 import {secondInstance } from '../evm/gateway-setup.ts';
 import { USDT, UNITS, startTronGateway, type TronGateway } from './gateway-setup.ts';
 import { HotWalletShortError } from '../../../src/chain/errors.ts';

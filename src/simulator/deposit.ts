@@ -2,12 +2,12 @@
 // transfers to the business wallet can be tried without a real personal account.
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
-import { AMOUNT_REFUSED, SimulatorError } from '../simulator/payments.ts';
+import { AMOUNT_REFUSED, SimulatorError } from './payments.ts';
 import { isUuid } from '../contracts/rules.ts';
 import { entriesByKey, post } from '../ledger/index.ts';
 import { findMerchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
-import { isWalletActive } from '../wallets/merchant-wallets.ts';
+import { isWalletActive } from '../ledger/merchant-wallets.ts';
 
 export interface DepositResult {
   /** The ledger entry of the deposit. */

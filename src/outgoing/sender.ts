@@ -7,8 +7,8 @@
 import type { Ctx, Job } from '../context.ts';
 import { HotWalletShortError, SendRejectedError } from '../chain/errors.ts';
 import type { Priority } from '../registry/index.ts';
-import type { PayoutRow } from './model.ts';
-import { applyPendingEvents, claimDue, failUnsent, recordBroadcast, recordSendError, releaseClaims } from './outgoing.ts';
+import type { PayoutRow } from './payout-record.ts';
+import { applyPendingEvents, claimDue, failUnsent, recordBroadcast, recordSendError, releaseClaims } from './lifecycle.ts';
 
 /** How long a claimed payout is left to its worker before another may try it (the default of
  * SATCHEL_PAYOUT_LEASE_MS). */

@@ -1,7 +1,7 @@
 // The static wallet record and the spec's creation result.
 import type { Ctx } from '../context.ts';
 import type { StaticWalletsTable, WalletTopupsTable } from '../db/schema.ts';
-import { walletUuid } from './merchant-wallets.ts';
+import { walletUuid } from '../ledger/merchant-wallets.ts';
 import type { StaticWallet } from '../contracts/merchant-api/objects.ts';
 
 export type StaticWalletRow = StaticWalletsTable;

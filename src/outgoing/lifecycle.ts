@@ -9,7 +9,7 @@ import type { Ctx, OutgoingOutcome } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { post } from '../ledger/index.ts';
 import { Decimal } from '../money/decimal.ts';
-import { enqueuePayoutWebhook, type OutgoingKind, type PayoutRow } from './model.ts';
+import { enqueuePayoutWebhook, type OutgoingKind, type PayoutRow } from './payout-record.ts';
 
 export interface NewOutgoing {
   merchantId: string;

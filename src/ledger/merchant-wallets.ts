@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
-import { balances, type Wallet } from '../ledger/index.ts';
+import { balances, type Wallet } from './index.ts';
 import { money } from '../money/format.ts';
 import { Decimal } from '../money/decimal.ts';
 

@@ -1,6 +1,7 @@
+// The invoice record's statuses and the spec's Invoice object.
 import type { InvoicesTable } from '../db/schema.ts';
 import type { Invoice } from '../contracts/merchant-api/objects.ts';
-import { money } from '../money/format.ts';
+import { isoMsk, money } from '../money/format.ts';
 
 export type InvoiceRow = InvoicesTable;
 
@@ -9,17 +10,6 @@ export const INVOICE_STATUSES = [
   'refund_process', 'refund_fail', 'refund_paid', 'locked',
 ] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
-
-export const FINAL_STATUSES: ReadonlySet<string> = new Set([
-  'paid', 'paid_over', 'fail', 'wrong_amount', 'cancel', 'system_fail', 'refund_process', 'refund_fail', 'refund_paid',
-]);
-
-/** ISO 8601 at UTC+3, as the spec shows timestamps ("2023-06-07T16:02:39+03:00"). */
-export function isoMsk(ms: number): string {
-  const iso = new Date(ms + 3 * 3600_000).toISOString();
-  // "YYYY-MM-DDTHH:mm:ss.sssZ" for every year from 0 to 9999; other years have a longer form.
-  return iso.length === 24 ? `${iso.slice(0, 19)}+03:00` : iso.replace(/\.\d{3}Z$/, '+03:00');
-}
 
 export interface PresentOptions {
   publicUrl: string;

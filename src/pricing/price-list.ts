@@ -5,11 +5,11 @@ import type { Ctx } from '../context.ts';
 import type { Service } from '../contracts/merchant-api/objects.ts';
 import type { ExchangeRates } from '../contracts/merchant-api/account.ts';
 import { BusinessError, Msg } from '../errors.ts';
-import { commissionPercent } from '../invoices/rates.ts';
+import { commissionPercent } from './rates.ts';
 import { Decimal } from '../money/decimal.ts';
 import { RateUnavailableError } from '../rates/types.ts';
-import { isWalletActive } from '../wallets/merchant-wallets.ts';
-import { networkFee } from './pricing.ts';
+import { isWalletActive } from '../ledger/merchant-wallets.ts';
+import { networkFee } from './payout-quote.ts';
 
 /** A payment or payout service, as the merchant API answers it. */
 export type ServiceItem = Service;

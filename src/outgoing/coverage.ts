@@ -13,7 +13,7 @@ export function hotWalletShort(currency: string): BusinessError {
 
 /**
  * Refuses a payment the network's hot wallet cannot cover. A node that cannot be asked does not
- * refuse it: the payment is accepted and waits (see payouts/worker.ts for a wallet that stays short).
+ * refuse it: the payment is accepted and waits (see outgoing/sender.ts for a wallet that stays short).
  */
 export async function ensureHotWalletCovers(ctx: Ctx, req: PaymentRequest): Promise<void> {
   let coverage;

@@ -1,6 +1,6 @@
 // The request signature, and how a webhook body is told apart from a request.
 import { hash, timingSafeEqual } from 'node:crypto';
-import { webhookSign } from '../webhooks/payload.ts';
+import { webhookSign } from './payload.ts';
 
 /** sign = md5_hex(base64(raw body bytes) + api_key) (docs/api.md). */
 export function signBody(raw: Buffer | string, key: string): string {

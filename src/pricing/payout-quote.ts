@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
-import { quoteRate } from '../invoices/rates.ts';
+import { quoteRate } from './rates.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { CurrencyDef, NetworkDef, Priority } from '../registry/index.ts';
 import { PRIORITIES } from '../contracts/merchant-api/payouts.ts';

@@ -1,10 +1,8 @@
-// The payout record, the spec's Payout object and the payout webhook (docs/payouts.md).
+// The record of an outgoing payment (a row of `payouts`, whatever its kind), its statuses and the
+// payout webhook (docs/payouts.md).
 import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
-import type { Payout, PayoutConvert } from '../contracts/merchant-api/objects.ts';
 import type { DB, PayoutsTable } from '../db/schema.ts';
-import { isoMsk } from '../invoices/model.ts';
-import { money } from '../money/format.ts';
 import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { payoutWebhookFields, signedBody, type PayoutWebhookSource } from '../webhooks/payload.ts';
 import type { PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
@@ -18,38 +16,6 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /** A payout is final once paid, failed, cancelled or in system failure. */
 export const PAYOUT_FINAL: ReadonlySet<string> = new Set(['paid', 'fail', 'cancel', 'system_fail']);
-
-export interface PresentPayoutOptions {
-  /** Remaining funds of the balance the payout was taken from. */
-  balance: string;
-  /** Include `commission` and `merchant_amount` (the spec shows them in the creation response). */
-  creation?: boolean;
-  /** Include `created_at` / `updated_at` (history items). */
-  times?: boolean;
-}
-
-/**
- * The spec's Payout object, fields in the spec's order. `balance` and `payer_amount` are JSON
- * numbers, as the spec types them (display values: every other amount is an exact string).
- */
-export function presentPayout(row: PayoutRow, opts: PresentPayoutOptions): Payout {
-  return {
-    uuid: row.id,
-    amount: money(row.amount),
-    currency: row.currency,
-    network: row.network,
-    address: row.address,
-    txid: row.txid,
-    status: row.status as PayoutStatus,
-    is_final: row.is_final === 1,
-    balance: Number(opts.balance),
-    payer_currency: row.payer_currency,
-    payer_amount: Number(row.payer_amount),
-    ...(opts.creation ? { commission: money(row.commission), merchant_amount: money(row.merchant_amount) } : {}),
-    ...(row.convert ? { convert: JSON.parse(row.convert) as PayoutConvert } : {}),
-    ...(opts.times ? { created_at: isoMsk(Number(row.created_at)), updated_at: isoMsk(Number(row.updated_at)) } : {}),
-  };
-}
 
 /** What a payout webhook is built from (also used by the test webhooks). */
 export function payoutWebhookSourceOf(row: PayoutRow): PayoutWebhookSource {
@@ -87,4 +53,23 @@ export async function enqueuePayoutWebhook(ctx: Ctx, trx: Transaction<DB>, row: 
     allowPrivate: ctx.chains.isTestNetwork(row.network),
     now: ctx.now(),
   });
+}
+
+/** The merchant's payout a test webhook names (uuid first, else order_id), or null. */
+export async function findPayoutForTest(ctx: Ctx, merchantId: string, target: { uuid?: string | null; order_id?: string | null }): Promise<PayoutRow | null> {
+  let q = ctx.storage.db.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId).where('kind', '=', 'payout');
+  if (target.uuid) q = q.where('id', '=', target.uuid.toLowerCase());
+  else if (target.order_id) q = q.where('order_id', '=', target.order_id);
+  else return null;
+  return (await q.executeTakeFirst()) ?? null;
+}
+
+/** findPayoutForTest, as the webhook source `src/test-webhooks/send.ts` builds the body from. */
+export async function findPayoutWebhookSourceForTest(
+  ctx: Ctx,
+  merchantId: string,
+  target: { uuid?: string | null; order_id?: string | null },
+): Promise<PayoutWebhookSource | null> {
+  const row = await findPayoutForTest(ctx, merchantId, target);
+  return row ? payoutWebhookSourceOf(row) : null;
 }
