@@ -10,16 +10,13 @@ import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import { paymentWebhookFields, payoutWebhookFields, signedBody, type PayoutWebhookSource, type WebhookInvoice } from '../webhooks/payload.ts';
 import { sendWebhook, type SendResult } from '../webhooks/send.ts';
 
-import { findPayoutWebhookSourceForTest } from '../outgoing/payout-record.ts';
+import { findPayoutWebhookSourceForTest, PAYOUT_FINAL } from '../outgoing/payout-record.ts';
 import { testPaymentWebhookOp, testPayoutWebhookOp, testWalletWebhookOp } from '../contracts/merchant-api/webhooks.ts';
 import { FINAL_STATUSES, type PaymentWebhook, type PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
 
 const TEST_WEBHOOK_OPS = { payment: testPaymentWebhookOp, payout: testPayoutWebhookOp, wallet: testWalletWebhookOp } as const;
 
 export type TestWebhookKind = 'payment' | 'payout' | 'wallet';
-
-export const PAYOUT_STATUSES = ['process', 'check', 'paid', 'fail', 'cancel', 'system_fail'] as const;
-const PAYOUT_FINAL: ReadonlySet<string> = new Set(['paid', 'fail', 'cancel', 'system_fail']);
 
 /** uuid or order_id of the record the test webhook is about; uuid wins when both are given. */
 export interface TestTarget {
