@@ -10,7 +10,7 @@ import { allocateAddress } from '../chain/allocate.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { presentInvoice, type InvoiceRow } from './invoice-object.ts';
 import { allowedPairs, type CurrencyFilter } from './options.ts';
-import { price } from './pricing.ts';
+import { price } from '../pricing/invoice-price.ts';
 import { qrDataUrl } from '../chain/address/qr.ts';
 import { commissionPercent, quoteRate } from '../pricing/rates.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';

@@ -11,7 +11,7 @@ import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { paymentWebhookFields, signedBody } from '../webhooks/payload.ts';
 import type { InvoiceRow } from './invoice-object.ts';
 import { FINAL_STATUSES } from '../contracts/merchant-api/webhooks.ts';
-import { creditFor } from './pricing.ts';
+import { creditFor } from '../pricing/invoice-price.ts';
 import { commissionPercent, rateIfQuick } from '../pricing/rates.ts';
 
 /** Statuses a payment or the clock can move an invoice out of. Refunds, locks and system
