@@ -1,7 +1,7 @@
 // The signed merchant API as an encapsulated Fastify plugin. Its hooks, for every route registered
 // inside it: the signature with the key the route's operation declares, the blocked-merchant rule,
-// the body parsed into the operation's typed parameters, and the success envelope. Failures are thrown and answered with the
-// failure envelope by the server's error handler.
+// the body parsed into the operation's typed parameters, and the success envelope. Failures are
+// thrown and answered with the failure envelope by the server's error handler.
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, Msg, ValidationError } from '../errors.ts';
