@@ -15,6 +15,19 @@ export type RuleSet = Record<string, string>;
 /** A history date, `YYYY-MM-DD H:mm:ss`. */
 export const HISTORY_DATE_RULE = 'string|regex:/^\\d{4}-\\d{2}-\\d{2} \\d{1,2}:\\d{2}:\\d{2}$/';
 
+const HISTORY_DATE_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{1,2}):(\d{2}):(\d{2})$/;
+
+/** 'YYYY-MM-DD H:mm:ss' read at UTC+3 (the API's timezone), to epoch milliseconds; null if not a real time. */
+export function parseListDate(s: string): number | null {
+  const m = HISTORY_DATE_RE.exec(s);
+  if (!m) return null;
+  const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return null;
+  const ms = Date.UTC(y, mo - 1, d, h, mi, se);
+  if (new Date(ms).getUTCDate() !== d) return null;
+  return ms - 3 * 3600_000;
+}
+
 /** `course_source` values the API accepts (any case) -> the rate source's name. */
 export const COURSE_SOURCES: Readonly<Record<string, string>> = {
   binance: 'Binance',

@@ -1,8 +1,7 @@
 // History pages (invoice and payout lists): date filters in the API's format and keyset cursors
 // over (created_at, id), newest first, so pages stay stable while new records arrive.
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
-import { ValidationError } from '../errors.ts';
-import { HISTORY_DATE_RULE, isMissing, validate, type Input } from '../contracts/rules.ts';
+import type { HistoryParams } from '../contracts/merchant-api/invoices.ts';
 import type { DB } from './schema.ts';
 
 export const PER_PAGE = 15;
@@ -32,41 +31,17 @@ function decodeCursor(s: string): Cursor | null {
   return null;
 }
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{1,2}):(\d{2}):(\d{2})$/;
-
-/** 'YYYY-MM-DD H:mm:ss' read at UTC+3 (the API's timezone), to epoch milliseconds; null if not a real time. */
-export function parseListDate(s: string): number | null {
-  const m = DATE_RE.exec(s);
-  if (!m) return null;
-  const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return null;
-  const ms = Date.UTC(y, mo - 1, d, h, mi, se);
-  if (new Date(ms).getUTCDate() !== d) return null;
-  return ms - 3 * 3600_000;
-}
-
 type Keyed = { created_at: number; id: string };
 type Table = 'invoices' | 'payouts';
 
-/**
- * Validates the history parameters (dates; the cursor from the query string or, as some clients
- * send it, the body) and returns one page of `base`'s rows, newest first.
- */
+/** One page of `base`'s rows, newest first, within the dates and after the cursor of `params`. */
 export async function historyPage<T extends Table, R extends Keyed>(
   base: SelectQueryBuilder<DB, T, R>,
-  input: Input,
-  query: Record<string, unknown>,
+  params: HistoryParams,
 ): Promise<{ rows: R[]; paginate: Page<R>['paginate'] }> {
-  validate(input, { date_from: HISTORY_DATE_RULE, date_to: HISTORY_DATE_RULE });
-  const errors: Record<string, string[]> = {};
-  const from = isMissing(input.date_from) ? null : parseListDate(String(input.date_from));
-  const to = isMissing(input.date_to) ? null : parseListDate(String(input.date_to));
-  if (!isMissing(input.date_from) && from === null) errors.date_from = ['validation.regex'];
-  if (!isMissing(input.date_to) && to === null) errors.date_to = ['validation.regex'];
-  const cursorText = !isMissing(query.cursor) ? query.cursor : input.cursor;
+  const { date_from: from, date_to: to } = params;
   // A cursor that does not decode is no cursor: the first page (the PHP SDK always sends "1").
-  const cursor = typeof cursorText === 'string' ? decodeCursor(cursorText) : null;
-  if (Object.keys(errors).length) throw new ValidationError(errors);
+  const cursor = params.cursor !== null ? decodeCursor(params.cursor) : null;
 
   // Both tables have created_at and id; Kysely cannot see that through the generic, hence the casts.
   let q = base as unknown as SelectQueryBuilder<DB, 'invoices', R>;

@@ -1,13 +1,14 @@
 // The signed merchant API as an encapsulated Fastify plugin. Its hooks, for every route registered
-// inside it: the signature with the key the route's operation declares, the body as parameters,
-// the blocked-merchant rule, and the success envelope. Failures are thrown and answered with the
-// failure envelope by the server's error handler.
+// inside it: the signature with the key the route's operation declares, the blocked-merchant rule,
+// the body parsed into the operation's typed parameters, and the success envelope. Failures are
+// thrown and answered with the failure envelope by the server's error handler.
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, Msg, ValidationError } from '../errors.ts';
 import { refundKeys, type Merchant } from '../merchants/store.ts';
 import { isUuid, type Input } from '../contracts/rules.ts';
-import type { Operation, SigningKey } from '../contracts/merchant-api/operation.ts';
+import type { Operation, ParseEnv, SigningKey } from '../contracts/merchant-api/operation.ts';
+import { parseParams } from '../contracts/merchant-api/parse.ts';
 import { MAX_JSON_DEPTH, parseJsonBody } from './json-body.ts';
 import { failure } from './envelope.ts';
 import { isWebhookSignature, looksLikeWebhook, verifySignature, withoutWebhookFields } from '../webhooks/signature.ts';
@@ -15,7 +16,7 @@ import { isWebhookSignature, looksLikeWebhook, verifySignature, withoutWebhookFi
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The merchant operation a signed route serves: its key and blocked-merchant rule. */
-    merchantOperation?: Operation<unknown, unknown>;
+    merchantOperation?: Operation<unknown, unknown, unknown>;
   }
   interface FastifyRequest {
     /** Set by the signed API's hooks once the request is authenticated (null elsewhere). */
@@ -24,26 +25,35 @@ declare module 'fastify' {
 }
 
 /** What a signed route's handler is given once its request passed the plugin's hooks. */
-export interface SignedCall {
-  input: Input;
+export interface SignedCall<Params = unknown> {
+  /** The body parsed with the operation's rules (the query string too, where it takes a cursor). */
+  params: Params;
   merchant: Merchant;
-  /** The query string (some endpoints take a cursor there). */
-  query: Record<string, unknown>;
   req: FastifyRequest;
 }
 
-export type SignedHandler<Result> = (call: SignedCall) => Promise<Result>;
+export type SignedHandler<Params, Result> = (call: SignedCall<Params>) => Promise<Result>;
 
 /** A group of signed routes, registered as a plugin inside the signed API. */
 export type SignedRouteGroup = FastifyPluginAsync<{ ctx: Ctx }>;
 
 /** Registers `op` on its path; `handler` gets the authenticated call and returns the result. */
-export function signedRoute<Params, Result>(app: FastifyInstance, op: Operation<Params, Result>, handler: SignedHandler<NoInfer<Result>>): void {
-  app.post(op.path, { config: { merchantOperation: op as Operation<unknown, unknown> } }, async (req) => {
+export function signedRoute<Params, Result, Body>(app: FastifyInstance, op: Operation<Params, Result, Body>, handler: SignedHandler<Params, NoInfer<Result>>): void {
+  app.post(op.path, { config: { merchantOperation: op as Operation<unknown, unknown, unknown> } }, async (req) => {
     const call = req.signedCall;
     if (!call) throw new AuthError();
-    return handler(call);
+    return handler(call as SignedCall<Params>);
   });
+}
+
+/** What parsing an operation's parameters needs from the gateway; `query`: the query string. */
+export function parseEnv(ctx: Ctx, query?: Input): ParseEnv {
+  return { isFiat: (code) => ctx.registry.fiatCurrency(code) !== undefined, query };
+}
+
+/** An operation's typed parameters from raw input, as the signed API parses a body. */
+export function paramsFor<Params, Result, Body>(ctx: Ctx, op: Operation<Params, Result, Body>, input: Input, query?: Input): Params {
+  return parseParams(op, input, parseEnv(ctx, query));
 }
 
 export interface SignedApiOptions {
@@ -77,7 +87,8 @@ export const signedApi: FastifyPluginAsync<SignedApiOptions> = async (app, { ctx
       input = withoutWebhookFields(input);
     }
     if (op.blockedMerchant === 'forbidden' && merchant.is_blocked) throw new BusinessError(Msg.forbidden);
-    req.signedCall = { input, merchant, query: (req.query ?? {}) as Record<string, unknown>, req };
+    const params = paramsFor(ctx, op, input, (req.query ?? {}) as Input);
+    req.signedCall = { params, merchant, req };
   });
   for (const group of groups) await app.register(group, { ctx });
 };

@@ -4,12 +4,11 @@ import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
-import { courseSourceName, isMissing, toBoolean, validate, type Input } from '../contracts/rules.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { presentInvoice, type InvoiceRow } from './invoice-object.ts';
-import { allowedPairs, type CurrencyFilter } from './options.ts';
+import { allowedPairs } from './options.ts';
 import { price } from '../pricing/invoice-price.ts';
 import { qrDataUrl } from '../chain/address/qr.ts';
 import { commissionPercent, quoteRate } from '../pricing/rates.ts';
@@ -18,49 +17,33 @@ import type { Invoice } from '../contracts/merchant-api/objects.ts';
 import type { Insertable } from 'kysely';
 import type { InvoicesTable } from '../db/schema.ts';
 import { statement, statementsByColumns } from '../db/statement.ts';
-import { createInvoiceOp } from '../contracts/merchant-api/invoices.ts';
-
-function filters(v: unknown): CurrencyFilter[] | null {
-  if (!Array.isArray(v) || v.length === 0) return null;
-  return v.map((item) => {
-    const o = item as Input;
-    return {
-      currency: String(o.currency).toUpperCase(),
-      network: isMissing(o.network) ? null : String(o.network).toUpperCase(),
-    };
-  });
-}
-
-function str(v: unknown): string | null {
-  return isMissing(v) ? null : String(v);
-}
+import type { CreateInvoiceParams } from '../contracts/merchant-api/invoices.ts';
 
 export interface CreateResult {
   invoice: Invoice;
   created: boolean;
 }
 
-export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input): Promise<CreateResult> {
-  validate(input, createInvoiceOp.params);
+export async function createInvoice(ctx: Ctx, merchant: Merchant, params: CreateInvoiceParams): Promise<CreateResult> {
   const { registry } = ctx;
-  const orderId = String(input.order_id);
+  const orderId = params.order_id;
 
   const existing = await findByOrder(ctx, merchant.id, orderId);
-  if (existing) return { invoice: await present(ctx, await maybeRefresh(ctx, existing, input)), created: false };
+  if (existing) return { invoice: await present(ctx, await maybeRefresh(ctx, existing, params.is_refresh)), created: false };
 
-  const amount = Decimal.parse(String(input.amount).trim());
-  const currency = String(input.currency).toUpperCase();
+  const amount = Decimal.parse(params.amount);
+  const currency = params.currency;
   if (!registry.isKnownCurrency(currency)) throw new BusinessError(Msg.currencyNotFound);
-  const toCurrency = str(input.to_currency)?.toUpperCase() ?? null;
+  const toCurrency = params.to_currency;
   // Only what the gateway offers (Chains.offered): a network nothing watches is "not found", and so
   // is a cryptocurrency to be paid in that only such networks carry.
-  const networkCode = str(input.network)?.toUpperCase() ?? null;
+  const networkCode = params.network;
   if (networkCode && !ctx.chains.offered(networkCode)) throw new BusinessError(Msg.networkNotFound);
   if (!toCurrency && registry.isCrypto(currency) && ctx.chains.offeredNetworksOf(currency).length === 0) throw new BusinessError(Msg.currencyNotFound);
   if (toCurrency && (!registry.isCrypto(toCurrency) || ctx.chains.offeredNetworksOf(toCurrency).length === 0)) throw new BusinessError(Msg.toCurrencyNotFound);
 
-  const currencies = filters(input.currencies);
-  const except = filters(input.except_currencies);
+  const currencies = params.currencies;
+  const except = params.except_currencies;
   for (const f of [...(currencies ?? []), ...(except ?? [])]) {
     if (!registry.isCrypto(f.currency)) throw new BusinessError(Msg.currencyNotFound);
     if (f.network && !registry.network(f.network)) throw new BusinessError(Msg.networkNotFound);
@@ -85,11 +68,9 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     throw new BusinessError(Msg.walletNotFound);
   }
 
-  const courseSource = str(input.course_source) ? courseSourceName(String(input.course_source)) : null;
-  const subtract = isMissing(input.subtract) ? 0 : Number(input.subtract);
-  const discountPercent = isMissing(input.discount_percent) ? null : Number(input.discount_percent);
+  const discountPercent = params.discount_percent;
   const now = ctx.now();
-  const lifetime = isMissing(input.lifetime) ? 3600 : Number(input.lifetime);
+  const lifetime = params.lifetime;
   const id = randomUUID();
 
   const row: InvoiceRow = {
@@ -118,23 +99,21 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, input: Input):
     status: 'process',
     is_final: 0,
     // The merchant's defaults (dashboard Settings) stand in for URLs the request leaves out.
-    url_return: str(input.url_return) ?? merchant.default_url_return ?? null,
-    url_success: str(input.url_success) ?? merchant.default_url_success ?? null,
-    url_callback: str(input.url_callback) ?? merchant.default_url_callback ?? null,
-    is_payment_multiple: toBoolean(input.is_payment_multiple, true) ? 1 : 0,
+    url_return: params.url_return ?? merchant.default_url_return ?? null,
+    url_success: params.url_success ?? merchant.default_url_success ?? null,
+    url_callback: params.url_callback ?? merchant.default_url_callback ?? null,
+    is_payment_multiple: params.is_payment_multiple ? 1 : 0,
     lifetime,
     to_currency: toCurrency,
-    subtract,
-    accuracy_payment_percent: isMissing(input.accuracy_payment_percent)
-      ? '0'
-      : Decimal.parse(String(input.accuracy_payment_percent).trim()).toString(),
-    additional_data: str(input.additional_data),
+    subtract: params.subtract,
+    accuracy_payment_percent: params.accuracy_payment_percent,
+    additional_data: params.additional_data,
     currencies: JSON.stringify({ currencies, except, currency: crypto, network: networkCode }),
     except_currencies: except ? JSON.stringify(except) : null,
-    course_source: courseSource,
-    from_referral_code: str(input.from_referral_code),
-    payer_email: str(input.payer_email),
-    theme: str(input.theme),
+    course_source: params.course_source,
+    from_referral_code: params.from_referral_code,
+    payer_email: params.payer_email,
+    theme: params.theme,
     comments: null,
     expired_at: Math.floor(now / 1000) + lifetime,
     created_at: now,
@@ -239,11 +218,11 @@ export async function findByOrder(ctx: Ctx, merchantId: string, orderId: string)
 }
 
 /** is_refresh on an expired invoice that received nothing: new address and lifetime, status process. */
-async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, input: Input): Promise<InvoiceRow> {
+async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, isRefresh: boolean): Promise<InvoiceRow> {
   const now = ctx.now();
   const expired = Number(inv.expired_at) * 1000 <= now;
   const untouched = inv.payment_amount === null && (inv.status === 'process' || inv.status === 'cancel');
-  if (!toBoolean(input.is_refresh, false) || !expired || !untouched) return inv;
+  if (!isRefresh || !expired || !untouched) return inv;
   const network = ctx.registry.network(inv.network);
   // No new address on a network the gateway no longer offers (nothing would watch it).
   if (inv.network && !ctx.chains.offered(inv.network)) return inv;

@@ -1,7 +1,6 @@
 // Invoice info, history and QR for the merchant API.
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
-import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import { PRESENTED_COLUMNS, presentInvoice, type PresentedInvoice } from './invoice-object.ts';
 import { qrDataUrl } from '../chain/address/qr.ts';
 import { statement } from '../db/statement.ts';
@@ -10,7 +9,8 @@ import type { Storage } from '../db/storage.ts';
 import { sql } from 'kysely';
 import { historyPage, type Page } from '../db/history.ts';
 import type { Invoice } from '../contracts/merchant-api/objects.ts';
-import { invoiceInfoOp, invoiceQrOp } from '../contracts/merchant-api/invoices.ts';
+import type { HistoryParams } from '../contracts/merchant-api/invoices.ts';
+import type { RecordRef } from '../contracts/merchant-api/parse.ts';
 
 
 const byId = statement((db, p: { merchantId: string; id: string }) =>
@@ -61,34 +61,31 @@ function lookupsOf(storage: Storage): Lookups {
   return l;
 }
 
-/** uuid or order_id; `order_id` wins when both are passed. */
-export async function findInvoice(ctx: Ctx, merchantId: string, input: Input, rules = invoiceInfoOp.params): Promise<PresentedInvoice | undefined> {
-  validate(input, rules);
-  const byUuid = isMissing(input.order_id);
+/** By uuid or order_id (`order_id` wins when both are passed: see the operation). */
+export async function findInvoice(ctx: Ctx, merchantId: string, ref: RecordRef): Promise<PresentedInvoice | undefined> {
   if (ctx.storage.kind === 'postgres') {
     const l = lookupsOf(ctx.storage);
-    return byUuid ? l.byId.load({ merchantId, id: String(input.uuid).toLowerCase() }) : l.byOrder.load({ merchantId, orderId: String(input.order_id) });
+    return ref.uuid !== null ? l.byId.load({ merchantId, id: ref.uuid }) : l.byOrder.load({ merchantId, orderId: ref.order_id });
   }
   // SQLite's reads that arrive together share one read transaction by themselves (db/sqlite.ts).
-  const { rows } = byUuid
-    ? await byId(ctx.storage.db, { merchantId, id: String(input.uuid).toLowerCase() })
-    : await byOrder(ctx.storage.db, { merchantId, orderId: String(input.order_id) });
+  const { rows } = ref.uuid !== null
+    ? await byId(ctx.storage.db, { merchantId, id: ref.uuid })
+    : await byOrder(ctx.storage.db, { merchantId, orderId: ref.order_id });
   return rows[0];
 }
 
-export async function invoiceInfo(ctx: Ctx, merchantId: string, input: Input): Promise<Invoice> {
-  const row = await findInvoice(ctx, merchantId, input);
+export async function invoiceInfo(ctx: Ctx, merchantId: string, ref: RecordRef): Promise<Invoice> {
+  const row = await findInvoice(ctx, merchantId, ref);
   if (!row) throw new BusinessError(Msg.paymentNotFound);
   return presentInvoice(row, { publicUrl: ctx.config.publicUrl });
 }
 
-export async function invoiceQr(ctx: Ctx, merchantId: string, input: Input): Promise<{ image: string }> {
-  validate(input, invoiceQrOp.params);
+export async function invoiceQr(ctx: Ctx, merchantId: string, params: { merchant_payment_uuid: string }): Promise<{ image: string }> {
   const row = await ctx.storage.db
     .selectFrom('invoices')
     .select(['id', 'address'])
     .where('merchant_id', '=', merchantId)
-    .where('id', '=', String(input.merchant_payment_uuid).toLowerCase())
+    .where('id', '=', params.merchant_payment_uuid)
     .executeTakeFirst();
   if (!row) throw new BusinessError(Msg.paymentNotFound);
   // Before the payer has chosen a currency there is no address yet: the QR opens the payment page.
@@ -96,8 +93,8 @@ export async function invoiceQr(ctx: Ctx, merchantId: string, input: Input): Pro
 }
 
 /** Invoice history: newest first, keyset cursors, date filters (src/db/history.ts). */
-export async function listInvoices(ctx: Ctx, merchantId: string, input: Input, query: Record<string, unknown>): Promise<Page<Invoice>> {
+export async function listInvoices(ctx: Ctx, merchantId: string, params: HistoryParams): Promise<Page<Invoice>> {
   const base = ctx.storage.db.selectFrom('invoices').selectAll().where('merchant_id', '=', merchantId);
-  const { rows, paginate } = await historyPage(base, input, query);
+  const { rows, paginate } = await historyPage(base, params);
   return { items: rows.map((r) => presentInvoice(r, { publicUrl: ctx.config.publicUrl })), paginate };
 }

@@ -3,12 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { courseSourceName, isMissing, toBoolean, validationErrors, type Input } from '../contracts/rules.ts';
 import { balanceOf, InsufficientFunds } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import { isValidAddress } from '../chain/address/index.ts';
-import type { Priority } from '../registry/index.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import type { PayoutRow } from '../outgoing/payout-record.ts';
 import { presentPayout } from './payout-object.ts';
@@ -16,20 +14,7 @@ import { ensureHotWalletCovers } from '../outgoing/coverage.ts';
 import { enqueueOutgoing } from '../outgoing/lifecycle.ts';
 import { CONVERT_FROM, quotePayout, type PayoutQuote, type PayoutService } from '../pricing/payout-quote.ts';
 import type { Payout } from '../contracts/merchant-api/objects.ts';
-import { calcPayoutOp, createPayoutOp } from '../contracts/merchant-api/payouts.ts';
-
-function validateInput(ctx: Ctx, input: Input, rules: Record<string, string>): void {
-  const errors = validationErrors(input, rules);
-  // A fiat payout names the cryptocurrency to pay out in.
-  if (!errors.currency && !errors.to_currency && typeof input.currency === 'string' && ctx.registry.fiatCurrency(input.currency) && isMissing(input.to_currency)) {
-    errors.to_currency = ['validation.required'];
-  }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-}
-
-function str(v: unknown): string | null {
-  return isMissing(v) ? null : String(v);
-}
+import type { CalcPayoutParams, CreatePayoutParams } from '../contracts/merchant-api/payouts.ts';
 
 export interface PayoutPlan extends PayoutService {
   quote: PayoutQuote;
@@ -39,22 +24,22 @@ export interface PayoutPlan extends PayoutService {
 }
 
 /**
- * Resolves what a (validated) payout or calc request asks for and prices it. Business errors, in
+ * Resolves what a payout or calc request asks for and prices it. Business errors, in
  * this order: `The currency was not found`, `Not found service to_currency`, `The service was not
  * found` (a from_currency other than USDT, an unknown or not offered network, or a currency the
  * network does not carry), `Wallet not found` (the balance's wallet is switched off), then the quote's errors.
  */
-export async function planPayout(ctx: Ctx, merchantId: string, input: Input): Promise<PayoutPlan> {
+export async function planPayout(ctx: Ctx, merchantId: string, params: CalcPayoutParams & { memo?: string | null }): Promise<PayoutPlan> {
   const { registry } = ctx;
-  const currency = String(input.currency).toUpperCase();
+  const currency = params.currency;
   if (!registry.isKnownCurrency(currency)) throw new BusinessError(Msg.currencyNotFound);
-  const toCurrency = str(input.to_currency)?.toUpperCase() ?? null;
+  const toCurrency = params.to_currency;
   if (toCurrency && !registry.isCrypto(toCurrency)) throw new BusinessError(Msg.toCurrencyNotFound);
   const payerCode = toCurrency ?? currency;
-  const from = str(input.from_currency)?.toUpperCase() ?? null;
+  const from = params.from_currency;
   if (from && from !== CONVERT_FROM) throw new BusinessError(Msg.serviceNotFound);
 
-  const networkCode = str(input.network);
+  const networkCode = params.network;
   let network = networkCode ? registry.network(networkCode) : undefined;
   // A network the gateway does not offer (Chains.offered) is no service: nothing sends on it.
   if (networkCode && (!network || !ctx.chains.offered(networkCode))) throw new BusinessError(Msg.serviceNotFound);
@@ -66,26 +51,26 @@ export async function planPayout(ctx: Ctx, merchantId: string, input: Input): Pr
   }
   const payer = registry.currencyOn(network.code, payerCode);
   if (!payer) throw new BusinessError(Msg.serviceNotFound);
-  const address = String(input.address);
+  const address = params.address;
   if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
 
   const debitCurrency = from ?? payer.code.toUpperCase();
   if (!(await isWalletActive(ctx, ctx.storage.db, merchantId, 'business', debitCurrency))) throw new BusinessError(Msg.walletNotFound);
-  const isSubtract = toBoolean(input.is_subtract, false);
+  const isSubtract = params.is_subtract;
   const quote = await quotePayout(
     ctx,
     { network, payer },
     {
-      amount: Decimal.parse(String(input.amount).trim()),
+      amount: Decimal.parse(params.amount),
       currency,
       payerCurrency: payer.code,
       debitCurrency,
       isSubtract,
-      priority: (str(input.priority) ?? 'recommended') as Priority,
-      courseSource: str(input.course_source) ? courseSourceName(String(input.course_source)) : null,
+      priority: params.priority,
+      courseSource: params.course_source,
     },
   );
-  return { network, payer, quote, address, memo: network.memo ? str(input.memo) : null, isSubtract };
+  return { network, payer, quote, address, memo: network.memo ? (params.memo ?? null) : null, isSubtract };
 }
 
 /** The spec's "not enough" message for a balance that cannot cover a quote. */
@@ -96,9 +81,8 @@ export function shortOfFunds(quote: PayoutQuote, payerCode: string): BusinessErr
 }
 
 /** POST /v1/payout/calc (and /v1/payout/calculate): what creating the payout would charge now. */
-export async function calcPayout(ctx: Ctx, merchant: Merchant, input: Input): Promise<{ commission: string; merchant_amount: string; payout_amount: string }> {
-  validateInput(ctx, input, calcPayoutOp.params);
-  const plan = await planPayout(ctx, merchant.id, input);
+export async function calcPayout(ctx: Ctx, merchant: Merchant, params: CalcPayoutParams): Promise<{ commission: string; merchant_amount: string; payout_amount: string }> {
+  const plan = await planPayout(ctx, merchant.id, params);
   const balance = await balanceOf(ctx.storage.db, merchant.id, 'business', plan.quote.debitCurrency);
   if (Decimal.parse(balance).lt(plan.quote.debit)) throw shortOfFunds(plan.quote, plan.payer.code);
   return {
@@ -146,13 +130,12 @@ async function checkHotWallet(ctx: Ctx, merchantId: string, plan: PayoutPlan): P
  * The debit that reserves the funds is booked in the same transaction as the payout row; a
  * balance that cannot cover it rolls both back (`Not enough funds`).
  */
-export async function createPayout(ctx: Ctx, merchant: Merchant, input: Input): Promise<Payout> {
-  validateInput(ctx, input, createPayoutOp.params);
-  const orderId = String(input.order_id);
+export async function createPayout(ctx: Ctx, merchant: Merchant, params: CreatePayoutParams): Promise<Payout> {
+  const orderId = params.order_id;
   const existing = await findPayoutByOrder(ctx, merchant.id, orderId);
   if (existing) return presentExisting(ctx, existing);
 
-  const plan = await planPayout(ctx, merchant.id, input);
+  const plan = await planPayout(ctx, merchant.id, params);
   await checkHotWallet(ctx, merchant.id, plan);
   const { quote } = plan;
   const now = ctx.now();
@@ -176,7 +159,7 @@ export async function createPayout(ctx: Ctx, merchant: Merchant, input: Input): 
     debit_currency: quote.debitCurrency,
     convert: quote.convert ? JSON.stringify(quote.convert) : null,
     course_source: quote.courseSource,
-    url_callback: str(input.url_callback),
+    url_callback: params.url_callback,
     status: 'process',
     is_final: 0,
     txid: null,

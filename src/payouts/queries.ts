@@ -1,19 +1,18 @@
 // Payout info and history.
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
-import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import { historyPage, type Page } from '../db/history.ts';
 import { balanceOf } from '../ledger/index.ts';
 import { presentPayout } from './payout-object.ts';
 import type { Payout } from '../contracts/merchant-api/objects.ts';
-import { payoutInfoOp } from '../contracts/merchant-api/payouts.ts';
+import type { HistoryParams } from '../contracts/merchant-api/invoices.ts';
+import type { RecordRef } from '../contracts/merchant-api/parse.ts';
 
 
 /** POST /v1/payout/info: uuid or order_id (1..32); `order_id` wins. Unknown: `Not found payout`. */
-export async function payoutInfo(ctx: Ctx, merchantId: string, input: Input): Promise<Payout> {
-  validate(input, payoutInfoOp.params);
+export async function payoutInfo(ctx: Ctx, merchantId: string, ref: RecordRef): Promise<Payout> {
   let q = ctx.storage.db.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId).where('kind', '=', 'payout');
-  q = isMissing(input.order_id) ? q.where('id', '=', String(input.uuid).toLowerCase()) : q.where('order_id', '=', String(input.order_id));
+  q = ref.uuid !== null ? q.where('id', '=', ref.uuid) : q.where('order_id', '=', ref.order_id);
   const row = await q.executeTakeFirst();
   if (!row) throw new BusinessError(Msg.testPayoutNotFound);
   return presentPayout(row, { balance: await balanceOf(ctx.storage.db, merchantId, 'business', row.debit_currency) });
@@ -26,11 +25,10 @@ export async function payoutInfo(ctx: Ctx, merchantId: string, input: Input): Pr
 export async function listPayouts(
   ctx: Ctx,
   merchantId: string,
-  input: Input,
-  query: Record<string, unknown>,
+  params: HistoryParams,
 ): Promise<{ merchant_uuid: string } & Page<Payout>> {
   const base = ctx.storage.db.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId).where('kind', '=', 'payout');
-  const { rows: page, paginate } = await historyPage(base, input, query);
+  const { rows: page, paginate } = await historyPage(base, params);
   const balances = new Map<string, string>();
   const items: Payout[] = [];
   for (const r of page) {

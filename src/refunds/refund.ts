@@ -4,7 +4,6 @@ import type { Kysely } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB, InvoicesTable as InvoiceRow } from '../db/schema.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { isMissing, toBoolean, validate, type Input } from '../contracts/rules.ts';
 import { isValidAddress } from '../chain/address/index.ts';
 import { balanceOf, InsufficientFunds } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
@@ -13,7 +12,8 @@ import { ensureHotWalletCovers } from '../outgoing/coverage.ts';
 import { enqueueOutgoing, newOutgoing } from '../outgoing/lifecycle.ts';
 import { networkFee } from '../pricing/payout-quote.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
-import { refundInvoiceOp } from '../contracts/merchant-api/invoices.ts';
+import type { RefundParams } from '../contracts/merchant-api/invoices.ts';
+import type { RecordRef } from '../contracts/merchant-api/parse.ts';
 
 /** Invoices that may be refunded: finalized and paid (a partial refund leaves them refundable). */
 const REFUNDABLE: ReadonlySet<string> = new Set(['paid', 'paid_over', 'refund_paid', 'refund_fail']);
@@ -35,17 +35,15 @@ const SPENT = ['process', 'check', 'paid'];
  * now: not enough <C> in its hot wallet` when the network's hot wallet cannot pay the refund
  * (nothing is recorded or debited), as for payouts.
  */
-export async function refundInvoice(ctx: Ctx, merchant: Merchant, input: Input): Promise<[]> {
-  validate(input, refundInvoiceOp.params);
-  const address = String(input.address);
-  const isSubtract = toBoolean(input.is_subtract, false);
-  const first = await prepareRefund(ctx, ctx.storage.db, merchant, input, address, isSubtract, false);
+export async function refundInvoice(ctx: Ctx, merchant: Merchant, params: RefundParams): Promise<[]> {
+  const { address, is_subtract: isSubtract } = params;
+  const first = await prepareRefund(ctx, ctx.storage.db, merchant, params, address, isSubtract, false);
   // The merchant's own shortfall answers first (Not enough funds, in the transaction).
   if (!Decimal.parse(await balanceOf(ctx.storage.db, merchant.id, 'business', first.currency)).lt(first.merchantAmount)) {
     await ensureHotWalletCovers(ctx, { network: first.network, currency: first.currency, to: address, amount: first.sent.toString(), priority: 'recommended' });
   }
   await ctx.storage.write(async (trx) => {
-    const p = await prepareRefund(ctx, trx, merchant, input, address, isSubtract, true);
+    const p = await prepareRefund(ctx, trx, merchant, params, address, isSubtract, true);
     const now = ctx.now();
     const out = newOutgoing({
       merchantId: merchant.id,
@@ -91,13 +89,13 @@ async function prepareRefund(
   ctx: Ctx,
   db: Kysely<DB>,
   merchant: Merchant,
-  input: Input,
+  params: RecordRef & { amount: string | null },
   address: string,
   isSubtract: boolean,
   lock: boolean,
 ): Promise<RefundPlan> {
   let q = db.selectFrom('invoices').selectAll().where('merchant_id', '=', merchant.id);
-  q = !isMissing(input.uuid) ? q.where('id', '=', String(input.uuid).toLowerCase()) : q.where('order_id', '=', String(input.order_id));
+  q = params.uuid !== null ? q.where('id', '=', params.uuid) : q.where('order_id', '=', params.order_id);
   const inv = await (lock ? ctx.storage.forUpdate(q) : q).executeTakeFirst();
   if (!inv) throw new BusinessError(Msg.refundPaymentNotFound);
   if (inv.payer_currency && !(await isWalletActive(ctx, db, merchant.id, 'business', inv.payer_currency))) {
@@ -120,7 +118,7 @@ async function prepareRefund(
     .where('status', 'in', SPENT)
     .execute();
   const refundable = Decimal.parse(inv.payment_amount).sub(earlier.reduce((s, r) => s.add(r.amount), Decimal.ZERO));
-  const amount = isMissing(input.amount) ? refundable : Decimal.parse(String(input.amount).trim()).round(currency.decimals, 'down');
+  const amount = params.amount === null ? refundable : Decimal.parse(params.amount).round(currency.decimals, 'down');
   if (!amount.gt('0') || amount.gt(refundable)) throw new BusinessError(Msg.refundTooMuch);
 
   const fee = await networkFee(ctx, network, currency, 'recommended');

@@ -3,7 +3,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
-import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
@@ -11,10 +10,7 @@ import { paymentWebhookFields, payoutWebhookFields, signedBody, type PayoutWebho
 import { sendWebhook, type SendResult } from '../webhooks/send.ts';
 
 import { findPayoutWebhookSourceForTest, PAYOUT_FINAL } from '../outgoing/payout-record.ts';
-import { testPaymentWebhookOp, testPayoutWebhookOp, testWalletWebhookOp } from '../contracts/merchant-api/webhooks.ts';
-import { FINAL_STATUSES, type PaymentWebhook, type PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
-
-const TEST_WEBHOOK_OPS = { payment: testPaymentWebhookOp, payout: testPayoutWebhookOp, wallet: testWalletWebhookOp } as const;
+import { FINAL_STATUSES, type PaymentWebhook, type PayoutWebhook, type TestWebhookParams } from '../contracts/merchant-api/webhooks.ts';
 
 export type TestWebhookKind = 'payment' | 'payout' | 'wallet';
 
@@ -40,21 +36,17 @@ export interface TestWebhookOptions {
 }
 
 /**
- * Validates the request, builds the webhook (from the merchant's record when uuid or order_id is
+ * Builds the webhook (from the merchant's record when uuid or order_id is
  * given, from made-up data otherwise), signs it with the payment key (for payouts too, as the spec
  * says) and POSTs it once. Whatever the receiver answers is returned for logging only: the API
  * answers `[]` either way.
  */
-export async function sendTestWebhook(ctx: Ctx, merchant: Merchant, kind: TestWebhookKind, input: Input, opts: TestWebhookOptions = {}): Promise<SendResult> {
-  validate(input, TEST_WEBHOOK_OPS[kind].params);
-  const status = isMissing(input.status) ? 'paid' : String(input.status);
-  const network = ctx.registry.network(String(input.network));
-  const currency = network && ctx.registry.currencyOn(network.code, String(input.currency));
+export async function sendTestWebhook(ctx: Ctx, merchant: Merchant, kind: TestWebhookKind, params: TestWebhookParams, opts: TestWebhookOptions = {}): Promise<SendResult> {
+  const { status } = params;
+  const network = ctx.registry.network(params.network);
+  const currency = network && ctx.registry.currencyOn(network.code, params.currency);
   if (!network || !currency) throw new BusinessError(kind === 'payout' ? Msg.payoutServiceNotFound : Msg.paymentServiceNotFound);
-  const target: TestTarget = {
-    uuid: isMissing(input.uuid) ? null : String(input.uuid).toLowerCase(),
-    order_id: isMissing(input.order_id) ? null : String(input.order_id),
-  };
+  const target: TestTarget = { uuid: params.uuid, order_id: params.order_id };
   const named = target.uuid !== null || target.order_id !== null;
 
   let fields: PaymentWebhook | PayoutWebhook;
@@ -81,7 +73,7 @@ export async function sendTestWebhook(ctx: Ctx, merchant: Merchant, kind: TestWe
     if (!w) throw new BusinessError(Msg.testWalletNotFound);
     fields = { ...w, status, is_final: FINAL_STATUSES.has(status) };
   }
-  return sendWebhook(String(input.url_callback), signedBody(fields, merchant.payment_key), {
+  return sendWebhook(params.url_callback, signedBody(fields, merchant.payment_key), {
     deliveryId: randomUUID(),
     // The rule of real webhooks: private targets in test mode (a merchant developing locally), or
     // where the operator allows them.

@@ -5,12 +5,11 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { isMissing, validate, type Input } from '../contracts/rules.ts';
 import { entriesByKey, InsufficientFunds, lockBalances, post, type Wallet } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
-import { TRANSFER_RULES } from '../contracts/merchant-api/transfers.ts';
+import type { TransferParams } from '../contracts/merchant-api/transfers.ts';
 
 export type TransferDirection = 'to-business' | 'to-personal';
 
@@ -73,14 +72,13 @@ async function entryId(trx: Transaction<DB>, key: string): Promise<string> {
  * currency: the source wallet is checked first; a fiat or unknown code has neither),
  * `Minimum amount <min> <currency>` / `Maximum amount <max> <currency>`, `Not enough funds`.
  */
-export async function transfer(ctx: Ctx, merchant: Merchant, direction: TransferDirection, input: Input): Promise<TransferResult> {
-  validate(input, TRANSFER_RULES);
-  const amount = Decimal.parse(String(input.amount).trim());
-  const currency = String(input.currency).toUpperCase();
+export async function transfer(ctx: Ctx, merchant: Merchant, direction: TransferDirection, params: TransferParams): Promise<TransferResult> {
+  const amount = Decimal.parse(params.amount);
+  const currency = params.currency;
   const db = ctx.storage.db;
   // With an order_id (optional, so that clients that never send one keep working) the transfer is
   // idempotent, as invoices and payouts are: a replay or a retry returns what the first one did.
-  const id = isMissing(input.order_id) ? randomUUID() : transferIdFor(merchant.id, String(input.order_id));
+  const id = params.order_id === null ? randomUUID() : transferIdFor(merchant.id, params.order_id);
   const done = await earlierTransfer(db, id);
   if (done) return done;
   const order: Array<[Wallet, string]> =

@@ -4,13 +4,12 @@ import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import type { StaticWalletRow } from './wallet-object.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { isMissing, validate, type Input } from '../contracts/rules.ts';
+import type { RecordRef } from '../contracts/merchant-api/parse.ts';
 import { isValidAddress } from '../chain/address/index.ts';
 import { Decimal } from '../money/decimal.ts';
 import { ensureHotWalletCovers } from '../outgoing/coverage.ts';
 import { enqueueOutgoing, newOutgoing } from '../outgoing/lifecycle.ts';
 import { networkFee } from '../pricing/payout-quote.ts';
-import { blockedWalletRefundOp } from '../contracts/merchant-api/wallets.ts';
 
 /**
  * Sends every blocked top-up of the wallet (in its currency; not credited, not refunded to its
@@ -23,13 +22,12 @@ import { blockedWalletRefundOp } from '../contracts/merchant-api/wallets.ts';
  * on the wallet as it stands, then `The gateway cannot send this payout now: not enough <C> in its
  * hot wallet` when the network's hot wallet cannot pay it, as for payouts.
  */
-export async function blockedAddressRefund(ctx: Ctx, merchantId: string, input: Input): Promise<{ commission: string; amount: string }> {
-  validate(input, blockedWalletRefundOp.params);
-  const address = String(input.address);
-  const first = await prepareWalletRefund(ctx, ctx.storage.db, merchantId, input, address, false);
+export async function blockedAddressRefund(ctx: Ctx, merchantId: string, params: RecordRef & { address: string }): Promise<{ commission: string; amount: string }> {
+  const { address } = params;
+  const first = await prepareWalletRefund(ctx, ctx.storage.db, merchantId, params, address, false);
   await ensureHotWalletCovers(ctx, { network: first.network, currency: first.currency, to: address, amount: first.amount.toString(), priority: 'recommended' });
   return ctx.storage.write(async (trx) => {
-    const p = await prepareWalletRefund(ctx, trx, merchantId, input, address, true);
+    const p = await prepareWalletRefund(ctx, trx, merchantId, params, address, true);
     const now = ctx.now();
     const out = newOutgoing({
       merchantId,
@@ -69,9 +67,9 @@ interface WalletRefundPlan {
 }
 
 /** Every check of the refund, in the answer's order; with `lock`, on the wallet row locked. */
-async function prepareWalletRefund(ctx: Ctx, db: Kysely<DB>, merchantId: string, input: Input, address: string, lock: boolean): Promise<WalletRefundPlan> {
+async function prepareWalletRefund(ctx: Ctx, db: Kysely<DB>, merchantId: string, ref: RecordRef, address: string, lock: boolean): Promise<WalletRefundPlan> {
   let q = db.selectFrom('static_wallets').selectAll().where('merchant_id', '=', merchantId);
-  q = !isMissing(input.uuid) ? q.where('id', '=', String(input.uuid).toLowerCase()) : q.where('order_id', '=', String(input.order_id));
+  q = ref.uuid !== null ? q.where('id', '=', ref.uuid) : q.where('order_id', '=', ref.order_id);
   const w = await (lock ? ctx.storage.forUpdate(q) : q).executeTakeFirst();
   if (!w) throw new BusinessError(Msg.notFound);
   if (w.refund_status === 'process') throw new BusinessError(Msg.refundInProcess);

@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { isMissing, toBoolean, validate, type Input } from '../contracts/rules.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import { qrDataUrl } from '../chain/address/qr.ts';
@@ -10,11 +9,8 @@ import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { presentWallet, type StaticWalletRow } from './wallet-object.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';
 import type { StaticWallet } from '../contracts/merchant-api/objects.ts';
-import { blockWalletOp, createWalletOp } from '../contracts/merchant-api/wallets.ts';
-
-function str(v: unknown): string | null {
-  return isMissing(v) ? null : String(v);
-}
+import type { CreateWalletParams } from '../contracts/merchant-api/wallets.ts';
+import type { RecordRef } from '../contracts/merchant-api/parse.ts';
 
 export async function findWalletByOrder(ctx: Ctx, merchantId: string, orderId: string): Promise<StaticWalletRow | undefined> {
   return ctx.storage.db.selectFrom('static_wallets').selectAll().where('merchant_id', '=', merchantId).where('order_id', '=', orderId).executeTakeFirst();
@@ -29,9 +25,8 @@ class OrderIdTaken extends Error {}
  * service was not found` (a currency or network the registry does not have, or a network that
  * does not carry the currency), `Wallet not found` (the business wallet is switched off).
  */
-export async function createStaticWallet(ctx: Ctx, merchant: Merchant, input: Input): Promise<StaticWallet> {
-  validate(input, createWalletOp.params);
-  const orderId = String(input.order_id);
+export async function createStaticWallet(ctx: Ctx, merchant: Merchant, params: CreateWalletParams): Promise<StaticWallet> {
+  const orderId = params.order_id;
   const existing = await findWalletByOrder(ctx, merchant.id, orderId);
   if (existing) return presentWallet(ctx, existing);
   const invoice = await ctx.storage.db
@@ -42,8 +37,8 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, input: In
     .executeTakeFirst();
   if (invoice) throw new ValidationError({ order_id: ['validation.unique'] });
 
-  const network = ctx.registry.network(String(input.network));
-  const currency = network ? ctx.registry.currencyOn(network.code, String(input.currency)) : undefined;
+  const network = ctx.registry.network(params.network);
+  const currency = network ? ctx.registry.currencyOn(network.code, params.currency) : undefined;
   // A network the gateway does not offer (Chains.offered) is no service: nothing would watch the address.
   if (!network || !currency || !ctx.chains.offered(network.code)) throw new BusinessError(Msg.serviceNotFound);
   if (!(await isWalletActive(ctx, ctx.storage.db, merchant.id, 'business', currency.code))) throw new BusinessError(Msg.walletNotFound);
@@ -57,8 +52,8 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, input: In
     network: network.code,
     address: '',
     address_path: '',
-    url_callback: str(input.url_callback) ?? merchant.default_url_callback ?? null,
-    from_referral_code: str(input.from_referral_code),
+    url_callback: params.url_callback ?? merchant.default_url_callback ?? null,
+    from_referral_code: params.from_referral_code,
     status: 'active',
     is_force_refund: 0,
     fee_charged: 0,
@@ -96,14 +91,12 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, input: In
 }
 
 /** POST /v1/wallet/qr: `wallet_address_uuid` (or, as some clients send it, `merchant_payment_uuid`). */
-export async function walletQr(ctx: Ctx, merchantId: string, input: Input): Promise<{ image: string }> {
-  const field = isMissing(input.wallet_address_uuid) && !isMissing(input.merchant_payment_uuid) ? 'merchant_payment_uuid' : 'wallet_address_uuid';
-  validate(input, { [field]: 'required|string|uuid' });
+export async function walletQr(ctx: Ctx, merchantId: string, params: { wallet_address_uuid: string }): Promise<{ image: string }> {
   const w = await ctx.storage.db
     .selectFrom('static_wallets')
     .select('address')
     .where('merchant_id', '=', merchantId)
-    .where('id', '=', String(input[field]).toLowerCase())
+    .where('id', '=', params.wallet_address_uuid)
     .executeTakeFirst();
   if (!w) throw new BusinessError(Msg.notFound);
   return { image: await qrDataUrl(w.address) };
@@ -113,12 +106,11 @@ export async function walletQr(ctx: Ctx, merchantId: string, input: Input): Prom
  * POST /v1/wallet/block-address: uuid or order_id (1..32; `order_id` wins). Blocking again is
  * allowed and sets `is_force_refund` to the value given. Unknown wallet: `Not found`.
  */
-export async function blockWallet(ctx: Ctx, merchantId: string, input: Input): Promise<{ uuid: string; status: 'blocked' }> {
-  validate(input, blockWalletOp.params);
-  const force = toBoolean(input.is_force_refund, false) ? 1 : 0;
+export async function blockWallet(ctx: Ctx, merchantId: string, params: RecordRef & { is_force_refund: boolean }): Promise<{ uuid: string; status: 'blocked' }> {
+  const force = params.is_force_refund ? 1 : 0;
   return ctx.storage.write(async (trx) => {
     let q = trx.selectFrom('static_wallets').selectAll().where('merchant_id', '=', merchantId);
-    q = isMissing(input.order_id) ? q.where('id', '=', String(input.uuid).toLowerCase()) : q.where('order_id', '=', String(input.order_id));
+    q = params.uuid !== null ? q.where('id', '=', params.uuid) : q.where('order_id', '=', params.order_id);
     const w = await ctx.storage.forUpdate(q).executeTakeFirst();
     if (!w) throw new BusinessError(Msg.notFound);
     const now = ctx.now();

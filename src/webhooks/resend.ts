@@ -1,12 +1,11 @@
 // POST /v1/payment/resend (and /v2/payment/resend, which also takes `txid`): queue the invoice's
 // current payment webhook again.
 import type { Ctx } from '../context.ts';
-import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { isMissing, validate, type Input } from '../contracts/rules.ts';
+import { BusinessError, Msg } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { enqueueWebhook } from './outbox.ts';
 import { paymentWebhookFields, signedBody } from './payload.ts';
-import { RESEND_BY_TXID_RULES, resendWebhookOp } from '../contracts/merchant-api/webhooks.ts';
+import type { ResendParams } from '../contracts/merchant-api/webhooks.ts';
 
 export const MAX_RESENDS = 10;
 export const RESENDABLE_STATUSES: ReadonlySet<string> = new Set(['wrong_amount', 'paid', 'paid_over']);
@@ -19,21 +18,16 @@ export const RESENDABLE_STATUSES: ReadonlySet<string> = new Set(['wrong_amount',
  * in one transaction with the invoice row locked, so concurrent requests cannot exceed the limit.
  * Returns the id of the queued webhook.
  */
-export async function resendPaymentWebhook(ctx: Ctx, merchant: Merchant, input: Input, opts: { byTxid?: boolean } = {}): Promise<string> {
-  // The v2 path also finds the invoice by the transaction that paid it (order_id, then uuid, win).
-  const byTxid = opts.byTxid === true && isMissing(input.order_id) && isMissing(input.uuid) && !isMissing(input.txid);
-  if (byTxid) validate(input, RESEND_BY_TXID_RULES);
-  else if (opts.byTxid === true && isMissing(input.order_id) && isMissing(input.uuid)) {
-    throw new ValidationError({ uuid: ['validation.required_without'], order_id: ['validation.required_without'], txid: ['validation.required_without'] });
-  } else validate(input, resendWebhookOp.params);
+export async function resendPaymentWebhook(ctx: Ctx, merchant: Merchant, params: ResendParams): Promise<string> {
   const { storage } = ctx;
   return storage.db.transaction().execute(async (trx) => {
     let q = trx.selectFrom('invoices').selectAll().where('merchant_id', '=', merchant.id);
-    if (byTxid) {
-      const paidBy = trx.selectFrom('chain_transfers').select('owner_id').where('owner_kind', '=', 'invoice').where('txid', '=', String(input.txid));
+    if (params.txid !== null) {
+      // The v2 path also finds the invoice by the transaction that paid it (order_id, then uuid, win).
+      const paidBy = trx.selectFrom('chain_transfers').select('owner_id').where('owner_kind', '=', 'invoice').where('txid', '=', params.txid);
       q = q.where('id', 'in', paidBy);
     } else {
-      q = isMissing(input.order_id) ? q.where('id', '=', String(input.uuid).toLowerCase()) : q.where('order_id', '=', String(input.order_id));
+      q = params.uuid !== null ? q.where('id', '=', params.uuid) : q.where('order_id', '=', params.order_id);
     }
     const inv = await storage.forUpdate(q).executeTakeFirst();
     if (!inv) throw new BusinessError(Msg.paymentNotFound);

@@ -12,6 +12,8 @@ import { stopRefills } from '../../src/chain/allocate.ts';
 import { SeedMismatchError, seedFingerprint } from '../../src/chain/seed-record.ts';
 import { createMerchant } from '../../src/merchants/store.ts';
 import { createInvoice } from '../../src/invoices/create.ts';
+import { createInvoiceOp } from '../../src/contracts/merchant-api/invoices.ts';
+import { paramsFor } from '../../src/http/signed-api.ts';
 import { backends } from '../helpers/backends.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 
@@ -37,7 +39,7 @@ describe.each(await backends())('seed record on $name', (backend) => {
       // Nothing handed out yet: the database is bound to no seed.
       expect(await ctx.storage.db.selectFrom('seed_record').selectAll().execute()).toEqual([]);
       const m = await createMerchant(ctx.storage.db, 'Seed shop');
-      await createInvoice(ctx, m, { amount: '10', currency: 'USDT', network: 'TRON', order_id: 'seed-1' });
+      await createInvoice(ctx, m, paramsFor(ctx, createInvoiceOp, { amount: '10', currency: 'USDT', network: 'TRON', order_id: 'seed-1' }));
       const rows = await ctx.storage.db.selectFrom('seed_record').select(['id', 'fingerprint']).execute();
       const seed = mnemonicToSeedSync(TEST_MNEMONIC);
       expect(rows).toEqual([{ id: 'hd', fingerprint: seedFingerprint(seed) }]);

@@ -17,6 +17,7 @@ export const balanceOp = operation<Record<string, never>, Balances>({
   signedWith: 'payment',
   blockedMerchant: 'allowed',
   params: {},
+  parse: () => ({}),
   result: Balances,
   example: {
     params: {},
@@ -32,6 +33,7 @@ export const paymentServicesOp = operation<Record<string, never>, Service[]>({
   signedWith: 'payment',
   blockedMerchant: 'allowed',
   params: {},
+  parse: () => ({}),
   result: z.array(Service),
   example: { params: {}, result: [EXAMPLE_SERVICE] },
 });

@@ -1,13 +1,15 @@
 // Payouts from the business balance: creation, calculation, information, history, services.
 import * as z from 'zod';
-import { HISTORY_DATE_RULE } from '../rules.ts';
-import { operation, type Maybe, type WireBoolean } from './operation.ts';
+import { HISTORY_DATE_RULE, isMissing, validationErrors, type Input, type RuleSet } from '../rules.ts';
+import { operation, type Maybe, type ParseEnv, type WireBoolean } from './operation.ts';
 import { amount, Paginate, Payout, Service } from './objects.ts';
+import { code, courseSource, flag, recordRef, text, type RecordRef } from './parse.ts';
+import { parseHistory, type HistoryBody, type HistoryParams } from './invoices.ts';
 
 /** Fee priorities a payout may ask for. */
 export const PRIORITIES = ['recommended', 'economy', 'high', 'highest'] as const;
 
-export interface CalcPayoutParams {
+export interface CalcPayoutBody {
   amount: string;
   currency: string;
   address: string;
@@ -19,10 +21,60 @@ export interface CalcPayoutParams {
   priority?: Maybe<(typeof PRIORITIES)[number]>;
 }
 
-export interface CreatePayoutParams extends CalcPayoutParams {
+export interface CreatePayoutBody extends CalcPayoutBody {
   order_id: string;
   url_callback?: Maybe<string>;
   memo?: Maybe<string>;
+}
+
+/** A payout to price; null for what is not given. */
+export interface CalcPayoutParams {
+  /** The amount's decimal text. */
+  amount: string;
+  /** In capitals. */
+  currency: string;
+  address: string;
+  is_subtract: boolean;
+  /** As sent. */
+  network: string | null;
+  /** In capitals. */
+  to_currency: string | null;
+  /** The rate source's name. */
+  course_source: string | null;
+  /** In capitals. */
+  from_currency: string | null;
+  priority: (typeof PRIORITIES)[number];
+}
+
+export interface CreatePayoutParams extends CalcPayoutParams {
+  order_id: string;
+  url_callback: string | null;
+  memo: string | null;
+}
+
+/** The rules' errors, and a fiat `currency` without `to_currency` (the cryptocurrency to pay out in). */
+function payoutErrors(rules: RuleSet) {
+  return (input: Input, env: ParseEnv): Record<string, string[]> => {
+    const errors = validationErrors(input, rules);
+    if (!errors.currency && !errors.to_currency && typeof input.currency === 'string' && env.isFiat(input.currency) && isMissing(input.to_currency)) {
+      errors.to_currency = ['validation.required'];
+    }
+    return errors;
+  };
+}
+
+function parseCalc(b: CalcPayoutBody): CalcPayoutParams {
+  return {
+    amount: String(b.amount).trim(),
+    currency: String(b.currency).toUpperCase(),
+    address: String(b.address),
+    is_subtract: flag(b.is_subtract, false),
+    network: text(b.network),
+    to_currency: code(b.to_currency),
+    course_source: courseSource(b.course_source),
+    from_currency: code(b.from_currency),
+    priority: (text(b.priority) ?? 'recommended') as CalcPayoutParams['priority'],
+  };
 }
 
 /** The parameters of a calculation; a fiat `currency` also needs `to_currency`. */
@@ -52,14 +104,18 @@ const EXAMPLE_PAYOUT: Payout = {
   payer_amount: 3,
 };
 
-export const createPayoutOp = operation<CreatePayoutParams, Payout>({
+const CREATE_PAYOUT_RULES = { ...CALC_PAYOUT_RULES, order_id: 'required|string|min:1|max:100|alpha_dash', url_callback: 'string|min:6|max:255|url', memo: 'string|min:1|max:30' };
+
+export const createPayoutOp = operation<CreatePayoutParams, Payout, CreatePayoutBody>({
   id: 'createPayout',
   path: '/v1/payout',
   summary: 'Create a payout (or return the one with this order_id)',
   group: 'payouts',
   signedWith: 'payout',
   blockedMerchant: 'forbidden',
-  params: { ...CALC_PAYOUT_RULES, order_id: 'required|string|min:1|max:100|alpha_dash', url_callback: 'string|min:6|max:255|url', memo: 'string|min:1|max:30' },
+  params: CREATE_PAYOUT_RULES,
+  check: payoutErrors(CREATE_PAYOUT_RULES),
+  parse: (b) => ({ ...parseCalc(b), order_id: String(b.order_id), url_callback: text(b.url_callback), memo: text(b.memo) }),
   result: Payout,
   example: {
     params: { amount: '3', currency: 'USDT', network: 'TRON', order_id: 'payout-77', address: 'TDD97yguPESTpcrJMqU6h2ozZbibv4Vaqm', is_subtract: '1', url_callback: 'https://shop.example.com/satchel/payout' },
@@ -74,6 +130,8 @@ const calc = {
   signedWith: 'payout',
   blockedMerchant: 'forbidden',
   params: CALC_PAYOUT_RULES,
+  check: payoutErrors(CALC_PAYOUT_RULES),
+  parse: parseCalc,
   result: PayoutCalculation,
   example: {
     params: { amount: '3', currency: 'USDT', network: 'TRON', address: 'TDD97yguPESTpcrJMqU6h2ozZbibv4Vaqm', is_subtract: true },
@@ -81,10 +139,10 @@ const calc = {
   },
 } as const;
 
-export const calcPayoutOp = operation<CalcPayoutParams, z.infer<typeof PayoutCalculation>>({ id: 'calcPayout', path: '/v1/payout/calc', summary: 'Calculate a payout without making it', ...calc });
-export const calculatePayoutOp = operation<CalcPayoutParams, z.infer<typeof PayoutCalculation>>({ id: 'calculatePayout', path: '/v1/payout/calculate', summary: 'Calculate a payout (the same as /v1/payout/calc)', ...calc });
+export const calcPayoutOp = operation<CalcPayoutParams, z.infer<typeof PayoutCalculation>, CalcPayoutBody>({ id: 'calcPayout', path: '/v1/payout/calc', summary: 'Calculate a payout without making it', ...calc });
+export const calculatePayoutOp = operation<CalcPayoutParams, z.infer<typeof PayoutCalculation>, CalcPayoutBody>({ id: 'calculatePayout', path: '/v1/payout/calculate', summary: 'Calculate a payout (the same as /v1/payout/calc)', ...calc });
 
-export const payoutInfoOp = operation<{ uuid?: Maybe<string>; order_id?: Maybe<string> }, Payout>({
+export const payoutInfoOp = operation<RecordRef, Payout, { uuid?: Maybe<string>; order_id?: Maybe<string> }>({
   id: 'payoutInfo',
   path: '/v1/payout/info',
   summary: 'Payout information (order_id wins over uuid)',
@@ -93,13 +151,14 @@ export const payoutInfoOp = operation<{ uuid?: Maybe<string>; order_id?: Maybe<s
   blockedMerchant: 'allowed',
   acceptsWebhookBody: true,
   params: { uuid: 'required_without:order_id|uuid', order_id: 'required_without:uuid|string|min:1|max:32|alpha_dash' },
+  parse: (b) => recordRef(b, 'order_id'),
   result: Payout,
   example: { params: { order_id: 'payout-77' }, result: EXAMPLE_PAYOUT },
 });
 
 export const PayoutPage = z.object({ merchant_uuid: z.string(), items: z.array(Payout), paginate: Paginate });
 
-export const payoutListOp = operation<{ date_from?: Maybe<string>; date_to?: Maybe<string> }, z.infer<typeof PayoutPage>>({
+export const payoutListOp = operation<HistoryParams, z.infer<typeof PayoutPage>, HistoryBody>({
   id: 'payoutList',
   path: '/v1/payout/list',
   summary: 'Payout history, newest first; the next page with ?cursor=',
@@ -111,6 +170,7 @@ export const payoutListOp = operation<{ date_from?: Maybe<string>; date_to?: May
     date_to: HISTORY_DATE_RULE,
   },
   query: { cursor: 'string' },
+  parse: (b, env) => parseHistory(b, env.query),
   result: PayoutPage,
   example: {
     params: {},
@@ -138,6 +198,7 @@ export const payoutServicesOp = operation<Record<string, never>, Service[]>({
   signedWith: 'payout',
   blockedMerchant: 'allowed',
   params: {},
+  parse: () => ({}),
   result: z.array(Service),
   example: { params: {}, result: [EXAMPLE_SERVICE] },
 });

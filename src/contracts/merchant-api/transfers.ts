@@ -2,11 +2,23 @@
 import * as z from 'zod';
 import { operation, type Maybe } from './operation.ts';
 import { amount } from './objects.ts';
+import { text } from './parse.ts';
 
-export interface TransferParams {
+export interface TransferBody {
   amount: string;
   currency: string;
   order_id?: Maybe<string>;
+}
+
+/** A transfer: the amount's decimal text, the currency in capitals, the order_id or null. */
+export interface TransferParams {
+  amount: string;
+  currency: string;
+  order_id: string | null;
+}
+
+function parseTransfer(b: TransferBody): TransferParams {
+  return { amount: String(b.amount).trim(), currency: String(b.currency).toUpperCase(), order_id: text(b.order_id) };
 }
 
 export const TRANSFER_RULES = {
@@ -23,7 +35,7 @@ export const Transfer = z.object({
 });
 export type Transfer = z.infer<typeof Transfer>;
 
-const EXAMPLE: { params: TransferParams; result: Transfer } = {
+const EXAMPLE: { params: TransferBody; result: Transfer } = {
   params: { amount: '10.28', currency: 'USDT' },
   result: {
     user_wallet_transaction_uuid: '2f0a3b1c-6d7e-4f80-9a1b-2c3d4e5f6a7b',
@@ -33,7 +45,7 @@ const EXAMPLE: { params: TransferParams; result: Transfer } = {
   },
 };
 
-export const transferToBusinessOp = operation<TransferParams, Transfer>({
+export const transferToBusinessOp = operation<TransferParams, Transfer, TransferBody>({
   id: 'transferToBusiness',
   path: '/v1/transfer/to-business',
   summary: 'Move funds from the personal wallet to the business wallet',
@@ -41,11 +53,12 @@ export const transferToBusinessOp = operation<TransferParams, Transfer>({
   signedWith: 'payout',
   blockedMerchant: 'forbidden',
   params: TRANSFER_RULES,
+  parse: parseTransfer,
   result: Transfer,
   example: EXAMPLE,
 });
 
-export const transferToPersonalOp = operation<TransferParams, Transfer>({
+export const transferToPersonalOp = operation<TransferParams, Transfer, TransferBody>({
   id: 'transferToPersonal',
   path: '/v1/transfer/to-personal',
   summary: 'Move funds from the business wallet to the personal wallet',
@@ -53,6 +66,7 @@ export const transferToPersonalOp = operation<TransferParams, Transfer>({
   signedWith: 'payout',
   blockedMerchant: 'forbidden',
   params: TRANSFER_RULES,
+  parse: parseTransfer,
   result: Transfer,
   example: EXAMPLE,
 });

@@ -1,14 +1,21 @@
 // Webhook resends and test webhooks; the webhook bodies the gateway sends, typed field by field, and
 // the order their fields are sent in (docs/webhooks.md), `sign` last.
+import { isMissing, validationErrors, type Input } from '../rules.ts';
 import { operation, type Maybe } from './operation.ts';
 import { Empty, INVOICE_STATUS, PAYOUT_STATUS } from './objects.ts';
+import { lowerUuid, recordRef, text, type RecordRef } from './parse.ts';
 
 const INVOICE_REF = {
   uuid: 'required_without:order_id|uuid',
   order_id: 'required_without:uuid|string|min:1|max:128|alpha_dash',
 };
 
-export const resendWebhookOp = operation<{ uuid?: Maybe<string>; order_id?: Maybe<string> }, Empty>({
+/** The invoice whose webhook to resend: by uuid or order_id (order_id wins), or (v2) by the txid that paid it. */
+export type ResendParams = (RecordRef & { txid: null }) | { uuid: null; order_id: null; txid: string };
+
+type ResendBody = { uuid?: Maybe<string>; order_id?: Maybe<string>; txid?: Maybe<string> };
+
+export const resendWebhookOp = operation<ResendParams, Empty, ResendBody>({
   id: 'resendWebhook',
   path: '/v1/payment/resend',
   summary: 'Resend the webhook of a paid invoice (order_id wins over uuid; at most 10 times)',
@@ -16,6 +23,7 @@ export const resendWebhookOp = operation<{ uuid?: Maybe<string>; order_id?: Mayb
   signedWith: 'payment',
   blockedMerchant: 'allowed',
   params: INVOICE_REF,
+  parse: (b) => ({ ...recordRef(b, 'order_id'), txid: null }),
   result: Empty,
   example: { params: { order_id: 'shop-order-1042' }, result: [] },
 });
@@ -23,7 +31,14 @@ export const resendWebhookOp = operation<{ uuid?: Maybe<string>; order_id?: Mayb
 /** The v2 resend also finds the invoice by the transaction that paid it, when neither id is given. */
 export const RESEND_BY_TXID_RULES = { txid: 'string|min:1|max:128' };
 
-export const resendWebhookV2Op = operation<{ uuid?: Maybe<string>; order_id?: Maybe<string>; txid?: Maybe<string> }, Empty>({
+/** v2: with neither uuid nor order_id, the txid (checked alone); with one of them, the v1 rules. */
+function resendV2Errors(input: Input): Record<string, string[]> {
+  if (!isMissing(input.order_id) || !isMissing(input.uuid)) return validationErrors(input, INVOICE_REF);
+  if (!isMissing(input.txid)) return validationErrors(input, RESEND_BY_TXID_RULES);
+  return { uuid: ['validation.required_without'], order_id: ['validation.required_without'], txid: ['validation.required_without'] };
+}
+
+export const resendWebhookV2Op = operation<ResendParams, Empty, ResendBody>({
   id: 'resendWebhookV2',
   path: '/v2/payment/resend',
   summary: 'Resend the webhook of a paid invoice, found by order_id, uuid or txid',
@@ -31,17 +46,40 @@ export const resendWebhookV2Op = operation<{ uuid?: Maybe<string>; order_id?: Ma
   signedWith: 'payment',
   blockedMerchant: 'allowed',
   params: { uuid: 'uuid', order_id: 'string|min:1|max:128|alpha_dash', ...RESEND_BY_TXID_RULES },
+  check: resendV2Errors,
+  parse: (b) => (isMissing(b.order_id) && isMissing(b.uuid) ? { uuid: null, order_id: null, txid: String(b.txid) } : { ...recordRef(b, 'order_id'), txid: null }),
   result: Empty,
   example: { params: { txid: '6e7e2f8a2b1c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6' }, result: [] },
 });
 
-export interface TestWebhookParams {
+export interface TestWebhookBody {
   url_callback: string;
   currency: string;
   network: string;
   uuid?: Maybe<string>;
   order_id?: Maybe<string>;
   status?: Maybe<string>;
+}
+
+/** A test webhook: codes as sent, the record it names (uuid in lower case) if any, the status (default paid). */
+export interface TestWebhookParams {
+  url_callback: string;
+  currency: string;
+  network: string;
+  uuid: string | null;
+  order_id: string | null;
+  status: string;
+}
+
+function parseTestWebhook(b: TestWebhookBody): TestWebhookParams {
+  return {
+    url_callback: String(b.url_callback),
+    currency: String(b.currency),
+    network: String(b.network),
+    uuid: lowerUuid(b.uuid),
+    order_id: text(b.order_id),
+    status: text(b.status) ?? 'paid',
+  };
 }
 
 const testRules = (statuses: readonly string[], idsRequired: boolean) => ({
@@ -55,10 +93,10 @@ const testRules = (statuses: readonly string[], idsRequired: boolean) => ({
   status: `string|in:${statuses.join(',')}`,
 });
 
-const test = { group: 'webhooks', signedWith: 'payment', blockedMerchant: 'allowed', result: Empty } as const;
+const test = { group: 'webhooks', signedWith: 'payment', blockedMerchant: 'allowed', result: Empty, parse: parseTestWebhook } as const;
 const EXAMPLE = { url_callback: 'https://shop.example.com/satchel/webhook', currency: 'USDT', network: 'TRON', status: 'paid' };
 
-export const testPaymentWebhookOp = operation<TestWebhookParams, Empty>({
+export const testPaymentWebhookOp = operation<TestWebhookParams, Empty, TestWebhookBody>({
   ...test,
   id: 'testPaymentWebhook',
   path: '/v1/test-webhook/payment',
@@ -69,7 +107,7 @@ export const testPaymentWebhookOp = operation<TestWebhookParams, Empty>({
 
 // The spec validates test webhooks with the payment key, but a popular SDK signs the payout test
 // with the payout key; both are the merchant's own secrets, so that one route takes either.
-export const testPayoutWebhookOp = operation<TestWebhookParams, Empty>({
+export const testPayoutWebhookOp = operation<TestWebhookParams, Empty, TestWebhookBody>({
   ...test,
   signedWith: 'payment_or_payout',
   id: 'testPayoutWebhook',
@@ -79,7 +117,7 @@ export const testPayoutWebhookOp = operation<TestWebhookParams, Empty>({
   example: { params: EXAMPLE, result: [] },
 });
 
-export const testWalletWebhookOp = operation<TestWebhookParams, Empty>({
+export const testWalletWebhookOp = operation<TestWebhookParams, Empty, TestWebhookBody>({
   ...test,
   id: 'testWalletWebhook',
   path: '/v1/test-webhook/wallet',

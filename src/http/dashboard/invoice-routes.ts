@@ -12,6 +12,9 @@ import { resendPaymentWebhook } from '../../webhooks/resend.ts';
 import { refundInvoice } from '../../refunds/refund.ts';
 import { simulatePay, SimulatorError } from '../../simulator/payments.ts';
 import { isUuid } from '../../contracts/rules.ts';
+import { refundInvoiceOp } from '../../contracts/merchant-api/invoices.ts';
+import { resendWebhookOp } from '../../contracts/merchant-api/webhooks.ts';
+import { paramsFor } from '../signed-api.ts';
 import type { DashboardApi } from './api.ts';
 
 function invoiceId(params: unknown): string {
@@ -54,7 +57,7 @@ export function invoiceRoutes(d: DashboardApi): void {
     '/invoices/:id/resend',
     async ({ merchant, req, actor }) => {
       const id = invoiceId(req.params);
-      await resendPaymentWebhook(ctx, merchant, { uuid: id });
+      await resendPaymentWebhook(ctx, merchant, paramsFor(ctx, resendWebhookOp, { uuid: id }));
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'webhook_resend', target: id }, ctx.now());
       return { queued: true };
     },
@@ -66,7 +69,7 @@ export function invoiceRoutes(d: DashboardApi): void {
     async ({ merchant, req, body, actor }) => {
       const id = invoiceId(req.params);
       const input = { uuid: id, address: body.address, amount: body.amount === '' ? undefined : body.amount, is_subtract: body.is_subtract === true };
-      await refundInvoice(ctx, merchant, input);
+      await refundInvoice(ctx, merchant, paramsFor(ctx, refundInvoiceOp, input));
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'refund', target: id, detail: { address: String(body.address), amount: body.amount ?? null } }, ctx.now());
       return { requested: true };
     },

@@ -11,6 +11,8 @@ import { LOGO_BODY_LIMIT, LOGO_TOO_LARGE, logoFromBody } from '../../dashboard/s
 import { isUuid } from '../../contracts/rules.ts';
 import { withOrderIds } from '../../dashboard/payout-orders.ts';
 import { NotFoundError } from '../../errors.ts';
+import { calcPayoutOp, createPayoutOp, payoutInfoOp, payoutListOp } from '../../contracts/merchant-api/payouts.ts';
+import { paramsFor } from '../signed-api.ts';
 
 /** What the create form sends, as the signed API takes it. */
 function payoutInput(body: Record<string, unknown>) {
@@ -29,24 +31,24 @@ export function moneyRoutes(d: DashboardApi): void {
   const { ctx } = d;
 
   d.get('/payouts', async ({ merchant, query }) => {
-    const page = await listPayouts(ctx, merchant.id, {}, typeof query.cursor === 'string' ? { cursor: query.cursor } : {});
+    const page = await listPayouts(ctx, merchant.id, paramsFor(ctx, payoutListOp, {}, typeof query.cursor === 'string' ? { cursor: query.cursor } : {}));
     return { items: await withOrderIds(ctx.storage.db, merchant.id, page.items), next: page.paginate.nextCursor, previous: page.paginate.previousCursor };
   });
 
   d.get('/payouts/:id', async ({ merchant, req }) => {
     const id = (req.params as { id?: unknown }).id;
     if (!isUuid(id)) throw new NotFoundError('Payout not found');
-    const [payout] = await withOrderIds(ctx.storage.db, merchant.id, [await payoutInfo(ctx, merchant.id, { uuid: id.toLowerCase() })]);
+    const [payout] = await withOrderIds(ctx.storage.db, merchant.id, [await payoutInfo(ctx, merchant.id, paramsFor(ctx, payoutInfoOp, { uuid: id.toLowerCase() }))]);
     return payout;
   });
 
-  d.post('/payouts/calc', async ({ merchant, body }) => calcPayout(ctx, merchant, payoutInput(body)), { manage: true });
+  d.post('/payouts/calc', async ({ merchant, body }) => calcPayout(ctx, merchant, paramsFor(ctx, calcPayoutOp, payoutInput(body))), { manage: true });
 
   d.post(
     '/payouts',
     async ({ merchant, body, actor }) => {
       const input = payoutInput(body);
-      const created = await createPayout(ctx, merchant, input);
+      const created = await createPayout(ctx, merchant, paramsFor(ctx, createPayoutOp, input));
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'payout_create', target: String(input.order_id), detail: { amount: input.amount, currency: input.currency, network: input.network, address: input.address } }, ctx.now());
       return created;
     },

@@ -11,6 +11,8 @@ import { saveDefaults } from '../../dashboard/settings.ts';
 import { blockWallet } from '../../wallets/create.ts';
 import { blockedAddressRefund } from '../../wallets/blocked-refund.ts';
 import { isUuid } from '../../contracts/rules.ts';
+import { blockedWalletRefundOp, blockWalletOp } from '../../contracts/merchant-api/wallets.ts';
+import { paramsFor } from '../signed-api.ts';
 import type { DashboardApi } from './api.ts';
 
 function uuidParam(params: unknown, what: string): string {
@@ -36,7 +38,7 @@ export function walletRoutes(d: DashboardApi): void {
     async ({ merchant, req, body, actor }) => {
       const id = uuidParam(req.params, 'Wallet');
       const force = body.is_force_refund === true;
-      const r = await blockWallet(ctx, merchant.id, { uuid: id, is_force_refund: force });
+      const r = await blockWallet(ctx, merchant.id, paramsFor(ctx, blockWalletOp, { uuid: id, is_force_refund: force }));
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'wallet_block', target: id, detail: { is_force_refund: force } }, ctx.now());
       return r;
     },
@@ -49,7 +51,7 @@ export function walletRoutes(d: DashboardApi): void {
       notBlocked(merchant);
       const id = uuidParam(req.params, 'Wallet');
       const address = typeof body.address === 'string' ? body.address.trim() : body.address;
-      const r = await blockedAddressRefund(ctx, merchant.id, { uuid: id, address });
+      const r = await blockedAddressRefund(ctx, merchant.id, paramsFor(ctx, blockedWalletRefundOp, { uuid: id, address }));
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'wallet_refund', target: id, detail: { address: String(address), amount: r.amount } }, ctx.now());
       return r;
     },

@@ -7,9 +7,9 @@ import { invoiceInfo, invoiceQr, listInvoices } from '../../invoices/queries.ts'
 import { refundInvoice } from '../../refunds/refund.ts';
 
 export const invoiceRoutes: SignedRouteGroup = async (app, { ctx }) => {
-  signedRoute(app, createInvoiceOp, async ({ input, merchant }) => (await createInvoice(ctx, merchant, input)).invoice);
-  signedRoute(app, invoiceInfoOp, async ({ input, merchant }) => invoiceInfo(ctx, merchant.id, input));
-  signedRoute(app, invoiceListOp, async ({ input, merchant, query }) => listInvoices(ctx, merchant.id, input, query));
-  signedRoute(app, invoiceQrOp, async ({ input, merchant }) => invoiceQr(ctx, merchant.id, input));
-  signedRoute(app, refundInvoiceOp, async ({ input, merchant }) => refundInvoice(ctx, merchant, input));
+  signedRoute(app, createInvoiceOp, async ({ params, merchant }) => (await createInvoice(ctx, merchant, params)).invoice);
+  signedRoute(app, invoiceInfoOp, async ({ params, merchant }) => invoiceInfo(ctx, merchant.id, params));
+  signedRoute(app, invoiceListOp, async ({ params, merchant }) => listInvoices(ctx, merchant.id, params));
+  signedRoute(app, invoiceQrOp, async ({ params, merchant }) => invoiceQr(ctx, merchant.id, params));
+  signedRoute(app, refundInvoiceOp, async ({ params, merchant }) => refundInvoice(ctx, merchant, params));
 };

@@ -1,6 +1,6 @@
 // Payouts (signed with the payout key), and the unauthenticated simulator routes for money going out.
 import type { FastifyInstance } from 'fastify';
-import { simulatorRoute } from './simulator.ts';
+import { simulatorRoute, str } from './simulator.ts';
 import type { Ctx } from '../../context.ts';
 import { signedRoute, type SignedRouteGroup } from '../signed-api.ts';
 import type { Input } from '../../contracts/rules.ts';
@@ -12,22 +12,18 @@ import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../simulator/p
 import { simulateDeposit } from '../../simulator/deposit.ts';
 
 export const payoutRoutes: SignedRouteGroup = async (app, { ctx }) => {
-  signedRoute(app, createPayoutOp, async ({ input, merchant }) => createPayout(ctx, merchant, input));
-  for (const op of [calcPayoutOp, calculatePayoutOp]) signedRoute(app, op, async ({ input, merchant }) => calcPayout(ctx, merchant, input));
-  signedRoute(app, payoutInfoOp, async ({ input, merchant }) => payoutInfo(ctx, merchant.id, input));
-  signedRoute(app, payoutListOp, async ({ input, merchant, query }) => listPayouts(ctx, merchant.id, input, query));
+  signedRoute(app, createPayoutOp, async ({ params, merchant }) => createPayout(ctx, merchant, params));
+  for (const op of [calcPayoutOp, calculatePayoutOp]) signedRoute(app, op, async ({ params, merchant }) => calcPayout(ctx, merchant, params));
+  signedRoute(app, payoutInfoOp, async ({ params, merchant }) => payoutInfo(ctx, merchant.id, params));
+  signedRoute(app, payoutListOp, async ({ params, merchant }) => listPayouts(ctx, merchant.id, params));
   signedRoute(app, payoutServicesOp, async ({ merchant }) => payoutServices(ctx, merchant.id));
 };
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
 
 /** /simulator/payout/confirm, /simulator/payout/fail `{"payout":"<uuid>"}` and /simulator/deposit
  * `{"merchant","currency","amount"}` (test mode; see docs/payouts.md). */
 export async function moneyOutSimulatorRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
   const route = (path: string, run: (input: Input) => Promise<unknown>) => simulatorRoute(app, path, run);
-  route('/simulator/payout/confirm', (i) => simulateConfirmOutgoing(ctx, str(i.payout)));
-  route('/simulator/payout/fail', (i) => simulateFailOutgoing(ctx, str(i.payout)));
-  route('/simulator/deposit', (i) => simulateDeposit(ctx, { merchant: str(i.merchant), currency: str(i.currency), amount: str(i.amount) }));
+  route('/simulator/payout/confirm', (i) => simulateConfirmOutgoing(ctx, str(i.payout) ?? ''));
+  route('/simulator/payout/fail', (i) => simulateFailOutgoing(ctx, str(i.payout) ?? ''));
+  route('/simulator/deposit', (i) => simulateDeposit(ctx, { merchant: str(i.merchant) ?? '', currency: str(i.currency) ?? '', amount: str(i.amount) ?? '' }));
 }

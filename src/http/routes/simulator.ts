@@ -13,7 +13,8 @@ import {
 } from '../../simulator/payments.ts';
 import { walletAddress } from '../../wallets/payer.ts';
 
-function str(v: unknown): string | undefined {
+/** A simulator parameter's text, or undefined when it is not a non-empty string. */
+export function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 

@@ -4,6 +4,6 @@ import { transferToBusinessOp, transferToPersonalOp } from '../../contracts/merc
 import { transfer } from '../../transfers/transfer.ts';
 
 export const transferRoutes: SignedRouteGroup = async (app, { ctx }) => {
-  signedRoute(app, transferToBusinessOp, async ({ input, merchant }) => transfer(ctx, merchant, 'to-business', input));
-  signedRoute(app, transferToPersonalOp, async ({ input, merchant }) => transfer(ctx, merchant, 'to-personal', input));
+  signedRoute(app, transferToBusinessOp, async ({ params, merchant }) => transfer(ctx, merchant, 'to-business', params));
+  signedRoute(app, transferToPersonalOp, async ({ params, merchant }) => transfer(ctx, merchant, 'to-personal', params));
 };

@@ -5,8 +5,8 @@ import { blockWallet, createStaticWallet, walletQr } from '../../wallets/create.
 import { blockedAddressRefund } from '../../wallets/blocked-refund.ts';
 
 export const walletRoutes: SignedRouteGroup = async (app, { ctx }) => {
-  signedRoute(app, createWalletOp, async ({ input, merchant }) => createStaticWallet(ctx, merchant, input));
-  signedRoute(app, walletQrOp, async ({ input, merchant }) => walletQr(ctx, merchant.id, input));
-  signedRoute(app, blockWalletOp, async ({ input, merchant }) => blockWallet(ctx, merchant.id, input));
-  signedRoute(app, blockedWalletRefundOp, async ({ input, merchant }) => blockedAddressRefund(ctx, merchant.id, input));
+  signedRoute(app, createWalletOp, async ({ params, merchant }) => createStaticWallet(ctx, merchant, params));
+  signedRoute(app, walletQrOp, async ({ params, merchant }) => walletQr(ctx, merchant.id, params));
+  signedRoute(app, blockWalletOp, async ({ params, merchant }) => blockWallet(ctx, merchant.id, params));
+  signedRoute(app, blockedWalletRefundOp, async ({ params, merchant }) => blockedAddressRefund(ctx, merchant.id, params));
 };

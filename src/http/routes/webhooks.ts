@@ -5,18 +5,18 @@ import { resendPaymentWebhook } from '../../webhooks/resend.ts';
 import { sendTestWebhook } from '../../test-webhooks/send.ts';
 
 export const webhookRoutes: SignedRouteGroup = async (app, { ctx }) => {
-  signedRoute(app, resendWebhookOp, async ({ input, merchant }) => {
-    await resendPaymentWebhook(ctx, merchant, input);
+  signedRoute(app, resendWebhookOp, async ({ params, merchant }) => {
+    await resendPaymentWebhook(ctx, merchant, params);
     return [];
   });
   // The provider's current documentation (and SDKs that follow it) resend through v2, by txid too.
-  signedRoute(app, resendWebhookV2Op, async ({ input, merchant }) => {
-    await resendPaymentWebhook(ctx, merchant, input, { byTxid: true });
+  signedRoute(app, resendWebhookV2Op, async ({ params, merchant }) => {
+    await resendPaymentWebhook(ctx, merchant, params);
     return [];
   });
   for (const [kind, op] of [['payment', testPaymentWebhookOp], ['payout', testPayoutWebhookOp], ['wallet', testWalletWebhookOp]] as const) {
-    signedRoute(app, op, async ({ input, merchant, req }) => {
-      const r = await sendTestWebhook(ctx, merchant, kind, input);
+    signedRoute(app, op, async ({ params, merchant, req }) => {
+      const r = await sendTestWebhook(ctx, merchant, kind, params);
       // The merchant gets [] whatever its receiver did; the outcome is only logged.
       req.log.info({ kind, httpStatus: r.httpStatus, latencyMs: r.latencyMs, error: r.error }, 'test webhook sent');
       return [];
