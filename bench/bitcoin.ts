@@ -16,6 +16,8 @@ import type { ChainSink } from '../src/chain/contract.ts';
 import { createBitcoinDriver, configuredNetwork, type BitcoinCoreDriver } from '../src/chain/bitcoin/index.ts';
 import { btcDb } from '../src/chain/bitcoin/schema.ts';
 import { createInvoice } from '../src/invoices/create.ts';
+import { paramsFor } from '../src/http/signed-api.ts';
+import { createInvoiceOp } from '../src/contracts/merchant-api/invoices.ts';
 import { runWorkers } from '../src/worker/index.ts';
 import { backends } from '../test/helpers/backends.ts';
 import { Payer, REGTEST, startLitecoind, type Litecoind } from '../test/chain/bitcoin/litecoind.ts';
@@ -133,7 +135,7 @@ async function latencyRows(): Promise<Row[]> {
     const paid: number[] = [];
     try {
       for (let i = 0; i < PAYMENTS; i++) {
-        const inv = (await createInvoice(g.ctx, g.merchant, { amount: '0.1', currency: 'LTC', network: 'LTC', order_id: `bench-ltc-${++n}` })).invoice;
+        const inv = (await createInvoice(g.ctx, g.merchant, paramsFor(g.ctx, createInvoiceOp, { amount: '0.1', currency: 'LTC', network: 'LTC', order_id: `bench-ltc-${++n}` }))).invoice;
         await sleep(Math.random() * interval);
         await g.payer.pay([{ address: String(inv.address), amount: '0.1' }]);
         seen.push(await until(String(inv.uuid), 'check'));

@@ -20,6 +20,8 @@ import { evmDb } from '../src/chain/evm/schema.ts';
 import type { ChainSink } from '../src/chain/contract.ts';
 import { processNetwork } from '../src/chain/ingest.ts';
 import { createInvoice } from '../src/invoices/create.ts';
+import { paramsFor } from '../src/http/signed-api.ts';
+import { createInvoiceOp } from '../src/contracts/merchant-api/invoices.ts';
 import { runWorkers } from '../src/worker/index.ts';
 import { ANVIL_MNEMONIC, CHAIN_ID } from '../test/chain/evm/anvil.ts';
 import { GATEWAY_MNEMONIC, PAYER, startChain, startEvmGateway, type TestChain } from '../test/chain/evm/gateway-setup.ts';
@@ -217,7 +219,7 @@ async function latencyRows(chain: TestChain): Promise<Row[]> {
   const { ctx, merchant, anvil } = gw;
   let n = 0;
   const pay = async () => {
-    const inv = (await createInvoice(ctx, merchant, { amount: '10', currency: 'USDT', network: 'ETH', order_id: `bench-evm-${++n}` })).invoice;
+    const inv = (await createInvoice(ctx, merchant, paramsFor(ctx, createInvoiceOp, { amount: '10', currency: 'USDT', network: 'ETH', order_id: `bench-evm-${++n}` }))).invoice;
     await gw.payToken(String(inv.address), '10');
     return String(inv.uuid);
   };

@@ -11,6 +11,8 @@ import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/compose.ts';
 import { createMerchant } from '../src/merchants/store.ts';
 import { createInvoice } from '../src/invoices/create.ts';
+import { paramsFor } from '../src/http/signed-api.ts';
+import { createInvoiceOp } from '../src/contracts/merchant-api/invoices.ts';
 import { nextRev, simTxid } from '../src/chain/simulated/driver.ts';
 import { processNetwork } from '../src/chain/ingest.ts';
 import { WebhookDeliverer } from '../src/webhooks/deliver.ts';
@@ -145,7 +147,7 @@ export async function lifecycleBench(count = Number(process.env.BENCH_LC_COUNT ?
     for (let round = 0; round < rounds; round++) {
       const invoices: Array<Record<string, unknown>> = [];
       for (let i = 0; i < count; i++) {
-        invoices.push((await createInvoice(ctx, m, { amount: '10', currency: 'USDT', network: 'TRON', order_id: `lc-${round}-${i}`, url_callback: rx.url })).invoice);
+        invoices.push((await createInvoice(ctx, m, paramsFor(ctx, createInvoiceOp, { amount: '10', currency: 'USDT', network: 'TRON', order_id: `lc-${round}-${i}`, url_callback: rx.url }))).invoice);
       }
       // The chain receives every payment at once; the driver and the lifecycle then process them.
       await ctx.storage.db.transaction().execute(async (trx) => {

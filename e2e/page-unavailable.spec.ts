@@ -6,6 +6,9 @@ import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/compose.ts';
 import { createInvoice } from '../src/invoices/create.ts';
 import { createStaticWallet } from '../src/wallets/create.ts';
+import { paramsFor } from '../src/http/signed-api.ts';
+import { createInvoiceOp } from '../src/contracts/merchant-api/invoices.ts';
+import { createWalletOp } from '../src/contracts/merchant-api/wallets.ts';
 import { capture, expect, heading, test } from './support/page-helpers.ts';
 import { MNEMONIC, startGatewayProcess } from './support/gateway.ts';
 
@@ -16,8 +19,8 @@ test('an invoice and a static wallet on a network no longer offered: no address,
   try {
     // Made as they were made before BTC was switched off: by a gateway on the same data folder that still offers it.
     const before = await createContext(loadConfig({ SATCHEL_DATA_DIR: gw.dataDir, SATCHEL_MNEMONIC: MNEMONIC, SATCHEL_PUBLIC_URL: gw.url, LOG_LEVEL: 'silent' }));
-    const { invoice } = await createInvoice(before, gw.merchant, { amount: '0.01', currency: 'BTC', network: 'BTC', order_id: 'off-1' });
-    const wallet = await createStaticWallet(before, gw.merchant, { currency: 'BTC', network: 'BTC', order_id: 'off-w1' });
+    const { invoice } = await createInvoice(before, gw.merchant, paramsFor(before, createInvoiceOp, { amount: '0.01', currency: 'BTC', network: 'BTC', order_id: 'off-1' }));
+    const wallet = await createStaticWallet(before, gw.merchant, paramsFor(before, createWalletOp, { currency: 'BTC', network: 'BTC', order_id: 'off-w1' }));
     await before.storage.close();
 
     await page.goto(`${gw.url}/pay/${invoice.uuid}`);
