@@ -1,5 +1,16 @@
 // Calls to the dashboard's own API (/api/dashboard). The browser never holds an API key: the
-// session cookie authenticates, and every change carries the session's CSRF token.
+// session cookie authenticates, and every change carries the session's CSRF token. Each call names
+// its route's contract (src/contracts/dashboard/), which types the body and checks the answer.
+import * as z from 'zod/mini';
+import { pathOf, type DashboardRoute, type NoBody } from '../contracts/dashboard/route.ts';
+
+const Envelope = z.object({
+  state: z.optional(z.number()),
+  result: z.optional(z.unknown()),
+  message: z.optional(z.string()),
+  errors: z.optional(z.nullable(z.record(z.string(), z.array(z.string())))),
+});
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -23,38 +34,55 @@ export function configureApi(s: Partial<Session>): void {
   Object.assign(session, s);
 }
 
-export function apiUrl(path: string, params: Record<string, string | null | undefined> = {}): string {
+type Query<Q extends string> = Partial<Record<Q, string | null | undefined>>;
+
+/** The address of a route with its path parameters and query (and the merchant in view). */
+export function apiUrl<Q extends string>(route: { readonly path: string; readonly query: readonly Q[] }, query: Query<Q> = {}, params: Record<string, string> = {}): string {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '') q.set(k, v);
+  for (const [k, v] of Object.entries<string | null | undefined>(query)) if (v !== null && v !== undefined && v !== '') q.set(k, v);
   if (session.merchant) q.set('merchant', session.merchant);
   const qs = q.toString();
-  return `/api/dashboard${path}${qs ? `?${qs}` : ''}`;
+  return `/api/dashboard${pathOf(route, params)}${qs ? `?${qs}` : ''}`;
 }
 
-async function answer<T>(res: Response, path: string): Promise<T> {
-  type Envelope = { state?: number; result?: T; message?: string; errors?: Record<string, string[]> };
-  let body: Envelope | null = null;
+/** The result of a success envelope, once it has the shape the route's contract gives it. */
+async function answer<R>(res: Response, route: Pick<DashboardRoute<unknown, R>, 'access' | 'result'>): Promise<R> {
+  let body: unknown = null;
   try {
-    body = (await res.json()) as Envelope;
+    body = await res.json();
   } catch {
     body = null;
   }
-  if (res.ok && body?.state === 0) return body.result as T;
-  if (res.status === 401 && !path.startsWith('/login') && !path.startsWith('/set-password')) session.onSignedOut();
-  throw new ApiError(res.status, body?.message ?? `The server answered ${res.status}.`, body?.errors ?? null);
+  const envelope = Envelope.safeParse(body);
+  const e = envelope.success ? envelope.data : null;
+  if (res.ok && e?.state === 0 && route.result) {
+    // The answer as sent (its fields in the server's order), once the contract accepts it.
+    if (route.result.safeParse(e.result).success) return e.result as R;
+    throw new ApiError(res.status, 'The server answered something this page does not understand.');
+  }
+  if (res.status === 401 && route.access !== 'public') session.onSignedOut();
+  throw new ApiError(res.status, e?.message ?? `The server answered ${res.status}.`, e?.errors ?? null);
 }
 
-export async function get<T>(path: string, params: Record<string, string | null | undefined> = {}): Promise<T> {
-  const res = await fetch(apiUrl(path, params), { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store' });
-  return answer<T>(res, path);
+/** Reads a GET route. */
+export async function get<R, Q extends string>(route: DashboardRoute<NoBody, R, Q>, query: Query<Q> = {}, params: Record<string, string> = {}): Promise<R> {
+  const res = await fetch(apiUrl(route, query, params), { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store' });
+  return answer(res, route);
 }
 
-export async function post<T>(path: string, body: unknown = {}): Promise<T> {
-  const res = await fetch(apiUrl(path), {
+/** Calls a POST route with its body. */
+export async function post<B, R>(route: DashboardRoute<B, R, never>, body: NoInfer<B>, params: Record<string, string> = {}): Promise<R> {
+  const res = await fetch(apiUrl(route, {}, params), {
     method: 'POST',
     credentials: 'same-origin',
     headers: { accept: 'application/json', 'content-type': 'application/json', 'x-csrf-token': session.csrf },
     body: JSON.stringify(body),
   });
-  return answer<T>(res, path);
+  return answer(res, route);
+}
+
+/** A form field's text as a body sends it (absent when the form has no such text field). */
+export function formText(form: FormData, name: string): string | undefined {
+  const v = form.get(name);
+  return typeof v === 'string' ? v : undefined;
 }

@@ -3,6 +3,7 @@
 import { useEffect } from 'preact/hooks';
 import { lazyView } from '../page/lazy.tsx';
 import { post } from './api.ts';
+import { authApi } from '../contracts/dashboard/auth.ts';
 import { current } from './route.ts';
 import { applyTheme, chooseMerchant, flash, loadMe, me, signedOut, theme, type Me } from './store.ts';
 import { SetPassword, SignIn } from './auth.tsx';
@@ -118,7 +119,7 @@ function Shell({ me: m, path }: { me: Me; path: string }) {
             type="button"
             class="btn small"
             onClick={() => {
-              void post('/logout').finally(signedOut);
+              void post(authApi.logout, {}).finally(signedOut);
             }}
           >
             Sign out

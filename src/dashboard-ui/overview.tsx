@@ -4,23 +4,10 @@ import { get } from './api.ts';
 import { amount } from './format.ts';
 import { lazyView } from '../page/lazy.tsx';
 import { Card, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
-import { InvoiceTable, type ListedInvoice } from './invoice-table.tsx';
-import type { DayPoint } from './chart.tsx';
+import { InvoiceTable } from './invoice-table.tsx';
+import { invoiceApi, type Held } from '../contracts/dashboard/invoices.ts';
 
 const VolumeChart = lazyView(() => import('./chart.tsx').then((m) => m.VolumeChart));
-
-interface Held {
-  currency: string;
-  amount: string;
-  usd: string | null;
-}
-
-interface OverviewData {
-  balances: { business: Held[]; personal: Held[]; total_usd: string };
-  days: DayPoint[];
-  latest: ListedInvoice[];
-  delayed_networks: string[];
-}
 
 function Balances({ title, list }: { title: string; list: Held[] }) {
   return (
@@ -44,7 +31,7 @@ function Balances({ title, list }: { title: string; list: Held[] }) {
 }
 
 export function Overview() {
-  const { data, error } = useLoad(() => get<OverviewData>('/overview'), []);
+  const { data, error } = useLoad(() => get(invoiceApi.overview), []);
   return (
     <Page title="Overview">
       <Problem error={error} />

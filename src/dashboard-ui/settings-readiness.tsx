@@ -5,12 +5,7 @@ import { useState } from 'preact/hooks';
 import { get } from './api.ts';
 import { Card, Problem, TableScroll } from './ui.tsx';
 
-interface Finding {
-  status: 'OK' | 'WARN' | 'FAIL' | 'SKIP';
-  name: string;
-  detail: string;
-  fix?: string;
-}
+import { readinessApi, type Finding } from '../contracts/dashboard/readiness.ts';
 
 const TONE: Record<Finding['status'], string> = { OK: 'ok', WARN: 'warn', FAIL: 'bad', SKIP: 'neutral' };
 
@@ -22,7 +17,7 @@ export function Readiness() {
     setRunning(true);
     setError(null);
     try {
-      setFindings(await get<Finding[]>('/doctor'));
+      setFindings(await get(readinessApi.doctor));
     } catch (e) {
       setError(e);
     } finally {

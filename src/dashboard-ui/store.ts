@@ -3,15 +3,9 @@ import { signal } from '@preact/signals';
 import { configureApi, get } from './api.ts';
 import { current } from './route.ts';
 
-export interface Me {
-  user: { id: string; email: string; role: 'owner' | 'viewer' | 'admin' };
-  can_manage: boolean;
-  merchant: { id: string; name: string; blocked: boolean };
-  merchants: Array<{ id: string; name: string }> | null;
-  csrf: string;
-  test_mode: boolean;
-  public_url: string;
-}
+import { authApi, type Me } from '../contracts/dashboard/auth.ts';
+
+export type { Me };
 
 /** undefined while the first /me is on its way; null when signed out. */
 export const me = signal<Me | null | undefined>(undefined);
@@ -57,7 +51,7 @@ configureApi({ onSignedOut: signedOut });
 
 export async function loadMe(): Promise<void> {
   try {
-    signedIn(await get<Me>('/me'));
+    signedIn(await get(authApi.me));
   } catch {
     signedOut();
   }
