@@ -2,6 +2,7 @@
 // session cookie authenticates, and every change carries the session's CSRF token. Each call names
 // its route's contract (src/contracts/dashboard/), which types the body and checks the answer.
 import * as z from 'zod/mini';
+import { ApiError } from '../ui-kit/api-error.ts';
 import { pathOf, type DashboardRoute, type NoBody } from '../contracts/dashboard/route.ts';
 
 const Envelope = z.object({
@@ -11,15 +12,7 @@ const Envelope = z.object({
   errors: z.optional(z.nullable(z.record(z.string(), z.array(z.string())))),
 });
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly errors: Record<string, string[]> | null = null,
-  ) {
-    super(message);
-  }
-}
+export { ApiError };
 
 interface Session {
   csrf: string;

@@ -1,7 +1,7 @@
 // The dashboard shell: sign-in when signed out; otherwise the header, navigation and the view
 // for the current address.
 import { useEffect } from 'preact/hooks';
-import { lazyView } from '../page/lazy.tsx';
+import { lazyView } from '../ui-kit/lazy.tsx';
 import { post } from './api.ts';
 import { authApi } from '../contracts/dashboard/auth.ts';
 import { current } from './route.ts';

@@ -6,7 +6,8 @@ import { ApiError, formText, get, post } from './api.ts';
 import type { BodyOf, DashboardRoute } from '../contracts/dashboard/route.ts';
 import { invoiceApi, type InvoiceDetail as Detail } from '../contracts/dashboard/invoices.ts';
 import { Attempts, BodySent } from './attempts.tsx';
-import { amount, safeHref, short, time } from './format.ts';
+import { amount, short, time } from './format.ts';
+import { webHref } from '../ui-kit/links.ts';
 import { me, notify } from './store.ts';
 import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
 
@@ -42,7 +43,7 @@ export function InvoiceDetail({ id }: { id: string }) {
   }
   if (!data) return <Loading />;
   const inv = data.invoice;
-  const payerPage = safeHref(inv.payer_page);
+  const payerPage = webHref(inv.payer_page);
   return (
     <Page
       title={`Invoice ${inv.order_id}`}
@@ -140,7 +141,7 @@ export function InvoiceDetail({ id }: { id: string }) {
           ) : (
             <ul class="stack plain">
               {data.transfers.map((t) => {
-                const link = safeHref(t.explorer);
+                const link = webHref(t.explorer);
                 return (
                   <li key={`${t.txid}:${t.idx}`}>
                     <strong class="num">{amount(t.amount, t.currency)}</strong> <Badge value={t.status} />{' '}

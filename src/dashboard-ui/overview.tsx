@@ -2,7 +2,7 @@
 // notice when payments on some network are not being detected (its node is faulty).
 import { get } from './api.ts';
 import { amount } from './format.ts';
-import { lazyView } from '../page/lazy.tsx';
+import { lazyView } from '../ui-kit/lazy.tsx';
 import { Card, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
 import { InvoiceTable } from './invoice-table.tsx';
 import { invoiceApi, type Held } from '../contracts/dashboard/invoices.ts';

@@ -4,7 +4,8 @@ import { useState } from 'preact/hooks';
 import { ApiError, get, post } from './api.ts';
 import type { DashboardRoute } from '../contracts/dashboard/route.ts';
 import { walletApi } from '../contracts/dashboard/wallets.ts';
-import { amount, safeHref, short, time } from './format.ts';
+import { amount, short, time } from './format.ts';
+import { webHref } from '../ui-kit/links.ts';
 import { me, notify } from './store.ts';
 import { DeliveryList } from './deliveries.tsx';
 import { KeysetPager, ListFilters, LoadedList, useFilteredList } from './list-page.tsx';
@@ -87,7 +88,7 @@ export function WalletDetail({ id }: { id: string }) {
   }
   if (!data) return <Loading />;
   const w = data.wallet;
-  const page = safeHref(w.url);
+  const page = webHref(w.url);
   const addressError = actionError instanceof ApiError && actionError.errors?.address ? `Not a valid ${w.network} address.` : null;
   return (
     <Page
@@ -175,7 +176,7 @@ export function WalletDetail({ id }: { id: string }) {
         ) : (
           <DataTable label="Top-ups table" columns={['Seen', ['Amount', 'num'], 'Status', ['Credited', 'num'], 'Transaction']}>
             {data.topups.map((t) => {
-              const link = safeHref(t.explorer);
+              const link = webHref(t.explorer);
               return (
                 <tr key={`${t.txid}:${t.idx}`}>
                   <td class="nowrap">{time(t.seen_at)}</td>
