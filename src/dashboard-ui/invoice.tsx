@@ -2,20 +2,21 @@
 // deliveries with their attempts and bodies, and the actions (resend, refund, payer page,
 // simulate in test mode).
 import { useState } from 'preact/hooks';
-import { ApiError, formText, get, post } from './api.ts';
+import { ApiError, formText } from './api.ts';
 import type { BodyOf, DashboardRoute } from '../contracts/dashboard/route.ts';
 import { invoiceApi, type InvoiceDetail as Detail } from '../contracts/dashboard/invoices.ts';
 import { Attempts, BodySent } from './attempts.tsx';
 import { amount, short, time } from './format.ts';
 import { webHref } from '../ui-kit/links.ts';
-import { me, notify } from './store.ts';
+import { useStore } from './store.ts';
 import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
 
 /** Calls one of the invoice's actions; true once it succeeded. */
 type Act = <B>(route: DashboardRoute<B, unknown, never>, body: B, done: string) => Promise<boolean>;
 
 export function InvoiceDetail({ id }: { id: string }) {
-  const { data, error, reload } = useLoad(() => get(invoiceApi.invoice, {}, { id }), [id]);
+  const { api, me, notify } = useStore();
+  const { data, error, reload } = useLoad(() => api.get(invoiceApi.invoice, {}, { id }), [id]);
   const [actionError, setActionError] = useState<unknown>(null);
   const [refunding, setRefunding] = useState(false);
   const manage = me.value?.can_manage ?? false;
@@ -23,7 +24,7 @@ export function InvoiceDetail({ id }: { id: string }) {
   const act: Act = async (route, body, done) => {
     setActionError(null);
     try {
-      await post(route, body, { id });
+      await api.post(route, body, { id });
       notify('ok', done);
       reload();
       return true;

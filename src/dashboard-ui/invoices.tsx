@@ -1,14 +1,15 @@
 // Invoices: filters and search in the address bar, keyset pages, CSV export of the same filter.
-import { apiUrl } from './api.ts';
 import { Card, Field, Page } from './ui.tsx';
 import { InvoiceTable } from './invoice-table.tsx';
 import { invoiceApi } from '../contracts/dashboard/invoices.ts';
 import { KeysetPager, ListFilters, LoadedList, useFilteredList } from './list-page.tsx';
+import { useStore } from './store.ts';
 
 const STATUSES = ['process', 'check', 'paid', 'paid_over', 'wrong_amount', 'fail', 'cancel', 'system_fail', 'refund_process', 'refund_paid', 'refund_fail', 'locked'];
 const FILTER_KEYS = ['q', 'status', 'currency', 'network', 'from', 'to'] as const;
 
 export function Invoices() {
+  const { api } = useStore();
   const list = useFilteredList(invoiceApi.invoices, FILTER_KEYS);
   const { filters } = list;
 
@@ -16,7 +17,7 @@ export function Invoices() {
     <Page
       title="Invoices"
       actions={
-        <a class="btn" href={apiUrl(invoiceApi.csv, filters)} download>
+        <a class="btn" href={api.url(invoiceApi.csv, filters)} download>
           Export CSV
         </a>
       }

@@ -2,22 +2,23 @@
 // `either` accepts the payment key too (the common SDKs sign refunds with it), at a risk stated
 // next to the choice.
 import { useState } from 'preact/hooks';
-import { formText, get, post } from './api.ts';
+import { formText } from './api.ts';
 import { moneyApi } from '../contracts/dashboard/money.ts';
-import { notify } from './store.ts';
+import { useStore } from './store.ts';
 import { Card, Loading, Problem, useLoad } from './ui.tsx';
 
 type RefundKey = 'payout' | 'either';
 
 export function RefundKey({ manage }: { manage: boolean }) {
-  const setting = useLoad(() => get(moneyApi.refundKey), []);
+  const { api, notify } = useStore();
+  const setting = useLoad(() => api.get(moneyApi.refundKey), []);
   const [error, setError] = useState<unknown>(null);
   const save = async (e: Event) => {
     e.preventDefault();
     const choice = formText(new FormData(e.currentTarget as HTMLFormElement), 'refund_key');
     setError(null);
     try {
-      await post(moneyApi.setRefundKey, { refund_key: choice });
+      await api.post(moneyApi.setRefundKey, { refund_key: choice });
       notify('ok', 'The refund key setting was saved.');
       setting.reload();
     } catch (err) {

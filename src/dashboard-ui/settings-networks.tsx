@@ -2,11 +2,12 @@
 // live or test, custody, whether its node answers, confirmations, head height, and whether it is
 // offered to payers and merchants, with the reason when not.
 import { readinessApi } from '../contracts/dashboard/readiness.ts';
-import { get } from './api.ts';
 import { Card, Loading, Problem, TableScroll, useLoad } from './ui.tsx';
+import { useStore } from './store.ts';
 
 export function Networks() {
-  const rows = useLoad(() => get(readinessApi.networks), []);
+  const { api } = useStore();
+  const rows = useLoad(() => api.get(readinessApi.networks), []);
   return (
     <Card title="Networks">
       {rows.error ? <Problem error={rows.error} /> : !rows.data ? <Loading /> : (

@@ -2,11 +2,11 @@
 // settings-profile.tsx), API keys, the refund key (refund-key.tsx), users (owners invite and remove), this account's sessions, and
 // the audit log of changes.
 import { useState } from 'preact/hooks';
-import { ApiError, formText, get, post } from './api.ts';
+import { ApiError, formText } from './api.ts';
 import { authApi, type User } from '../contracts/dashboard/auth.ts';
 import { moneyApi } from '../contracts/dashboard/money.ts';
 import { walletApi, type DefaultUrls } from '../contracts/dashboard/wallets.ts';
-import { me, notify, signedOut } from './store.ts';
+import { useStore } from './store.ts';
 import { time } from './format.ts';
 import { Badge, Card, Copy, Field, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
 import { Networks } from './settings-networks.tsx';
@@ -15,6 +15,7 @@ import { Profile } from './settings-profile.tsx';
 import { RefundKey } from './refund-key.tsx';
 
 export function Settings() {
+  const { me } = useStore();
   const manage = me.value?.can_manage ?? false;
   return (
     <Page title="Settings">
@@ -32,7 +33,8 @@ export function Settings() {
 }
 
 function Users({ manage }: { manage: boolean }) {
-  const users = useLoad(() => get(authApi.users), []);
+  const { api, me, notify } = useStore();
+  const users = useLoad(() => api.get(authApi.users), []);
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const invite = async (e: Event) => {
@@ -41,7 +43,7 @@ function Users({ manage }: { manage: boolean }) {
     const form = new FormData(formEl);
     setError(null);
     try {
-      const r = await post(authApi.invite, { email: formText(form, 'email'), role: formText(form, 'role') });
+      const r = await api.post(authApi.invite, { email: formText(form, 'email'), role: formText(form, 'role') });
       setLink({ email: r.user.email, url: r.link });
       formEl.reset();
       users.reload();
@@ -52,7 +54,7 @@ function Users({ manage }: { manage: boolean }) {
   const act = async (route: typeof authApi.removeUser | typeof authApi.resetLink, u: User) => {
     setError(null);
     try {
-      const r: { link?: string } = await post<{ id?: string }, object>(route, { id: u.id });
+      const r: { link?: string } = await api.post<{ id?: string }, object>(route, { id: u.id });
       if (r.link) setLink({ email: u.email, url: r.link });
       else notify('ok', `${u.email} was removed.`);
       users.reload();
@@ -132,6 +134,7 @@ function Users({ manage }: { manage: boolean }) {
 }
 
 function Security() {
+  const { api, me, signedOut } = useStore();
   const [error, setError] = useState<unknown>(null);
   return (
     <Card title="Sessions">
@@ -141,7 +144,7 @@ function Security() {
         type="button"
         class="btn"
         onClick={() => {
-          post(authApi.logoutAll, {}).then(signedOut, setError);
+          api.post(authApi.logoutAll, {}).then(signedOut, setError);
         }}
       >
         Sign out everywhere
@@ -151,7 +154,8 @@ function Security() {
 }
 
 function Audit() {
-  const log = useLoad(() => get(authApi.audit), []);
+  const { api } = useStore();
+  const log = useLoad(() => api.get(authApi.audit), []);
   return (
     <Card title="Audit log">
       {log.error ? <Problem error={log.error} /> : !log.data ? <Loading /> : log.data.length === 0 ? <p class="muted">Nothing yet.</p> : (
@@ -185,7 +189,8 @@ function Audit() {
 }
 
 function Keys() {
-  const keys = useLoad(() => get(moneyApi.keys), []);
+  const { api } = useStore();
+  const keys = useLoad(() => api.get(moneyApi.keys), []);
   const [fresh, setFresh] = useState<{ kind: string; key: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const rotate = async (kind: 'payment' | 'payout') => {
@@ -193,7 +198,7 @@ function Keys() {
     setError(null);
     try {
       // `from`: the key as this page shows it; a rotation made meanwhile elsewhere wins and this one is refused.
-      setFresh(await post(moneyApi.rotate, { kind, confirm: true, from: keys.data?.[kind] }));
+      setFresh(await api.post(moneyApi.rotate, { kind, confirm: true, from: keys.data?.[kind] }));
       keys.reload();
     } catch (err) {
       setError(err);
@@ -243,7 +248,8 @@ const RULE_TEXT: Record<string, string> = {
 };
 
 function Defaults({ manage }: { manage: boolean }) {
-  const urls = useLoad(() => get(walletApi.settings), []);
+  const { api, notify } = useStore();
+  const urls = useLoad(() => api.get(walletApi.settings), []);
   const [error, setError] = useState<unknown>(null);
   const fieldErrors = error instanceof ApiError ? (error.errors ?? {}) : {};
   const save = async (e: Event) => {
@@ -251,7 +257,7 @@ function Defaults({ manage }: { manage: boolean }) {
     const f = new FormData(e.currentTarget as HTMLFormElement);
     setError(null);
     try {
-      await post(walletApi.saveSettings, Object.fromEntries(URL_FIELDS.map(([k]) => [k, String(f.get(k) ?? '').trim()])));
+      await api.post(walletApi.saveSettings, Object.fromEntries(URL_FIELDS.map(([k]) => [k, String(f.get(k) ?? '').trim()])));
       notify('ok', 'The default URLs were saved.');
       urls.reload();
     } catch (err) {

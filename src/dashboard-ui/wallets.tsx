@@ -1,12 +1,12 @@
 // Static wallets: the list (filters and search in the address bar, keyset pages) and one wallet
 // with its top-ups, webhooks and, for owners, Block and the refund of blocked funds.
 import { useState } from 'preact/hooks';
-import { ApiError, get, post } from './api.ts';
+import { ApiError } from './api.ts';
 import type { DashboardRoute } from '../contracts/dashboard/route.ts';
 import { walletApi } from '../contracts/dashboard/wallets.ts';
 import { amount, short, time } from './format.ts';
 import { webHref } from '../ui-kit/links.ts';
-import { me, notify } from './store.ts';
+import { useStore } from './store.ts';
 import { DeliveryList } from './deliveries.tsx';
 import { KeysetPager, ListFilters, LoadedList, useFilteredList } from './list-page.tsx';
 import { DataTable, LinkCell, StatusCell } from './table.tsx';
@@ -57,7 +57,8 @@ const OUTCOME: Record<string, string> = {
 };
 
 export function WalletDetail({ id }: { id: string }) {
-  const { data, error, reload } = useLoad(() => get(walletApi.wallet, {}, { id }), [id]);
+  const { api, me, notify } = useStore();
+  const { data, error, reload } = useLoad(() => api.get(walletApi.wallet, {}, { id }), [id]);
   const [actionError, setActionError] = useState<unknown>(null);
   const [open, setOpen] = useState<'block' | 'refund' | null>(null);
   const [busy, setBusy] = useState(false);
@@ -67,7 +68,7 @@ export function WalletDetail({ id }: { id: string }) {
     setActionError(null);
     setBusy(true);
     try {
-      await post(route, body, { id });
+      await api.post(route, body, { id });
       notify('ok', done);
       setOpen(null);
       reload();
