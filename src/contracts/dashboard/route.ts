@@ -23,8 +23,6 @@ export interface DashboardRoute<Body = unknown, Result = unknown, Query extends 
 }
 
 export type BodyOf<R> = R extends DashboardRoute<infer B, unknown, string> ? B : never;
-export type ResultOf<R> = R extends DashboardRoute<unknown, infer T, string> ? T : never;
-export type QueryOf<R> = R extends DashboardRoute<unknown, unknown, infer Q> ? Q : never;
 
 /** No body at all. */
 export const NoBody = z.object({});
