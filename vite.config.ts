@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import preact from '@preact/preset-vite';
+import { sharedHead } from './src/ui-kit/head.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -34,7 +35,7 @@ export default defineConfig({
   root: here('./src/page'),
   base: '/',
   publicDir: here('./public'),
-  plugins: [preact(), renderBlockingEntry()],
+  plugins: [preact(), sharedHead(), renderBlockingEntry()],
   server: api ? { proxy: { '/api': api, '/simulator': api } } : {},
   build: {
     outDir: here('./dist/page'),

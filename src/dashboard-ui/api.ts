@@ -1,60 +1,90 @@
 // Calls to the dashboard's own API (/api/dashboard). The browser never holds an API key: the
-// session cookie authenticates, and every change carries the session's CSRF token.
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly errors: Record<string, string[]> | null = null,
-  ) {
-    super(message);
-  }
-}
+// session cookie authenticates, and every change carries the session's CSRF token. Each call names
+// its route's contract (src/contracts/dashboard/), which types the body and checks the answer.
+// A client belongs to the dashboard's store (store.ts), which keeps its session.
+import * as z from 'zod/mini';
+import { ApiError } from '../ui-kit/api-error.ts';
+import { pathOf, type DashboardRoute, type NoBody } from '../contracts/dashboard/route.ts';
 
-interface Session {
+export { ApiError };
+
+const Envelope = z.object({
+  state: z.optional(z.number()),
+  result: z.optional(z.unknown()),
+  message: z.optional(z.string()),
+  errors: z.optional(z.nullable(z.record(z.string(), z.array(z.string())))),
+});
+
+export interface Session {
   csrf: string;
   /** An instance admin picks the merchant in view. */
   merchant: string | null;
-  onSignedOut: () => void;
 }
 
-const session: Session = { csrf: '', merchant: null, onSignedOut: () => {} };
+type Query<Q extends string> = Partial<Record<Q, string | null | undefined>>;
 
-export function configureApi(s: Partial<Session>): void {
-  Object.assign(session, s);
+export interface ApiClient {
+  readonly session: Session;
+  /** The address of a route with its path parameters and query (and the merchant in view). */
+  url<Q extends string>(route: { readonly path: string; readonly query: readonly Q[] }, query?: Query<Q>, params?: Record<string, string>): string;
+  /** Reads a GET route. */
+  get<R, Q extends string>(route: DashboardRoute<NoBody, R, Q>, query?: Query<Q>, params?: Record<string, string>): Promise<R>;
+  /** Calls a POST route with its body. */
+  post<B, R>(route: DashboardRoute<B, R, never>, body: NoInfer<B>, params?: Record<string, string>): Promise<R>;
 }
 
-export function apiUrl(path: string, params: Record<string, string | null | undefined> = {}): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '') q.set(k, v);
-  if (session.merchant) q.set('merchant', session.merchant);
-  const qs = q.toString();
-  return `/api/dashboard${path}${qs ? `?${qs}` : ''}`;
-}
+/** A client whose 401 answers (outside sign-in) call `onSignedOut`. */
+export function createApiClient(onSignedOut: () => void): ApiClient {
+  const session: Session = { csrf: '', merchant: null };
 
-async function answer<T>(res: Response, path: string): Promise<T> {
-  type Envelope = { state?: number; result?: T; message?: string; errors?: Record<string, string[]> };
-  let body: Envelope | null = null;
-  try {
-    body = (await res.json()) as Envelope;
-  } catch {
-    body = null;
+  const url: ApiClient['url'] = (route, query = {}, params = {}) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries<string | null | undefined>(query)) if (v !== null && v !== undefined && v !== '') q.set(k, v);
+    if (session.merchant) q.set('merchant', session.merchant);
+    const qs = q.toString();
+    return `/api/dashboard${pathOf(route, params)}${qs ? `?${qs}` : ''}`;
+  };
+
+  /** The result of a success envelope, once it has the shape the route's contract gives it. */
+  async function answer<R>(res: Response, route: Pick<DashboardRoute<unknown, R>, 'access' | 'result'>): Promise<R> {
+    let body: unknown = null;
+    try {
+      body = await res.json();
+    } catch {
+      body = null;
+    }
+    const envelope = Envelope.safeParse(body);
+    const e = envelope.success ? envelope.data : null;
+    if (res.ok && e?.state === 0 && route.result) {
+      // The answer as sent (its fields in the server's order), once the contract accepts it.
+      if (route.result.safeParse(e.result).success) return e.result as R;
+      throw new ApiError(res.status, 'The server answered something this page does not understand.');
+    }
+    if (res.status === 401 && route.access !== 'public') onSignedOut();
+    throw new ApiError(res.status, e?.message ?? `The server answered ${res.status}.`, e?.errors ?? null);
   }
-  if (res.ok && body?.state === 0) return body.result as T;
-  if (res.status === 401 && !path.startsWith('/login') && !path.startsWith('/set-password')) session.onSignedOut();
-  throw new ApiError(res.status, body?.message ?? `The server answered ${res.status}.`, body?.errors ?? null);
+
+  return {
+    session,
+    url,
+    async get(route, query = {}, params = {}) {
+      const res = await fetch(url(route, query, params), { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store' });
+      return answer(res, route);
+    },
+    async post(route, body, params = {}) {
+      const res = await fetch(url(route, {}, params), {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { accept: 'application/json', 'content-type': 'application/json', 'x-csrf-token': session.csrf },
+        body: JSON.stringify(body),
+      });
+      return answer(res, route);
+    },
+  };
 }
 
-export async function get<T>(path: string, params: Record<string, string | null | undefined> = {}): Promise<T> {
-  const res = await fetch(apiUrl(path, params), { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store' });
-  return answer<T>(res, path);
-}
-
-export async function post<T>(path: string, body: unknown = {}): Promise<T> {
-  const res = await fetch(apiUrl(path), {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', 'content-type': 'application/json', 'x-csrf-token': session.csrf },
-    body: JSON.stringify(body),
-  });
-  return answer<T>(res, path);
+/** A form field's text as a body sends it (absent when the form has no such text field). */
+export function formText(form: FormData, name: string): string | undefined {
+  const v = form.get(name);
+  return typeof v === 'string' ? v : undefined;
 }

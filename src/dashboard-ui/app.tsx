@@ -1,10 +1,10 @@
 // The dashboard shell: sign-in when signed out; otherwise the header, navigation and the view
 // for the current address.
-import { useEffect } from 'preact/hooks';
-import { lazyView } from '../page/lazy.tsx';
-import { post } from './api.ts';
+import { useEffect, useState } from 'preact/hooks';
+import { lazyView } from '../ui-kit/lazy.tsx';
+import { authApi } from '../contracts/dashboard/auth.ts';
 import { current } from './route.ts';
-import { applyTheme, chooseMerchant, flash, loadMe, me, signedOut, theme, type Me } from './store.ts';
+import { createStore, StoreContext, useStore, type Me, type Store } from './store.ts';
 import { SetPassword, SignIn } from './auth.tsx';
 import { Link } from './ui.tsx';
 
@@ -52,7 +52,17 @@ function View({ path }: { path: string }) {
   );
 }
 
-export function App() {
+export function App(props: { store?: Store }) {
+  const [store] = useState(() => props.store ?? createStore());
+  return (
+    <StoreContext.Provider value={store}>
+      <Root />
+    </StoreContext.Provider>
+  );
+}
+
+function Root() {
+  const { applyTheme, loadMe, me, theme } = useStore();
   useEffect(() => {
     applyTheme(theme.value);
     if (current.value.path !== '/set-password') void loadMe();
@@ -66,6 +76,7 @@ export function App() {
 }
 
 function Shell({ me: m, path }: { me: Me; path: string }) {
+  const { api, applyTheme, chooseMerchant, flash, signedOut, theme } = useStore();
   const section = '/' + (path.split('/')[1] ?? '');
   const note = flash.value?.path === path ? flash.value : null; // a note belongs to its view
   return (
@@ -118,7 +129,7 @@ function Shell({ me: m, path }: { me: Me; path: string }) {
             type="button"
             class="btn small"
             onClick={() => {
-              void post('/logout').finally(signedOut);
+              void api.post(authApi.logout, {}).finally(signedOut);
             }}
           >
             Sign out

@@ -1,6 +1,6 @@
 // One webhook delivery's attempts (when, the HTTP status, how long, what came back) and the body it
 // sent: the webhooks view, a static wallet's and an invoice's detail show them the same way.
-import type { Attempt } from '../contracts/dashboard-webhooks.ts';
+import type { Attempt } from '../contracts/dashboard/webhooks.ts';
 import { time } from './format.ts';
 import { DataTable } from './table.tsx';
 

@@ -1,8 +1,9 @@
 // Signing in, and choosing a password through a one-time link (the token is in the fragment).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, post } from './api.ts';
+import { ApiError, formText } from './api.ts';
+import { authApi } from '../contracts/dashboard/auth.ts';
 import { navigate } from './route.ts';
-import { signedIn, type Me } from './store.ts';
+import { useStore } from './store.ts';
 import { Field } from './ui.tsx';
 
 function AuthCard(props: { title: string; children: preact.ComponentChildren }) {
@@ -24,6 +25,7 @@ function AuthCard(props: { title: string; children: preact.ComponentChildren }) 
 }
 
 export function SignIn() {
+  const { api, signedIn } = useStore();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
@@ -32,7 +34,7 @@ export function SignIn() {
     setBusy(true);
     setError(null);
     try {
-      signedIn(await post<Me>('/login', { email: form.get('email'), password: form.get('password') }));
+      signedIn(await api.post(authApi.login, { email: formText(form, 'email'), password: formText(form, 'password') }));
       navigate(location.pathname + location.search, { replace: true });
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'The server could not be reached. Try again.');
@@ -64,6 +66,7 @@ export function SignIn() {
 }
 
 export function SetPassword() {
+  const { api, signedIn } = useStore();
   const [token] = useState(() => location.hash.slice(1));
   const [state, setState] = useState<{ email?: string; error?: string }>({});
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -71,7 +74,7 @@ export function SetPassword() {
   useEffect(() => {
     // Keep the token out of the history and of anything that reads the address later.
     history.replaceState(null, '', location.pathname);
-    post<{ email: string }>('/link', { token }).then(
+    api.post(authApi.link, { token }).then(
       (r) => setState({ email: r.email }),
       (err: unknown) => setState({ error: err instanceof ApiError ? err.message : 'The server could not be reached.' }),
     );
@@ -86,7 +89,7 @@ export function SetPassword() {
     setBusy(true);
     setFieldError(null);
     try {
-      signedIn(await post<Me>('/set-password', { token, password: form.get('password') }));
+      signedIn(await api.post(authApi.setPassword, { token, password: formText(form, 'password') }));
       navigate('/', { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.status === 410) setState({ error: err.message });

@@ -3,13 +3,9 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import type { DayPoint } from '../contracts/dashboard/invoices.ts';
 
-export interface DayPoint {
-  day: string;
-  paid_usd: string;
-  paid: number;
-  created: number;
-}
+export type { DayPoint };
 
 function css(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();

@@ -1,7 +1,7 @@
 // Webhook deliveries with their attempts and the exact body sent: the webhooks view and a static
 // wallet's detail show them the same way. "Retry now" is offered (to owners) on failing and
 // waiting ones.
-import type { Delivery } from '../contracts/dashboard-webhooks.ts';
+import type { Delivery } from '../contracts/dashboard/webhooks.ts';
 import { Attempts, BodySent } from './attempts.tsx';
 import { time } from './format.ts';
 import { Badge, Link } from './ui.tsx';

@@ -1,16 +1,9 @@
-// Display of amounts, times and outside links. Amounts arrive as decimal strings and stay strings.
-const BLOCKED = /^(javascript|data|vbscript|file|blob):/i;
+// Display of amounts and times. Amounts arrive as decimal strings and stay strings
+// (../ui-kit/decimal.ts); outside links go through ../ui-kit/links.ts.
+import { formatDecimal, type DecimalStyle } from '../ui-kit/decimal.ts';
 
-/** http(s) only: a javascript: URL a merchant or payer typed never becomes a link. */
-export function safeHref(url: string | null | undefined): string | null {
-  if (!url || BLOCKED.test(url.trim())) return null;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null;
-  } catch {
-    return null;
-  }
-}
+/** The dashboard writes amounts one way whatever the browser's language: 1 234 567.5. */
+const THIN_SPACES: DecimalStyle = { group: '\u202f', decimal: '.', minGrouping: 1 };
 
 /** `withSeconds` where seconds matter (a rate quote's freshness). */
 export function time(ms: number | null | undefined, withSeconds = false): string {
@@ -25,9 +18,7 @@ export function time(ms: number | null | undefined, withSeconds = false): string
 export function amount(value: string | null | undefined, currency?: string | null): string {
   if (value === null || value === undefined || value === '') return '—';
   const neg = value.startsWith('-');
-  const [int = '0', frac] = (neg ? value.slice(1) : value).split('.');
-  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
-  return `${neg ? '−' : ''}${grouped}${frac ? '.' + frac : ''}${currency ? ' ' + currency : ''}`;
+  return `${neg ? '−' : ''}${formatDecimal(neg ? value.slice(1) : value, THIN_SPACES)}${currency ? ' ' + currency : ''}`;
 }
 
 export function short(id: string, keep = 8): string {

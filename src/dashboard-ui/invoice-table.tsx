@@ -1,19 +1,9 @@
 // The invoice table shared by the overview and the invoices list.
+import type { ListedInvoice } from '../contracts/dashboard/invoices.ts';
 import { amount, time } from './format.ts';
 import { DataTable, LinkCell, StatusCell } from './table.tsx';
 
-export interface ListedInvoice {
-  id: string;
-  order_id: string;
-  amount: string;
-  currency: string;
-  payer_amount: string | null;
-  payer_currency: string | null;
-  network: string | null;
-  status: string;
-  payment_amount: string | null;
-  created_at: number;
-}
+export type { ListedInvoice };
 
 export function InvoiceTable({ items }: { items: ListedInvoice[] }) {
   return (

@@ -2,37 +2,29 @@
 // deliveries with their attempts and bodies, and the actions (resend, refund, payer page,
 // simulate in test mode).
 import { useState } from 'preact/hooks';
-import type { Attempt } from '../contracts/dashboard-webhooks.ts';
-import { ApiError, get, post } from './api.ts';
+import { ApiError, formText } from './api.ts';
+import type { BodyOf, DashboardRoute } from '../contracts/dashboard/route.ts';
+import { invoiceApi, type InvoiceDetail as Detail } from '../contracts/dashboard/invoices.ts';
 import { Attempts, BodySent } from './attempts.tsx';
-import { amount, safeHref, short, time } from './format.ts';
-import { me, notify } from './store.ts';
+import { amount, short, time } from './format.ts';
+import { webHref } from '../ui-kit/links.ts';
+import { useStore } from './store.ts';
 import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
 
-interface Detail {
-  invoice: Record<string, string | number | null> & { uuid: string; order_id: string; status: string; payer_page: string; currency: string; amount: string };
-  timeline: Array<{ at: number; text: string }>;
-  transfers: Array<{ network: string; txid: string; idx: number; currency: string; amount: string; from_address: string | null; confirmations: number; confirmations_needed: number | null; status: string; seen_at: number; explorer: string | null }>;
-  webhooks: Array<{ id: string; kind: string; url: string; status: string; body: string; created_at: number; delivered_at: number | null; next_attempt_at: number | null; attempts: Attempt[] }>;
-  refunds: Array<{ id: string; amount: string; currency: string; network: string; address: string; status: string; txid: string | null; created_at: number }>;
-  rate_quotes: Array<{ source: string; price: string; received_at: number; used: boolean }>;
-  can: { resend: boolean; refund: boolean; simulate: boolean };
-  /** Why the open invoice cannot be paid (its network is not offered), or null. */
-  unavailable: string | null;
-  /** While the payer has not chosen: the currencies and networks the simulate action may choose. */
-  choices: Array<{ currency: string; network: string; label: string }>;
-}
+/** Calls one of the invoice's actions; true once it succeeded. */
+type Act = <B>(route: DashboardRoute<B, unknown, never>, body: B, done: string) => Promise<boolean>;
 
 export function InvoiceDetail({ id }: { id: string }) {
-  const { data, error, reload } = useLoad(() => get<Detail>(`/invoices/${id}`), [id]);
+  const { api, me, notify } = useStore();
+  const { data, error, reload } = useLoad(() => api.get(invoiceApi.invoice, {}, { id }), [id]);
   const [actionError, setActionError] = useState<unknown>(null);
   const [refunding, setRefunding] = useState(false);
   const manage = me.value?.can_manage ?? false;
 
-  const act = async (path: string, body: unknown, done: string) => {
+  const act: Act = async (route, body, done) => {
     setActionError(null);
     try {
-      await post(`/invoices/${id}/${path}`, body);
+      await api.post(route, body, { id });
       notify('ok', done);
       reload();
       return true;
@@ -52,7 +44,7 @@ export function InvoiceDetail({ id }: { id: string }) {
   }
   if (!data) return <Loading />;
   const inv = data.invoice;
-  const payerPage = safeHref(inv.payer_page);
+  const payerPage = webHref(inv.payer_page);
   return (
     <Page
       title={`Invoice ${inv.order_id}`}
@@ -64,7 +56,7 @@ export function InvoiceDetail({ id }: { id: string }) {
             </a>
           )}
           {manage && data.can.resend && (
-            <button type="button" class="btn" onClick={() => void act('resend', {}, 'The webhook was queued again.')}>
+            <button type="button" class="btn" onClick={() => void act(invoiceApi.resend, {}, 'The webhook was queued again.')}>
               Resend webhook
             </button>
           )}
@@ -82,7 +74,7 @@ export function InvoiceDetail({ id }: { id: string }) {
           {data.unavailable}
         </p>
       )}
-      {refunding && <RefundForm currency={String(inv.payer_currency ?? '')} onSubmit={async (body) => (await act('refund', body, 'The refund was requested.')) && setRefunding(false)} />}
+      {refunding && <RefundForm currency={String(inv.payer_currency ?? '')} onSubmit={async (body) => (await act(invoiceApi.refund, body, 'The refund was requested.')) && setRefunding(false)} />}
       {manage && data.can.simulate && <SimulateCard choices={data.choices} act={act} />}
       <Card title="Payment">
         <Facts
@@ -150,7 +142,7 @@ export function InvoiceDetail({ id }: { id: string }) {
           ) : (
             <ul class="stack plain">
               {data.transfers.map((t) => {
-                const link = safeHref(t.explorer);
+                const link = webHref(t.explorer);
                 return (
                   <li key={`${t.txid}:${t.idx}`}>
                     <strong class="num">{amount(t.amount, t.currency)}</strong> <Badge value={t.status} />{' '}
@@ -211,7 +203,7 @@ export function InvoiceDetail({ id }: { id: string }) {
   );
 }
 
-function RefundForm({ currency, onSubmit }: { currency: string; onSubmit: (body: Record<string, unknown>) => Promise<unknown> }) {
+function RefundForm({ currency, onSubmit }: { currency: string; onSubmit: (body: BodyOf<typeof invoiceApi.refund>) => Promise<unknown> }) {
   const [busy, setBusy] = useState(false);
   return (
     <Card title="Refund">
@@ -222,7 +214,7 @@ function RefundForm({ currency, onSubmit }: { currency: string; onSubmit: (body:
           const f = new FormData(e.currentTarget as HTMLFormElement);
           if (!confirm(`Send the refund in ${currency} to ${String(f.get('address'))}? This cannot be undone.`)) return;
           setBusy(true);
-          void onSubmit({ address: f.get('address'), amount: String(f.get('amount') ?? '').trim(), is_subtract: f.get('is_subtract') === 'on' }).finally(() => setBusy(false));
+          void onSubmit({ address: formText(f, 'address'), amount: String(f.get('amount') ?? '').trim(), is_subtract: f.get('is_subtract') === 'on' }).finally(() => setBusy(false));
         }}
       >
         <Field id="refund-address" label={`Address (${currency})`}>
@@ -244,10 +236,10 @@ function RefundForm({ currency, onSubmit }: { currency: string; onSubmit: (body:
 
 /** Test mode's payments. Before the payer has chosen, the payment chooses for them first (the
  * same choice as the payer page's), so a currency and network are picked here. */
-function SimulateCard({ choices, act }: { choices: Detail['choices']; act: (path: string, body: unknown, done: string) => Promise<boolean> }) {
+function SimulateCard({ choices, act }: { choices: Detail['choices']; act: Act }) {
   const [picked, setPicked] = useState(0);
   const choice = choices[picked] ?? choices[0];
-  const pay = (mode: string, done: string) => void act('simulate', { mode, ...(choice ? { currency: choice.currency, network: choice.network } : {}) }, done);
+  const pay = (mode: string, done: string) => void act(invoiceApi.simulate, { mode, ...(choice ? { currency: choice.currency, network: choice.network } : {}) }, done);
   return (
     <Card title="Test mode">
       <p class="muted">Simulate the payer sending money to this invoice.</p>

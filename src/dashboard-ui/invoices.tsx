@@ -1,21 +1,23 @@
 // Invoices: filters and search in the address bar, keyset pages, CSV export of the same filter.
-import { apiUrl } from './api.ts';
 import { Card, Field, Page } from './ui.tsx';
-import { InvoiceTable, type ListedInvoice } from './invoice-table.tsx';
+import { InvoiceTable } from './invoice-table.tsx';
+import { invoiceApi } from '../contracts/dashboard/invoices.ts';
 import { KeysetPager, ListFilters, LoadedList, useFilteredList } from './list-page.tsx';
+import { useStore } from './store.ts';
 
 const STATUSES = ['process', 'check', 'paid', 'paid_over', 'wrong_amount', 'fail', 'cancel', 'system_fail', 'refund_process', 'refund_paid', 'refund_fail', 'locked'];
 const FILTER_KEYS = ['q', 'status', 'currency', 'network', 'from', 'to'] as const;
 
 export function Invoices() {
-  const list = useFilteredList<ListedInvoice, (typeof FILTER_KEYS)[number]>('/invoices', FILTER_KEYS);
+  const { api } = useStore();
+  const list = useFilteredList(invoiceApi.invoices, FILTER_KEYS);
   const { filters } = list;
 
   return (
     <Page
       title="Invoices"
       actions={
-        <a class="btn" href={apiUrl('/invoices.csv', filters)} download>
+        <a class="btn" href={api.url(invoiceApi.csv, filters)} download>
           Export CSV
         </a>
       }

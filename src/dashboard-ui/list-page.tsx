@@ -4,14 +4,12 @@
 // re-render while someone types never resets what they typed.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { get } from './api.ts';
 import { current, navigate } from './route.ts';
 import { Card, Field, Loading, Problem, useLoad } from './ui.tsx';
 
-interface Choices {
-  networks: Array<{ code: string; name: string }>;
-  currencies: string[];
-}
+import type { DashboardRoute, NoBody } from '../contracts/dashboard/route.ts';
+import { invoiceApi, type Choices } from '../contracts/dashboard/invoices.ts';
+import { useStore } from './store.ts';
 
 /** The filters every list page has; a list may add more (the invoices' dates). */
 type FilterKey = 'q' | 'status' | 'currency' | 'network';
@@ -43,14 +41,16 @@ export function useKeysetPages(after: string, open: (after: string) => void): Ke
   };
 }
 
-/** A list whose filters and page cursor live in the address bar under `path`, loaded from the API path of the same name. */
-export function useFilteredList<T, K extends string>(path: string, keys: readonly K[]) {
+/** A list whose filters and page cursor live in the address bar under the path of its API route, loaded from that route. */
+export function useFilteredList<T, K extends string>(route: DashboardRoute<NoBody, { items: T[]; next: string | null }, K | 'after'>, keys: readonly K[]) {
+  const { api } = useStore();
+  const path = route.path;
   const query = current.value.query;
   const filters = Object.fromEntries(keys.map((k) => [k, query.get(k) ?? ''])) as Record<K, string>;
   const after = query.get('after') ?? '';
   const key = keys.map((k) => filters[k]).join('|') + '|' + after;
-  const page = useLoad(() => get<{ items: T[]; next: string | null }>(path, { ...filters, after }), [key]);
-  const choices = useLoad(() => get<Choices>('/choices'), []);
+  const page = useLoad(() => api.get(route, { ...filters, after } as Partial<Record<K | 'after', string>>), [key]);
+  const choices = useLoad(() => api.get(invoiceApi.choices), []);
   const go = (next: Record<string, string>) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(next)) if (v) q.set(k, v);

@@ -1,26 +1,13 @@
 // Overview: balances with a USD total, the last 30 days as a chart, the latest invoices, and a
 // notice when payments on some network are not being detected (its node is faulty).
-import { get } from './api.ts';
 import { amount } from './format.ts';
-import { lazyView } from '../page/lazy.tsx';
+import { lazyView } from '../ui-kit/lazy.tsx';
 import { Card, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
-import { InvoiceTable, type ListedInvoice } from './invoice-table.tsx';
-import type { DayPoint } from './chart.tsx';
+import { InvoiceTable } from './invoice-table.tsx';
+import { invoiceApi, type Held } from '../contracts/dashboard/invoices.ts';
+import { useStore } from './store.ts';
 
 const VolumeChart = lazyView(() => import('./chart.tsx').then((m) => m.VolumeChart));
-
-interface Held {
-  currency: string;
-  amount: string;
-  usd: string | null;
-}
-
-interface OverviewData {
-  balances: { business: Held[]; personal: Held[]; total_usd: string };
-  days: DayPoint[];
-  latest: ListedInvoice[];
-  delayed_networks: string[];
-}
 
 function Balances({ title, list }: { title: string; list: Held[] }) {
   return (
@@ -44,7 +31,8 @@ function Balances({ title, list }: { title: string; list: Held[] }) {
 }
 
 export function Overview() {
-  const { data, error } = useLoad(() => get<OverviewData>('/overview'), []);
+  const { api } = useStore();
+  const { data, error } = useLoad(() => api.get(invoiceApi.overview), []);
   return (
     <Page title="Overview">
       <Problem error={error} />

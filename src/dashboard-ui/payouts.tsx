@@ -1,24 +1,21 @@
 // Payouts: the list, one payout, and the create form, which shows the calculation (what the
 // address receives, the fees, what leaves the balance) before the owner confirms.
 import { useState } from 'preact/hooks';
-import { get, post } from './api.ts';
+import type { BodyOf } from '../contracts/dashboard/route.ts';
+import { invoiceApi } from '../contracts/dashboard/invoices.ts';
+import { moneyApi, type PayoutCalc } from '../contracts/dashboard/money.ts';
 import { amount } from './format.ts';
 import { navigate } from './route.ts';
-import { me, notify } from './store.ts';
+import { useStore } from './store.ts';
 import { LoadedList, Pager } from './list-page.tsx';
 import { DataTable, LinkCell, StatusCell } from './table.tsx';
 import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
 
-type Payout = Record<string, string | number | boolean | null> & { uuid: string; order_id: string; status: string; amount: string; currency: string; network: string; address: string };
-
-interface Choices {
-  networks: Array<{ code: string; name: string }>;
-  currencies: string[];
-}
 
 export function Payouts() {
+  const { api, me } = useStore();
   const [cursor, setCursor] = useState<string | null>(null);
-  const list = useLoad(() => get<{ items: Payout[]; next: string | null; previous: string | null }>('/payouts', { cursor }), [cursor]);
+  const list = useLoad(() => api.get(moneyApi.payouts, { cursor }), [cursor]);
   return (
     <Page
       title="Payouts"
@@ -57,7 +54,8 @@ export function Payouts() {
 }
 
 export function PayoutDetail({ id }: { id: string }) {
-  const { data, error } = useLoad(() => get<Payout>(`/payouts/${id}`), [id]);
+  const { api } = useStore();
+  const { data, error } = useLoad(() => api.get(moneyApi.payout, {}, { id }), [id]);
   if (!data) return <Page title="Payout">{error ? <Problem error={error} /> : <Loading />}</Page>;
   return (
     <Page title={`Payout ${data.order_id}`}>
@@ -75,16 +73,12 @@ export function PayoutDetail({ id }: { id: string }) {
   );
 }
 
-interface Calc {
-  commission: string;
-  merchant_amount: string;
-  payout_amount: string;
-}
 
 export function NewPayout() {
-  const choices = useLoad(() => get<Choices>('/choices'), []);
-  const [form, setForm] = useState<Record<string, unknown> | null>(null);
-  const [calc, setCalc] = useState<Calc | null>(null);
+  const { api, notify } = useStore();
+  const choices = useLoad(() => api.get(invoiceApi.choices), []);
+  const [form, setForm] = useState<BodyOf<typeof moneyApi.create> | null>(null);
+  const [calc, setCalc] = useState<PayoutCalc | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
@@ -107,7 +101,7 @@ export function NewPayout() {
     setCalc(null);
     try {
       const { order_id: _o, ...calcBody } = body;
-      setCalc(await post<Calc>('/payouts/calc', calcBody));
+      setCalc(await api.post(moneyApi.calc, calcBody));
       setForm(body);
     } catch (err) {
       setError(err);
@@ -120,7 +114,7 @@ export function NewPayout() {
     setBusy(true);
     setError(null);
     try {
-      const created = await post<{ uuid: string }>('/payouts', form);
+      const created = await api.post(moneyApi.create, form);
       navigate(`/payouts/${created.uuid}`);
       notify('ok', 'The payout was created.');
     } catch (err) {

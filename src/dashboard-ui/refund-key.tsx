@@ -2,21 +2,23 @@
 // `either` accepts the payment key too (the common SDKs sign refunds with it), at a risk stated
 // next to the choice.
 import { useState } from 'preact/hooks';
-import { get, post } from './api.ts';
-import { notify } from './store.ts';
+import { formText } from './api.ts';
+import { moneyApi } from '../contracts/dashboard/money.ts';
+import { useStore } from './store.ts';
 import { Card, Loading, Problem, useLoad } from './ui.tsx';
 
 type RefundKey = 'payout' | 'either';
 
 export function RefundKey({ manage }: { manage: boolean }) {
-  const setting = useLoad(() => get<{ refund_key: RefundKey }>('/refund-key'), []);
+  const { api, notify } = useStore();
+  const setting = useLoad(() => api.get(moneyApi.refundKey), []);
   const [error, setError] = useState<unknown>(null);
   const save = async (e: Event) => {
     e.preventDefault();
-    const choice = new FormData(e.currentTarget as HTMLFormElement).get('refund_key');
+    const choice = formText(new FormData(e.currentTarget as HTMLFormElement), 'refund_key');
     setError(null);
     try {
-      await post('/refund-key', { refund_key: choice });
+      await api.post(moneyApi.setRefundKey, { refund_key: choice });
       notify('ok', 'The refund key setting was saved.');
       setting.reload();
     } catch (err) {

@@ -1,12 +1,13 @@
 // Settings: each network as the gateway sees it now (the table it prints at start): its driver,
 // live or test, custody, whether its node answers, confirmations, head height, and whether it is
 // offered to payers and merchants, with the reason when not.
-import type { NetworkReport } from '../contracts/network-report.ts';
-import { get } from './api.ts';
+import { readinessApi } from '../contracts/dashboard/readiness.ts';
 import { Card, Loading, Problem, TableScroll, useLoad } from './ui.tsx';
+import { useStore } from './store.ts';
 
 export function Networks() {
-  const rows = useLoad(() => get<NetworkReport[]>('/networks'), []);
+  const { api } = useStore();
+  const rows = useLoad(() => api.get(readinessApi.networks), []);
   return (
     <Card title="Networks">
       {rows.error ? <Problem error={rows.error} /> : !rows.data ? <Loading /> : (

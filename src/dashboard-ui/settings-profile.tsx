@@ -1,36 +1,29 @@
 // Settings: the merchant's public profile for the payment page: display name, accent colour,
 // theme, default page language, and the logo (upload with a preview, or remove).
 import { useState } from 'preact/hooks';
-import { ApiError, get, post } from './api.ts';
-import { notify } from './store.ts';
+import { ApiError, formText } from './api.ts';
+import { moneyApi, type Profile as ProfileData } from '../contracts/dashboard/money.ts';
+import { useStore } from './store.ts';
 import { PAGE_LANGUAGE_NAMES } from './languages.ts';
 import { Card, Field, Loading, Problem, useLoad } from './ui.tsx';
-
-interface ProfileData {
-  display_name: string | null;
-  accent: string | null;
-  theme: string;
-  language: string | null;
-  logo: { type: string; sha256: string; bytes: number } | null;
-  logo_url: string | null;
-}
 
 const LOGO_MAX_BYTES = 256 * 1024;
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
 export function Profile() {
-  const profile = useLoad(() => get<ProfileData>('/profile'), []);
+  const { api, notify } = useStore();
+  const profile = useLoad(() => api.get(moneyApi.profile), []);
   const [error, setError] = useState<unknown>(null);
   const save = async (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
     setError(null);
     try {
-      await post('/profile', {
+      await api.post(moneyApi.saveProfile, {
         display_name: String(f.get('display_name') ?? '').trim(),
         accent: String(f.get('accent') ?? '').trim(),
-        theme: f.get('theme'),
-        language: f.get('language'),
+        theme: formText(f, 'theme'),
+        language: formText(f, 'language'),
       });
       notify('ok', 'The public profile was saved.');
       profile.reload();
@@ -100,6 +93,7 @@ function readBase64(file: File): Promise<string> {
 }
 
 function Logo({ profile, onChange }: { profile: ProfileData; onChange: () => void }) {
+  const { api, notify } = useStore();
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const upload = async (e: Event) => {
@@ -114,7 +108,7 @@ function Logo({ profile, onChange }: { profile: ProfileData; onChange: () => voi
     if (file.type && !LOGO_TYPES.includes(file.type)) return setProblem('The logo must be a PNG, JPEG or WebP image');
     setBusy(true);
     try {
-      await post('/profile/logo', { image: await readBase64(file) });
+      await api.post(moneyApi.uploadLogo, { image: await readBase64(file) });
       formEl.reset();
       notify('ok', 'The logo was saved.');
       onChange();
@@ -128,7 +122,7 @@ function Logo({ profile, onChange }: { profile: ProfileData; onChange: () => voi
     if (!confirm('Remove the logo from the payment page?')) return;
     setProblem(null);
     try {
-      await post('/profile/logo/remove');
+      await api.post(moneyApi.removeLogo, {});
       notify('ok', 'The logo was removed.');
       onChange();
     } catch (err) {

@@ -2,19 +2,15 @@
 // `satchel doctor`, each OK / WARN / FAIL / SKIP with what to do. Run on demand: some checks reach
 // the network (the public URL, each node, each callback target) and take a few seconds.
 import { useState } from 'preact/hooks';
-import { get } from './api.ts';
 import { Card, Problem, TableScroll } from './ui.tsx';
 
-interface Finding {
-  status: 'OK' | 'WARN' | 'FAIL' | 'SKIP';
-  name: string;
-  detail: string;
-  fix?: string;
-}
+import { readinessApi, type Finding } from '../contracts/dashboard/readiness.ts';
+import { useStore } from './store.ts';
 
 const TONE: Record<Finding['status'], string> = { OK: 'ok', WARN: 'warn', FAIL: 'bad', SKIP: 'neutral' };
 
 export function Readiness() {
+  const { api } = useStore();
   const [findings, setFindings] = useState<Finding[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [running, setRunning] = useState(false);
@@ -22,7 +18,7 @@ export function Readiness() {
     setRunning(true);
     setError(null);
     try {
-      setFindings(await get<Finding[]>('/doctor'));
+      setFindings(await api.get(readinessApi.doctor));
     } catch (e) {
       setError(e);
     } finally {

@@ -2,8 +2,11 @@
 // settings-profile.tsx), API keys, the refund key (refund-key.tsx), users (owners invite and remove), this account's sessions, and
 // the audit log of changes.
 import { useState } from 'preact/hooks';
-import { ApiError, get, post } from './api.ts';
-import { me, notify, signedOut } from './store.ts';
+import { ApiError, formText } from './api.ts';
+import { authApi, type User } from '../contracts/dashboard/auth.ts';
+import { moneyApi } from '../contracts/dashboard/money.ts';
+import { walletApi, type DefaultUrls } from '../contracts/dashboard/wallets.ts';
+import { useStore } from './store.ts';
 import { time } from './format.ts';
 import { Badge, Card, Copy, Field, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
 import { Networks } from './settings-networks.tsx';
@@ -11,26 +14,8 @@ import { Readiness } from './settings-readiness.tsx';
 import { Profile } from './settings-profile.tsx';
 import { RefundKey } from './refund-key.tsx';
 
-interface User {
-  id: string;
-  email: string;
-  role: string;
-  disabled: boolean;
-  has_password: boolean;
-  created_at: number;
-}
-
-interface AuditEntry {
-  id: string;
-  at: number;
-  email: string;
-  action: string;
-  target: string | null;
-  detail: unknown;
-  ip: string | null;
-}
-
 export function Settings() {
+  const { me } = useStore();
   const manage = me.value?.can_manage ?? false;
   return (
     <Page title="Settings">
@@ -48,7 +33,8 @@ export function Settings() {
 }
 
 function Users({ manage }: { manage: boolean }) {
-  const users = useLoad(() => get<User[]>('/users'), []);
+  const { api, me, notify } = useStore();
+  const users = useLoad(() => api.get(authApi.users), []);
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const invite = async (e: Event) => {
@@ -57,7 +43,7 @@ function Users({ manage }: { manage: boolean }) {
     const form = new FormData(formEl);
     setError(null);
     try {
-      const r = await post<{ user: User; link: string }>('/users', { email: form.get('email'), role: form.get('role') });
+      const r = await api.post(authApi.invite, { email: formText(form, 'email'), role: formText(form, 'role') });
       setLink({ email: r.user.email, url: r.link });
       formEl.reset();
       users.reload();
@@ -65,10 +51,10 @@ function Users({ manage }: { manage: boolean }) {
       setError(err);
     }
   };
-  const act = async (path: string, u: User) => {
+  const act = async (route: typeof authApi.removeUser | typeof authApi.resetLink, u: User) => {
     setError(null);
     try {
-      const r = await post<{ link?: string }>(path, { id: u.id });
+      const r: { link?: string } = await api.post<{ id?: string }, object>(route, { id: u.id });
       if (r.link) setLink({ email: u.email, url: r.link });
       else notify('ok', `${u.email} was removed.`);
       users.reload();
@@ -99,10 +85,10 @@ function Users({ manage }: { manage: boolean }) {
                     <td class="row-actions">
                       {!u.disabled && u.id !== me.value?.user.id && (
                         <>
-                          <button type="button" class="btn small" onClick={() => void act('/users/reset-link', u)}>
+                          <button type="button" class="btn small" onClick={() => void act(authApi.resetLink, u)}>
                             New link<span class="sr-only"> for {u.email}</span>
                           </button>
-                          <button type="button" class="btn small danger" onClick={() => confirm(`Remove ${u.email}? They are signed out at once.`) && void act('/users/remove', u)}>
+                          <button type="button" class="btn small danger" onClick={() => confirm(`Remove ${u.email}? They are signed out at once.`) && void act(authApi.removeUser, u)}>
                             Remove<span class="sr-only"> {u.email}</span>
                           </button>
                         </>
@@ -148,6 +134,7 @@ function Users({ manage }: { manage: boolean }) {
 }
 
 function Security() {
+  const { api, me, signedOut } = useStore();
   const [error, setError] = useState<unknown>(null);
   return (
     <Card title="Sessions">
@@ -157,7 +144,7 @@ function Security() {
         type="button"
         class="btn"
         onClick={() => {
-          post('/logout-all').then(signedOut, setError);
+          api.post(authApi.logoutAll, {}).then(signedOut, setError);
         }}
       >
         Sign out everywhere
@@ -167,7 +154,8 @@ function Security() {
 }
 
 function Audit() {
-  const log = useLoad(() => get<AuditEntry[]>('/audit'), []);
+  const { api } = useStore();
+  const log = useLoad(() => api.get(authApi.audit), []);
   return (
     <Card title="Audit log">
       {log.error ? <Problem error={log.error} /> : !log.data ? <Loading /> : log.data.length === 0 ? <p class="muted">Nothing yet.</p> : (
@@ -201,7 +189,8 @@ function Audit() {
 }
 
 function Keys() {
-  const keys = useLoad(() => get<{ payment: string; payout: string }>('/keys'), []);
+  const { api } = useStore();
+  const keys = useLoad(() => api.get(moneyApi.keys), []);
   const [fresh, setFresh] = useState<{ kind: string; key: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const rotate = async (kind: 'payment' | 'payout') => {
@@ -209,7 +198,7 @@ function Keys() {
     setError(null);
     try {
       // `from`: the key as this page shows it; a rotation made meanwhile elsewhere wins and this one is refused.
-      setFresh(await post<{ kind: string; key: string }>('/keys/rotate', { kind, confirm: true, from: keys.data?.[kind] }));
+      setFresh(await api.post(moneyApi.rotate, { kind, confirm: true, from: keys.data?.[kind] }));
       keys.reload();
     } catch (err) {
       setError(err);
@@ -245,12 +234,6 @@ function Keys() {
   );
 }
 
-interface DefaultUrls {
-  url_callback: string | null;
-  url_return: string | null;
-  url_success: string | null;
-}
-
 const URL_FIELDS: Array<[keyof DefaultUrls, string, string]> = [
   ['url_callback', 'Callback URL', 'receives the webhooks of invoices and static wallets created without url_callback'],
   ['url_return', 'Return URL', 'offered on the payment page before paying, when an invoice has no url_return'],
@@ -265,7 +248,8 @@ const RULE_TEXT: Record<string, string> = {
 };
 
 function Defaults({ manage }: { manage: boolean }) {
-  const urls = useLoad(() => get<DefaultUrls>('/settings'), []);
+  const { api, notify } = useStore();
+  const urls = useLoad(() => api.get(walletApi.settings), []);
   const [error, setError] = useState<unknown>(null);
   const fieldErrors = error instanceof ApiError ? (error.errors ?? {}) : {};
   const save = async (e: Event) => {
@@ -273,7 +257,7 @@ function Defaults({ manage }: { manage: boolean }) {
     const f = new FormData(e.currentTarget as HTMLFormElement);
     setError(null);
     try {
-      await post('/settings', Object.fromEntries(URL_FIELDS.map(([k]) => [k, String(f.get(k) ?? '').trim()])));
+      await api.post(walletApi.saveSettings, Object.fromEntries(URL_FIELDS.map(([k]) => [k, String(f.get(k) ?? '').trim()])));
       notify('ok', 'The default URLs were saved.');
       urls.reload();
     } catch (err) {

@@ -1,73 +1,104 @@
-// The signed-in state and the colour theme, as signals the whole dashboard reads.
-import { signal } from '@preact/signals';
-import { configureApi, get } from './api.ts';
+// The dashboard's state: who is signed in, the note about what just happened, the colour theme and
+// the API client with this session. One store per mounted app, passed down by Preact context
+// (as the payment page does), never a module singleton.
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import { signal, type Signal } from '@preact/signals';
+import { createApiClient, type ApiClient } from './api.ts';
 import { current } from './route.ts';
+import { authApi, type Me } from '../contracts/dashboard/auth.ts';
+import { applyTheme as paint, asTheme, type Theme } from '../ui-kit/theme.ts';
 
-export interface Me {
-  user: { id: string; email: string; role: 'owner' | 'viewer' | 'admin' };
-  can_manage: boolean;
-  merchant: { id: string; name: string; blocked: boolean };
-  merchants: Array<{ id: string; name: string }> | null;
-  csrf: string;
-  test_mode: boolean;
-  public_url: string;
+export type { Me, Theme };
+
+export interface Flash {
+  tone: 'ok' | 'error';
+  text: string;
+  /** The view the note belongs to. */
+  path: string;
 }
 
-/** undefined while the first /me is on its way; null when signed out. */
-export const me = signal<Me | null | undefined>(undefined);
-/** A note about what just happened, shown on the view (path) it belongs to. */
-export const flash = signal<{ tone: 'ok' | 'error'; text: string; path: string } | null>(null);
+export interface Store {
+  /** undefined while the first /me is on its way; null when signed out. */
+  me: Signal<Me | null | undefined>;
+  /** A note about what just happened, shown on the view (path) it belongs to. */
+  flash: Signal<Flash | null>;
+  theme: Signal<Theme>;
+  api: ApiClient;
+  applyTheme(t: Theme): void;
+  signedIn(m: Me): void;
+  signedOut(): void;
+  loadMe(): Promise<void>;
+  chooseMerchant(id: string): void;
+  notify(tone: 'ok' | 'error', text: string): void;
+}
 
-export type Theme = 'light' | 'dark';
 const THEME_KEY = 'satchel-dashboard-theme';
 
 function initialTheme(): Theme {
   try {
-    const saved = localStorage.getItem(THEME_KEY);
-    if (saved === 'light' || saved === 'dark') return saved;
+    const saved = asTheme(localStorage.getItem(THEME_KEY));
+    if (saved) return saved;
   } catch {
     /* storage may be blocked */
   }
   return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
-export const theme = signal<Theme>(initialTheme());
+export function createStore(): Store {
+  const me = signal<Me | null | undefined>(undefined);
+  const flash = signal<Flash | null>(null);
+  const theme = signal<Theme>(initialTheme());
 
-export function applyTheme(t: Theme): void {
-  theme.value = t;
-  document.documentElement.dataset.theme = t;
-  try {
-    localStorage.setItem(THEME_KEY, t);
-  } catch {
-    /* not kept: fine */
-  }
+  const signedIn = (m: Me): void => {
+    api.session.csrf = m.csrf;
+    me.value = m;
+  };
+  const signedOut = (): void => {
+    api.session.csrf = '';
+    me.value = null;
+  };
+  const api = createApiClient(signedOut);
+
+  const loadMe = async (): Promise<void> => {
+    try {
+      signedIn(await api.get(authApi.me));
+    } catch {
+      signedOut();
+    }
+  };
+
+  return {
+    me,
+    flash,
+    theme,
+    api,
+    applyTheme(t) {
+      theme.value = t;
+      paint(t);
+      try {
+        localStorage.setItem(THEME_KEY, t);
+      } catch {
+        /* not kept: fine */
+      }
+    },
+    signedIn,
+    signedOut,
+    loadMe,
+    chooseMerchant(id) {
+      api.session.merchant = id;
+      void loadMe();
+    },
+    notify(tone, text) {
+      flash.value = { tone, text, path: current.value.path };
+    },
+  };
 }
 
-export function signedIn(m: Me): void {
-  configureApi({ csrf: m.csrf });
-  me.value = m;
-}
+export const StoreContext = createContext<Store | null>(null);
 
-export function signedOut(): void {
-  configureApi({ csrf: '' });
-  me.value = null;
-}
-
-configureApi({ onSignedOut: signedOut });
-
-export async function loadMe(): Promise<void> {
-  try {
-    signedIn(await get<Me>('/me'));
-  } catch {
-    signedOut();
-  }
-}
-
-export function chooseMerchant(id: string): void {
-  configureApi({ merchant: id });
-  void loadMe();
-}
-
-export function notify(tone: 'ok' | 'error', text: string): void {
-  flash.value = { tone, text, path: current.value.path };
+export function useStore(): Store {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useStore outside StoreContext');
+  return store;
 }

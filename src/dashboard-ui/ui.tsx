@@ -3,7 +3,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { follow, href, navigations } from './route.ts';
-import { ApiError } from './api.ts';
+import { ApiError } from '../ui-kit/api-error.ts';
+import { copyText } from '../ui-kit/clipboard.ts';
 
 export function Link(props: { to: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' | undefined }) {
   return (
@@ -111,7 +112,7 @@ export function Copy({ text, label }: { text: string; label: string }) {
       type="button"
       class="btn small"
       onClick={() => {
-        void navigator.clipboard?.writeText(text).then(() => setDone(true));
+        void copyText(text).then((ok) => ok && setDone(true));
       }}
     >
       {done ? 'Copied' : label}

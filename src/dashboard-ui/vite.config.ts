@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
+import { sharedHead } from '../ui-kit/head.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const api = process.env.SATCHEL_API_URL;
@@ -12,7 +13,7 @@ export default defineConfig({
   base: '/dashboard/',
   publicDir: false,
   logLevel: 'warn',
-  plugins: [preact()],
+  plugins: [preact(), sharedHead()],
   server: api ? { proxy: { '/api': api } } : {},
   build: {
     outDir: here('../../dist/dashboard'),

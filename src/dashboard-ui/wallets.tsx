@@ -1,10 +1,13 @@
 // Static wallets: the list (filters and search in the address bar, keyset pages) and one wallet
 // with its top-ups, webhooks and, for owners, Block and the refund of blocked funds.
 import { useState } from 'preact/hooks';
-import { ApiError, get, post } from './api.ts';
-import { amount, safeHref, short, time } from './format.ts';
-import { me, notify } from './store.ts';
-import { DeliveryList, type Delivery } from './deliveries.tsx';
+import { ApiError } from './api.ts';
+import type { DashboardRoute } from '../contracts/dashboard/route.ts';
+import { walletApi } from '../contracts/dashboard/wallets.ts';
+import { amount, short, time } from './format.ts';
+import { webHref } from '../ui-kit/links.ts';
+import { useStore } from './store.ts';
+import { DeliveryList } from './deliveries.tsx';
 import { KeysetPager, ListFilters, LoadedList, useFilteredList } from './list-page.tsx';
 import { DataTable, LinkCell, StatusCell } from './table.tsx';
 import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
@@ -12,19 +15,8 @@ import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from
 const STATUSES = ['active', 'blocked', 'in_active'];
 const FILTER_KEYS = ['q', 'status', 'currency', 'network'] as const;
 
-interface ListedWallet {
-  id: string;
-  order_id: string;
-  currency: string;
-  network: string;
-  address: string;
-  status: string;
-  refund_status: string | null;
-  created_at: number;
-}
-
 export function Wallets() {
-  const list = useFilteredList<ListedWallet, (typeof FILTER_KEYS)[number]>('/wallets', FILTER_KEYS);
+  const list = useFilteredList(walletApi.wallets, FILTER_KEYS);
 
   return (
     <Page title="Static wallets">
@@ -57,42 +49,6 @@ export function Wallets() {
   );
 }
 
-interface WalletDetailData {
-  wallet: {
-    uuid: string;
-    wallet_uuid: string;
-    order_id: string;
-    address: string;
-    network: string;
-    currency: string;
-    url: string;
-    status: string;
-    is_force_refund: boolean;
-    url_callback: string | null;
-    refund_status: string | null;
-    blocked_at: number | null;
-    created_at: number;
-  };
-  topups: Array<{
-    txid: string;
-    idx: number;
-    network: string;
-    currency: string;
-    amount: string;
-    confirmations: number;
-    confirmations_needed: number | null;
-    status: string;
-    seen_at: number;
-    explorer: string | null;
-    outcome: string | null;
-    merchant_amount: string | null;
-    commission: string | null;
-  }>;
-  refund: { id: string; amount: string; payer_amount: string | null; currency: string; address: string; status: string; txid: string | null; created_at: number } | null;
-  webhooks: Delivery[];
-  can: { block: boolean; refund: boolean };
-}
-
 const OUTCOME: Record<string, string> = {
   credited: 'credited',
   blocked: 'held (blocked)',
@@ -101,17 +57,18 @@ const OUTCOME: Record<string, string> = {
 };
 
 export function WalletDetail({ id }: { id: string }) {
-  const { data, error, reload } = useLoad(() => get<WalletDetailData>(`/wallets/${id}`), [id]);
+  const { api, me, notify } = useStore();
+  const { data, error, reload } = useLoad(() => api.get(walletApi.wallet, {}, { id }), [id]);
   const [actionError, setActionError] = useState<unknown>(null);
   const [open, setOpen] = useState<'block' | 'refund' | null>(null);
   const [busy, setBusy] = useState(false);
   const manage = me.value?.can_manage ?? false;
 
-  const act = async (path: string, body: unknown, done: string) => {
+  const act = async <B,>(route: DashboardRoute<B, unknown, never>, body: B, done: string) => {
     setActionError(null);
     setBusy(true);
     try {
-      await post(`/wallets/${id}/${path}`, body);
+      await api.post(route, body, { id });
       notify('ok', done);
       setOpen(null);
       reload();
@@ -132,7 +89,7 @@ export function WalletDetail({ id }: { id: string }) {
   }
   if (!data) return <Loading />;
   const w = data.wallet;
-  const page = safeHref(w.url);
+  const page = webHref(w.url);
   const addressError = actionError instanceof ApiError && actionError.errors?.address ? `Not a valid ${w.network} address.` : null;
   return (
     <Page
@@ -166,7 +123,7 @@ export function WalletDetail({ id }: { id: string }) {
               e.preventDefault();
               const force = new FormData(e.currentTarget as HTMLFormElement).get('force') === 'on';
               if (!confirm(`Block wallet ${w.order_id}? Later payments to it are not credited to your balance.`)) return;
-              void act('block', { is_force_refund: force }, 'The wallet is blocked.');
+              void act(walletApi.block, { is_force_refund: force }, 'The wallet is blocked.');
             }}
           >
             <p class="muted small">Later payments to this address are not credited. You may refund what it receives once, or have every payment sent back to its sender.</p>
@@ -187,7 +144,7 @@ export function WalletDetail({ id }: { id: string }) {
               e.preventDefault();
               const address = String(new FormData(e.currentTarget as HTMLFormElement).get('address') ?? '').trim();
               if (!confirm(`Send the blocked ${w.currency} to ${address}, less the network fee? This is allowed once.`)) return;
-              void act('refund', { address }, 'The refund of the blocked funds was requested.');
+              void act(walletApi.refund, { address }, 'The refund of the blocked funds was requested.');
             }}
           >
             <Field id="wr-address" label={`Address (${w.currency} on ${w.network})`} error={addressError}>
@@ -220,7 +177,7 @@ export function WalletDetail({ id }: { id: string }) {
         ) : (
           <DataTable label="Top-ups table" columns={['Seen', ['Amount', 'num'], 'Status', ['Credited', 'num'], 'Transaction']}>
             {data.topups.map((t) => {
-              const link = safeHref(t.explorer);
+              const link = webHref(t.explorer);
               return (
                 <tr key={`${t.txid}:${t.idx}`}>
                   <td class="nowrap">{time(t.seen_at)}</td>

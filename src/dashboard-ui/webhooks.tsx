@@ -1,9 +1,9 @@
 // Webhooks: recent deliveries across invoices, static wallets and payouts, the failing ones first,
 // each with its attempts; owners can make a failing or waiting one due at once ("Retry now").
 import { useState } from 'preact/hooks';
-import { get, post } from './api.ts';
+import { walletApi } from '../contracts/dashboard/wallets.ts';
 import { current, navigate } from './route.ts';
-import { me, notify } from './store.ts';
+import { useStore } from './store.ts';
 import { DeliveryList, type Delivery } from './deliveries.tsx';
 import { KeysetPager, useKeysetPages } from './list-page.tsx';
 import { Card, Loading, Page, Problem, useLoad } from './ui.tsx';
@@ -16,10 +16,11 @@ const SHOW = [
 ] as const;
 
 export function Webhooks() {
+  const { api, me, notify } = useStore();
   const query = current.value.query;
   const show = query.get('show') ?? 'all';
   const after = query.get('after') ?? '';
-  const list = useLoad(() => get<{ failing: Delivery[]; items: Delivery[]; next: string | null }>('/webhooks', { show, after }), [show, after]);
+  const list = useLoad(() => api.get(walletApi.webhooks, { show, after }), [show, after]);
   const pages = useKeysetPages(after, (cursor) => go({ show, after: cursor }));
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -36,7 +37,7 @@ export function Webhooks() {
     setError(null);
     setBusy(d.id);
     try {
-      const r = await post<{ due: number }>(`/webhooks/${d.id}/retry`);
+      const r = await api.post(walletApi.retry, {}, { id: d.id });
       notify('ok', r.due > 1 ? `Due now, after the ${r.due - 1} older one(s) about the same object.` : 'The webhook is due now; the worker sends it within seconds.');
       list.reload();
     } catch (err) {

@@ -4,7 +4,7 @@
 // every delivery is still attempted until a 2xx answer, and none about the same object overtakes an
 // older one.
 import type { Kysely } from 'kysely';
-import type { Delivery } from '../contracts/dashboard-webhooks.ts';
+import type { Delivery } from '../contracts/dashboard/webhooks.ts';
 import type { Ctx } from '../context.ts';
 import type { DB, WebhooksTable } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';

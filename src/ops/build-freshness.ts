@@ -6,11 +6,13 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** What the build reads: the browser code, what it imports from the server's contracts, the
- * page's static files, the build configurations and the locked dependencies. */
+/** What the build reads: the browser code (both apps and their shared kit), what it imports from
+ * the server's contracts, the page's static files, the build configurations and the locked
+ * dependencies. */
 export const BUILD_INPUTS = [
   'src/page',
   'src/dashboard-ui',
+  'src/ui-kit',
   'widget',
   'src/contracts',
   'public',

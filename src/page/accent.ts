@@ -3,7 +3,7 @@
 // and focus ring against the surfaces (3:1). Adjusting means mixing toward black in the light
 // theme and toward white in the dark one, by the smallest step that passes; at the far end
 // (black or white) every pair passes, so there is always an answer.
-import type { Theme } from './theme.ts';
+import type { Theme } from '../ui-kit/theme.ts';
 
 /** The surfaces of each theme (the same values as styles.css; test/page/contrast.test.ts checks). */
 export const SURFACES: Record<Theme, { bg: string; surface: string; surface2: string }> = {

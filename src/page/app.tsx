@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { I18nContext, LANGUAGES, useI18n, useT, type Lang } from './i18n/index.ts';
 import { createStore, screenTitle, StoreContext, useStore, type Store, type StoreEnv } from './store.ts';
 import { InvoiceView } from './invoice.tsx';
-import { lazyView } from './lazy.tsx';
+import { lazyView } from '../ui-kit/lazy.tsx';
 import { CrossGlyph, InfoGlyph, WarnGlyph } from './icons.tsx';
 import { Hero, useAmount } from './ui.tsx';
 

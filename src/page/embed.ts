@@ -6,7 +6,7 @@ import { effect, type Signal } from '@preact/signals';
 import type { Payable } from './api.ts';
 import { translate, type Messages } from './i18n/index.ts';
 import type { EmbedConfig } from './route.ts';
-import { asTheme, type Theme } from './theme.ts';
+import { asTheme, type Theme } from '../ui-kit/theme.ts';
 import { EMBED_SOURCE, EMBED_VERSION, type EmbedMessage, type EmbedMessageType, type UncheckedEmbedMessage } from '../contracts/embed.ts';
 
 export { readEmbedConfig, type EmbedConfig, type EmbedMode } from './route.ts';

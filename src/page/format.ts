@@ -1,11 +1,6 @@
-// Amounts are decimal strings and stay strings: a JS number would round 18-decimal amounts.
-// Only the separators come from Intl; the digits are never converted.
-export interface DecimalStyle {
-  group: string;
-  decimal: string;
-  /** Intl's minimum grouping digits: 2 means 1234 stays ungrouped (es, pt-PT, ...). */
-  minGrouping: 1 | 2;
-}
+// The page's amounts, countdown and times in the payer's language. Amounts are decimal strings and
+// stay strings (../ui-kit/decimal.ts); only the separators come from Intl.
+import { formatDecimal, trimZeros, type DecimalStyle } from '../ui-kit/decimal.ts';
 
 /**
  * The separators of the page's own locales, as Intl gives them (test/page/i18n.test.tsx checks):
@@ -50,23 +45,6 @@ export function decimalStyle(locale: string): DecimalStyle {
   };
   styles.set(locale, style);
   return style;
-}
-
-const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
-
-/** "1234567.50" -> "1,234,567.50" (en) or "1 234 567,50" (ru). Anything not a decimal is returned as is. */
-export function formatDecimal(value: string, style: DecimalStyle): string {
-  const match = DECIMAL.exec(value.trim());
-  if (!match) return value;
-  const [, sign = '', integer = '', fraction] = match;
-  const groupFrom = style.minGrouping === 2 ? 5 : 4;
-  const grouped = integer.length >= groupFrom ? integer.replace(/\B(?=(\d{3})+(?!\d))/g, style.group) : integer;
-  return sign + grouped + (fraction === undefined ? '' : style.decimal + fraction);
-}
-
-/** "0.371200000000000000" -> "0.3712": same value, readable. "15.00" -> "15". */
-export function trimZeros(value: string): string {
-  return DECIMAL.test(value.trim()) && value.includes('.') ? value.trim().replace(/\.?0+$/, '') : value;
 }
 
 /** A localised amount with its currency code. `exact` keeps trailing zeros (order totals: "15.00 USD"). */

@@ -4,7 +4,7 @@ import { useT, useI18n } from './i18n/index.ts';
 import type { PayerInvoice } from '../contracts/payer.ts';
 import { formatDuration, formatTime } from './format.ts';
 import { useStore, type Screen } from './store.ts';
-import { lazyView } from './lazy.tsx';
+import { lazyView } from '../ui-kit/lazy.tsx';
 import { CoinIcon, Field, Notice, OpenWallet, Qr, StoreLink, useAmount } from './ui.tsx';
 import { ClockGlyph, WarnGlyph } from './icons.tsx';
 import { useBrowserWallets } from './wallets.ts';

@@ -1,12 +1,12 @@
 // The screens after a payment is sent, and the invoice's final states.
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { lazyView } from './lazy.tsx';
+import { lazyView } from '../ui-kit/lazy.tsx';
 import { useT } from './i18n/index.ts';
 import type { PayerInvoice } from '../contracts/payer.ts';
 import type { Screen } from './store.ts';
 import { Hero, StoreLink, useAmount, type HeroTone } from './ui.tsx';
-import { webHref } from './links.ts';
+import { webHref } from '../ui-kit/links.ts';
 import { CheckGlyph, ClockGlyph, CrossGlyph, InfoGlyph, LockGlyph, RefreshGlyph, WarnGlyph } from './icons.tsx';
 
 const Receipt = lazyView(() => import('./receipt.tsx').then((m) => m.Receipt));

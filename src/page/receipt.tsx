@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useI18n, useT } from './i18n/index.ts';
 import type { PayerInvoice } from '../contracts/payer.ts';
 import { StoreLink, useAmount } from './ui.tsx';
-import { webHref } from './links.ts';
+import { webHref } from '../ui-kit/links.ts';
 
 function formatDate(unixSeconds: number, locale: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(unixSeconds * 1000);

@@ -10,7 +10,8 @@ import { createI18n, pickLanguage, translate, type I18n, type MessageKey } from 
 import type { PayerInvoice, SimulateMode } from '../contracts/payer.ts';
 import { createPoller, type Poller } from './poller.ts';
 import { readEmbedConfig, readRoute, type EmbedConfig, type Route } from './route.ts';
-import { applyTheme, resolveTheme, type Theme } from './theme.ts';
+import { resolveTheme } from './theme.ts';
+import { applyTheme, type Theme } from '../ui-kit/theme.ts';
 import { accentPalette, applyAccent } from './accent.ts';
 
 export type Screen =

@@ -1,6 +1,6 @@
 // Colour theme: ?theme= wins, then what the embedding page asked for, then the invoice's
 // theme, then the merchant's default theme, then the system preference.
-export type Theme = 'dark' | 'light';
+import { asTheme, type Theme } from '../ui-kit/theme.ts';
 
 export interface ThemeInputs {
   query: string | null;
@@ -10,14 +10,6 @@ export interface ThemeInputs {
   systemDark: boolean;
 }
 
-export function asTheme(value: unknown): Theme | null {
-  return value === 'dark' || value === 'light' ? value : null;
-}
-
 export function resolveTheme(inputs: ThemeInputs): Theme {
   return asTheme(inputs.query) ?? inputs.embed ?? inputs.invoice ?? inputs.merchant ?? (inputs.systemDark ? 'dark' : 'light');
-}
-
-export function applyTheme(theme: Theme, root: HTMLElement = document.documentElement): void {
-  root.dataset.theme = theme;
 }

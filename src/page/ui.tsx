@@ -6,7 +6,8 @@ import { formatAmount } from './format.ts';
 import { qrDataUrl } from './qr.ts';
 import { useStore } from './store.ts';
 import { CheckGlyph, CopyGlyph, WalletGlyph } from './icons.tsx';
-import { walletHref, webHref } from './links.ts';
+import { walletHref, webHref } from '../ui-kit/links.ts';
+import { copyText } from '../ui-kit/clipboard.ts';
 
 /** Currencies with their own artwork under public/icons/; others get the generic coin. */
 const ICONS = new Set(['BTC', 'LTC', 'DOGE', 'ETH', 'BNB', 'POL', 'AVAX', 'TRX', 'TON', 'SOL', 'USDT', 'USDC']);
@@ -29,29 +30,6 @@ export function useAmount(): (value: string, currency: string, exact?: boolean) 
   // "20 USDT" stays in that order inside right-to-left text (left-to-right isolate).
   const [open, close] = isRtlLocale(locale) ? ['\u2066', '\u2069'] : ['', ''];
   return (value, currency, exact = false) => `${open}${formatAmount(value, currency, locale, exact)}${close}`;
-}
-
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    // Clipboard API missing or refused (e.g. an iframe without clipboard-write): old way.
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.className = 'sr-only';
-    document.body.append(area);
-    area.select();
-    let ok = false;
-    try {
-      ok = document.execCommand('copy');
-    } catch {
-      ok = false;
-    }
-    area.remove();
-    return ok;
-  }
 }
 
 export function CopyButton({ text, label }: { text: string; label: string }) {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/preact';
 import { Attempts } from '../../src/dashboard-ui/attempts.tsx';
-import type { Attempt } from '../../src/contracts/dashboard-webhooks.ts';
+import type { Attempt } from '../../src/contracts/dashboard/webhooks.ts';
 
 afterEach(cleanup);
 

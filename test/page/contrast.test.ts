@@ -3,18 +3,23 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 
 const css = readFileSync(new URL('../../src/page/styles.css', import.meta.url), 'utf8');
+/** The palette the page shares with the dashboard, which the page's stylesheet imports. */
+const tokens = readFileSync(new URL('../../src/ui-kit/tokens.css', import.meta.url), 'utf8');
 
-function block(selector: string, from = 0): Record<string, string> {
-  const start = css.indexOf(`${selector} {`, from);
+function block(selector: string, from = 0, sheet = css): Record<string, string> {
+  const start = sheet.indexOf(`${selector} {`, from);
   if (start < 0) throw new Error(`no ${selector} block`);
-  const body = css.slice(start, css.indexOf('}', start));
+  const body = sheet.slice(start, sheet.indexOf('}', start));
   const vars: Record<string, string> = {};
   for (const [, name, value] of body.matchAll(/--([\w-]+):\s*([^;]+);/g)) vars[name!] = value!.trim();
   return vars;
 }
 
-const light = block(':root');
-const dark = block("[data-theme='dark']");
+/** A theme's variables: the shared palette, then the page's own (which win, as in the cascade). */
+const theme = (selector: string) => ({ ...block(selector, 0, tokens), ...block(selector) });
+
+const light = theme(':root');
+const dark = theme("[data-theme='dark']");
 const darkFromSystem = block(":root:not([data-theme='light'])", css.indexOf('@media (prefers-color-scheme: dark)'));
 
 function luminance(hex: string): number {

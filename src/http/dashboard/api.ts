@@ -1,6 +1,9 @@
-// The dashboard's session-authed JSON API under /api/dashboard: one place that checks the
-// session, the CSRF guard and the role before any handler runs, and maps errors to statuses.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// The dashboard's session-authed JSON API under /api/dashboard as an encapsulated Fastify plugin.
+// Every route is declared by its contract (src/contracts/dashboard/), and the plugin's hooks run,
+// before any handler: the Origin and session checks, the CSRF token and the role the contract
+// asks for, the one JSON body parser, and the check of the body against the contract. Failures are
+// thrown and answered by the one error table below; a result is answered in the success envelope.
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { BusinessError, NotFoundError, ValidationError } from '../../errors.ts';
 import {
@@ -16,115 +19,153 @@ import {
 import type { SignedIn } from '../../dashboard/sessions.ts';
 import type { AuditActor } from '../../dashboard/audit.ts';
 import type { Merchant } from '../../merchants/store.ts';
-import { checkCsrfToken, checkOrigin, jsonBody, merchantInView, requireManager, requireSession } from './session.ts';
+import type { DashboardRoute } from '../../contracts/dashboard/route.ts';
+import { checkCsrfToken, checkOrigin, dashboardBody, merchantInView, requireManager, requireSession } from './session.ts';
 
 export const API_PREFIX = '/api/dashboard';
 
-export interface DashboardCall {
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The dashboard route a request is for: its access rule and body contract. */
+    dashboardRoute?: DashboardRoute;
+    /** The message of a body over the route's own body limit. */
+    tooLarge?: string;
+  }
+  interface FastifyRequest {
+    /** Set by the dashboard API's hooks once the request passed them (null elsewhere). */
+    dashboardCall: DashboardCall<unknown> | PublicCall<unknown> | null;
+  }
+}
+
+/** What a signed-in route's handler is given. `body` passed the route's contract. */
+export interface DashboardCall<Body> {
   req: FastifyRequest;
   reply: FastifyReply;
   signedIn: SignedIn;
   merchant: Merchant;
-  body: Record<string, unknown>;
+  body: Body;
   query: Record<string, unknown>;
   actor: AuditActor;
 }
 
-export interface PublicCall {
+/** What a route before a session exists (sign-in, set-password) is given. */
+export interface PublicCall<Body> {
   req: FastifyRequest;
   reply: FastifyReply;
-  body: Record<string, unknown>;
+  body: Body;
 }
 
-type Handler = (call: DashboardCall) => Promise<unknown>;
-
-export interface DashboardApi {
-  ctx: Ctx;
-  /** A read: needs a session. Returning undefined means the handler answered itself (a stream). */
-  get(path: string, handler: Handler, opts?: { manage?: boolean }): void;
-  /**
-   * A change: session, Origin and CSRF token; `manage` routes refuse viewers. `bodyLimit` raises
-   * the gateway's body limit for this route only; `tooLarge` is the message of a body over it.
-   */
-  post(path: string, handler: Handler, opts?: { manage?: boolean; bodyLimit?: number; tooLarge?: string }): void;
-  /** Before a session exists (sign-in, set-password): Origin check only. */
-  publicPost(path: string, handler: (call: PublicCall) => Promise<unknown>): void;
-}
+/** A group of dashboard routes, registered as a plugin inside the dashboard API. */
+export type DashboardRouteGroup = FastifyPluginAsync<{ ctx: Ctx }>;
 
 export function actorOf(req: FastifyRequest, signedIn: SignedIn): AuditActor {
   return { userId: signedIn.user.id, email: signedIn.user.email, ip: req.ip };
+}
+
+/** Registers a signed-in route (`session` or `manage`) from its contract. `bodyLimit` raises the
+ * gateway's body limit for this route only; `tooLarge` is the message of a body over it. A handler
+ * of a route without a JSON result (a download) answers itself and returns undefined. */
+export function dashboardRoute<Body, Result>(
+  app: FastifyInstance,
+  route: DashboardRoute<Body, Result, string>,
+  handler: (call: DashboardCall<Body>) => Promise<NoInfer<Result>>,
+  opts: { bodyLimit?: number; tooLarge?: string } = {},
+): void {
+  if (route.access === 'public') throw new Error(`dashboard route ${route.path} is public: use publicRoute`);
+  register(app, route as DashboardRoute, opts, (call) => handler(call as DashboardCall<Body>));
+}
+
+/** Registers a route called before a session exists: Origin check only. */
+export function publicRoute<Body, Result>(app: FastifyInstance, route: DashboardRoute<Body, Result, string>, handler: (call: PublicCall<Body>) => Promise<NoInfer<Result>>): void {
+  if (route.access !== 'public') throw new Error(`dashboard route ${route.path} is not public`);
+  register(app, route as DashboardRoute, {}, (call) => handler(call as PublicCall<Body>));
+}
+
+function register(app: FastifyInstance, route: DashboardRoute, opts: { bodyLimit?: number; tooLarge?: string }, run: (call: DashboardCall<unknown> | PublicCall<unknown>) => Promise<unknown>): void {
+  app.route({
+    method: route.method,
+    url: route.path,
+    ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}),
+    config: { dashboardRoute: route, ...(opts.tooLarge ? { tooLarge: opts.tooLarge } : {}) },
+    handler: async (req, reply) => {
+      const call = req.dashboardCall;
+      if (!call) throw new SessionRequiredError();
+      const result = await run(call);
+      if (result === undefined) return reply;
+      return reply.send({ state: 0, result });
+    },
+  });
 }
 
 function fail(reply: FastifyReply, code: number, message: string, extra: Record<string, unknown> = {}) {
   return reply.code(code).header('cache-control', 'no-store').send({ state: 1, message, ...extra });
 }
 
-export async function dashboardApi(app: FastifyInstance, ctx: Ctx, groups: Array<(d: DashboardApi) => void>): Promise<void> {
-  await app.register(async (scope) => {
-    scope.addHook('onSend', async (_req, reply) => {
-      reply.header('cache-control', 'no-store');
-      reply.header('x-content-type-options', 'nosniff');
-    });
-    const tooLarge = new Map<string, string>();
-    scope.setErrorHandler((err, req, reply) => {
-      if ((err as { code?: unknown }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        return fail(reply, 413, tooLarge.get(req.routeOptions.url ?? '') ?? 'The request is too large.');
-      }
-      if (err instanceof SessionRequiredError) return fail(reply, 401, err.message);
-      if (err instanceof BadCredentialsError) return fail(reply, 401, err.message);
-      if (err instanceof CsrfError) return fail(reply, 403, err.message);
-      if (err instanceof RoleForbiddenError) return fail(reply, 403, err.message);
-      if (err instanceof LoginThrottledError) {
-        reply.header('retry-after', String(err.retryAfterSeconds));
-        return fail(reply, 429, err.message, { retry_after: err.retryAfterSeconds });
-      }
-      if (err instanceof LinkExpiredError) return fail(reply, 410, err.message);
-      if (err instanceof KeyChangedError) return fail(reply, 409, err.message);
-      if (err instanceof UserInputError) return fail(reply, 422, err.message);
-      if (err instanceof ValidationError) return reply.code(422).send({ state: 1, message: 'Check the highlighted fields.', errors: err.errors });
-      if (err instanceof BusinessError) return fail(reply, 422, err.message);
-      if (err instanceof NotFoundError) return fail(reply, 404, err.message);
-      throw err; // the gateway's own handler answers the rest
-    });
+/** The one error table of the dashboard API: each error class and the status it answers. */
+const STATUSES: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
+  [SessionRequiredError, 401],
+  [BadCredentialsError, 401],
+  [CsrfError, 403],
+  [RoleForbiddenError, 403],
+  [LinkExpiredError, 410],
+  [KeyChangedError, 409],
+  [UserInputError, 422],
+  [BusinessError, 422],
+  [NotFoundError, 404],
+];
 
-    const withSession = async (req: FastifyRequest, reply: FastifyReply, run: Handler, change: boolean, manage: boolean) => {
-      const signedIn = await requireSession(ctx, req);
-      if (change) {
-        checkOrigin(ctx, req);
-        checkCsrfToken(req, signedIn);
-      }
-      if (manage) requireManager(signedIn);
-      const merchant = await merchantInView(ctx, req, signedIn);
-      const body = change ? jsonBody(req) : {};
-      const query = (req.query ?? {}) as Record<string, unknown>;
-      const result = await run({ req, reply, signedIn, merchant, body, query, actor: actorOf(req, signedIn) });
-      if (result === undefined) return reply;
-      return reply.send({ state: 0, result });
-    };
-
-    const api: DashboardApi = {
-      ctx,
-      get(path, handler, opts = {}) {
-        scope.get(API_PREFIX + path, (req, reply) => withSession(req, reply, handler, false, opts.manage ?? false));
-      },
-      post(path, handler, opts = {}) {
-        if (opts.tooLarge) tooLarge.set(API_PREFIX + path, opts.tooLarge);
-        scope.post(API_PREFIX + path, opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}, (req, reply) => withSession(req, reply, handler, true, opts.manage ?? false));
-      },
-      publicPost(path, handler) {
-        scope.post(API_PREFIX + path, async (req, reply) => {
-          checkOrigin(ctx, req);
-          const result = await handler({ req, reply, body: jsonBody(req) });
-          return reply.send({ state: 0, result });
-        });
-      },
-    };
-    for (const group of groups) group(api);
-
-    // Anything else under the prefix: 401 without a session (never a redirect), 404 with one.
-    scope.all(`${API_PREFIX}/*`, async (req, reply) => {
-      await requireSession(ctx, req);
-      return fail(reply, 404, 'Not found');
-    });
-  });
+export interface DashboardApiOptions {
+  ctx: Ctx;
+  groups: readonly DashboardRouteGroup[];
 }
+
+/** Register with `prefix: API_PREFIX`. */
+export const dashboardApi: FastifyPluginAsync<DashboardApiOptions> = async (app, { ctx, groups }) => {
+  app.decorateRequest('dashboardCall', null);
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+  });
+  app.setErrorHandler((err, req, reply) => {
+    if ((err as { code?: unknown }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return fail(reply, 413, req.routeOptions.config?.tooLarge ?? 'The request is too large.');
+    }
+    if (err instanceof LoginThrottledError) {
+      reply.header('retry-after', String(err.retryAfterSeconds));
+      return fail(reply, 429, err.message, { retry_after: err.retryAfterSeconds });
+    }
+    if (err instanceof ValidationError) return reply.code(422).send({ state: 1, message: 'Check the highlighted fields.', errors: err.errors });
+    const status = STATUSES.find(([cls]) => err instanceof cls)?.[1];
+    if (status !== undefined) return fail(reply, status, (err as Error).message);
+    throw err; // the gateway's own handler answers the rest
+  });
+
+  app.addHook('preHandler', async (req, reply) => {
+    const route = req.routeOptions.config.dashboardRoute;
+    if (!route) return; // the fallback below
+    if (route.access === 'public') {
+      checkOrigin(ctx, req);
+      req.dashboardCall = { req, reply, body: dashboardBody(req, route) };
+      return;
+    }
+    const signedIn = await requireSession(ctx, req);
+    const change = route.method === 'POST';
+    if (change) {
+      checkOrigin(ctx, req);
+      checkCsrfToken(req, signedIn);
+    }
+    if (route.access === 'manage') requireManager(signedIn);
+    const merchant = await merchantInView(ctx, req, signedIn);
+    const body = change ? dashboardBody(req, route) : {};
+    const query = (req.query ?? {}) as Record<string, unknown>;
+    req.dashboardCall = { req, reply, signedIn, merchant, body, query, actor: actorOf(req, signedIn) };
+  });
+
+  for (const group of groups) await app.register(group, { ctx });
+
+  // Anything else under the prefix: 401 without a session (never a redirect), 404 with one.
+  app.all('/*', async (req, reply) => {
+    await requireSession(ctx, req);
+    return fail(reply, 404, 'Not found');
+  });
+};

@@ -19,7 +19,8 @@ import {
 } from '../../dashboard/users.ts';
 import { audit, auditLog } from '../../dashboard/audit.ts';
 import { listMerchants, type Merchant } from '../../merchants/store.ts';
-import type { DashboardApi } from './api.ts';
+import { dashboardRoute, publicRoute, type DashboardRouteGroup } from './api.ts';
+import { authApi } from '../../contracts/dashboard/auth.ts';
 import { clearSessionCookie, readCookie, setSessionCookie } from './session.ts';
 import { isUuid } from '../../contracts/rules.ts';
 
@@ -47,10 +48,8 @@ async function firstMerchantOf(ctx: Ctx, user: DashboardUser): Promise<Merchant>
   return m;
 }
 
-export function authRoutes(d: DashboardApi): void {
-  const { ctx } = d;
-
-  d.publicPost('/login', async ({ req, reply, body }) => {
+export const authRoutes: DashboardRouteGroup = async (app, { ctx }) => {
+  publicRoute(app, authApi.login, async ({ req, reply, body }) => {
     const now = ctx.now();
     const keys = throttleKeys(body.email, req.ip);
     // Counted before the (slow) password check: parallel attempts cannot all slip under the limit.
@@ -67,13 +66,13 @@ export function authRoutes(d: DashboardApi): void {
     return me(ctx, { session, user }, merchant, csrf);
   });
 
-  d.publicPost('/link', async ({ body }) => {
+  publicRoute(app, authApi.link, async ({ body }) => {
     const user = typeof body.token === 'string' ? await linkUser(ctx.storage.db, body.token, ctx.now()) : null;
     if (!user) throw new LinkExpiredError();
     return { email: user.email, has_password: user.password_hash !== null };
   });
 
-  d.publicPost('/set-password', async ({ req, reply, body }) => {
+  publicRoute(app, authApi.setPassword, async ({ req, reply, body }) => {
     if (typeof body.token !== 'string') throw new LinkExpiredError();
     const now = ctx.now();
     const user = await setPasswordWithLink(ctx.storage, body.token, body.password, now);
@@ -85,26 +84,27 @@ export function authRoutes(d: DashboardApi): void {
     return me(ctx, { session, user }, merchant, csrf);
   });
 
-  d.get('/me', async ({ signedIn, merchant }) => me(ctx, signedIn, merchant, signedIn.session.csrf));
+  dashboardRoute(app, authApi.me, async ({ signedIn, merchant }) => me(ctx, signedIn, merchant, signedIn.session.csrf));
 
-  d.post('/logout', async ({ req, reply }) => {
+  dashboardRoute(app, authApi.logout, async ({ req, reply }) => {
     const token = readCookie(ctx, req);
     if (token) await endSession(ctx.storage.db, token);
     clearSessionCookie(ctx, req, reply);
     return { signed_out: true };
   });
 
-  d.post('/logout-all', async ({ req, reply, signedIn, actor }) => {
+  dashboardRoute(app, authApi.logoutAll, async ({ req, reply, signedIn, actor }) => {
     const ended = await endAllSessions(ctx.storage.db, signedIn.user.id);
     clearSessionCookie(ctx, req, reply);
     await audit(ctx.storage.db, actor, { merchantId: signedIn.user.merchant_id, action: 'sign_out_everywhere', detail: { sessions: ended } }, ctx.now());
     return { signed_out: ended };
   });
 
-  d.get('/users', async ({ merchant }) => (await listUsers(ctx.storage.db, merchant.id)).map(presentUser));
+  dashboardRoute(app, authApi.users, async ({ merchant }) => (await listUsers(ctx.storage.db, merchant.id)).map(presentUser));
 
-  d.post(
-    '/users',
+  dashboardRoute(
+    app,
+    authApi.invite,
     async ({ merchant, body, actor }) => {
       const role = body.role === 'owner' || body.role === 'viewer' ? body.role : null;
       if (!role) throw new UserInputError('The role must be owner or viewer.');
@@ -113,7 +113,6 @@ export function authRoutes(d: DashboardApi): void {
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'user_invite', target: user.email, detail: { role } }, now);
       return { user: presentUser(user), link: setPasswordUrl(ctx.config.publicUrl, token) };
     },
-    { manage: true },
   );
 
   const ownUser = async (merchant: Merchant, id: unknown): Promise<DashboardUser> => {
@@ -122,8 +121,9 @@ export function authRoutes(d: DashboardApi): void {
     return user;
   };
 
-  d.post(
-    '/users/remove',
+  dashboardRoute(
+    app,
+    authApi.removeUser,
     async ({ merchant, body, actor, signedIn }) => {
       const user = await ownUser(merchant, body.id);
       if (user.id === signedIn.user.id) throw new UserInputError('You cannot remove yourself.');
@@ -132,11 +132,11 @@ export function authRoutes(d: DashboardApi): void {
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'user_remove', target: user.email }, now);
       return presentUser({ ...user, disabled: 1 });
     },
-    { manage: true },
   );
 
-  d.post(
-    '/users/reset-link',
+  dashboardRoute(
+    app,
+    authApi.resetLink,
     async ({ merchant, body, actor }) => {
       const user = await ownUser(merchant, body.id);
       if (user.disabled) throw new UserInputError('This user is removed.');
@@ -145,14 +145,13 @@ export function authRoutes(d: DashboardApi): void {
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'user_reset_link', target: user.email }, now);
       return { link: setPasswordUrl(ctx.config.publicUrl, token) };
     },
-    { manage: true },
   );
 
-  d.get('/audit', async ({ merchant, query }) => {
+  dashboardRoute(app, authApi.audit, async ({ merchant, query }) => {
     const t = Number(query.before_t);
     const id = typeof query.before_id === 'string' ? query.before_id : '';
     const before = Number.isSafeInteger(t) && id ? { t, id } : undefined;
     const rows = await auditLog(ctx.storage.db, merchant.id, 50, before);
     return rows.map((r) => ({ id: r.id, at: r.created_at, email: r.email, action: r.action, target: r.target, detail: r.detail ? (JSON.parse(r.detail) as unknown) : null, ip: r.ip }));
-  }, { manage: true });
-}
+  });
+};

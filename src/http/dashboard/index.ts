@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { DIST_DIR, load, send } from '../routes/page.ts';
-import { dashboardApi } from './api.ts';
+import { API_PREFIX, dashboardApi } from './api.ts';
 import { authRoutes } from './auth-routes.ts';
 import { invoiceRoutes } from './invoice-routes.ts';
 import { moneyRoutes } from './money-routes.ts';
@@ -37,5 +37,5 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: Ctx, distDir = 
     if (path.startsWith('/assets/')) return reply.code(404).send({ state: 1, message: 'Not found' });
     return servePage(req, reply); // client-side routes
   });
-  await dashboardApi(app, ctx, [authRoutes, invoiceRoutes, moneyRoutes, walletRoutes, readinessRoutes]);
+  await app.register(dashboardApi, { prefix: API_PREFIX, ctx, groups: [authRoutes, invoiceRoutes, moneyRoutes, walletRoutes, readinessRoutes] });
 }

@@ -15,7 +15,8 @@ import { isUuid } from '../../contracts/rules.ts';
 import { refundInvoiceOp } from '../../contracts/merchant-api/invoices.ts';
 import { resendWebhookOp } from '../../contracts/merchant-api/webhooks.ts';
 import { paramsFor } from '../signed-api.ts';
-import type { DashboardApi } from './api.ts';
+import { dashboardRoute, type DashboardRouteGroup } from './api.ts';
+import { invoiceApi } from '../../contracts/dashboard/invoices.ts';
 
 function invoiceId(params: unknown): string {
   const id = (params as { id?: unknown }).id;
@@ -32,15 +33,13 @@ function choices(ctx: Ctx) {
   };
 }
 
-export function invoiceRoutes(d: DashboardApi): void {
-  const { ctx } = d;
+export const invoiceRoutes: DashboardRouteGroup = async (app, { ctx }) => {
+  dashboardRoute(app, invoiceApi.overview, async ({ merchant }) => overview(ctx, merchant.id));
+  dashboardRoute(app, invoiceApi.choices, async () => choices(ctx));
 
-  d.get('/overview', async ({ merchant }) => overview(ctx, merchant.id));
-  d.get('/choices', async () => choices(ctx));
+  dashboardRoute(app, invoiceApi.invoices, async ({ merchant, query }) => searchInvoices(ctx.storage.db, merchant.id, parseFilter(query), parseCursor(query.after)));
 
-  d.get('/invoices', async ({ merchant, query }) => searchInvoices(ctx.storage.db, merchant.id, parseFilter(query), parseCursor(query.after)));
-
-  d.get('/invoices.csv', async ({ merchant, query, reply }) => {
+  dashboardRoute(app, invoiceApi.csv, async ({ merchant, query, reply }) => {
     const filter = parseFilter(query);
     const stamp = new Date(ctx.now()).toISOString().slice(0, 10);
     reply
@@ -51,21 +50,22 @@ export function invoiceRoutes(d: DashboardApi): void {
     return undefined;
   });
 
-  d.get('/invoices/:id', async ({ merchant, req }) => invoiceDetail(ctx, merchant, invoiceId(req.params)));
+  dashboardRoute(app, invoiceApi.invoice, async ({ merchant, req }) => invoiceDetail(ctx, merchant, invoiceId(req.params)));
 
-  d.post(
-    '/invoices/:id/resend',
+  dashboardRoute(
+    app,
+    invoiceApi.resend,
     async ({ merchant, req, actor }) => {
       const id = invoiceId(req.params);
       await resendPaymentWebhook(ctx, merchant, paramsFor(ctx, resendWebhookOp, { uuid: id }));
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'webhook_resend', target: id }, ctx.now());
       return { queued: true };
     },
-    { manage: true },
   );
 
-  d.post(
-    '/invoices/:id/refund',
+  dashboardRoute(
+    app,
+    invoiceApi.refund,
     async ({ merchant, req, body, actor }) => {
       const id = invoiceId(req.params);
       const input = { uuid: id, address: body.address, amount: body.amount === '' ? undefined : body.amount, is_subtract: body.is_subtract === true };
@@ -73,11 +73,11 @@ export function invoiceRoutes(d: DashboardApi): void {
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'refund', target: id, detail: { address: String(body.address), amount: body.amount ?? null } }, ctx.now());
       return { requested: true };
     },
-    { manage: true },
   );
 
-  d.post(
-    '/invoices/:id/simulate',
+  dashboardRoute(
+    app,
+    invoiceApi.simulate,
     async ({ merchant, req, body, actor }) => {
       if (!ctx.config.simulator) throw new UserInputError('The simulator is off (a network uses a real driver).');
       const id = invoiceId(req.params);
@@ -94,6 +94,5 @@ export function invoiceRoutes(d: DashboardApi): void {
         throw e;
       }
     },
-    { manage: true },
   );
-}
+};

@@ -1,6 +1,7 @@
 // The dashboard's payouts (list, detail, calculate then create) and settings that touch money:
 // API keys (shown by prefix, rotated once confirmed) and the merchant's public profile.
-import type { DashboardApi } from './api.ts';
+import { dashboardRoute, type DashboardRouteGroup } from './api.ts';
+import { moneyApi } from '../../contracts/dashboard/money.ts';
 import { calcPayout, createPayout } from '../../payouts/create.ts';
 import { listPayouts, payoutInfo } from '../../payouts/queries.ts';
 import { audit } from '../../dashboard/audit.ts';
@@ -27,48 +28,48 @@ function payoutInput(body: Record<string, unknown>) {
   };
 }
 
-export function moneyRoutes(d: DashboardApi): void {
-  const { ctx } = d;
-
-  d.get('/payouts', async ({ merchant, query }) => {
+export const moneyRoutes: DashboardRouteGroup = async (app, { ctx }) => {
+  dashboardRoute(app, moneyApi.payouts, async ({ merchant, query }) => {
     const page = await listPayouts(ctx, merchant.id, paramsFor(ctx, payoutListOp, {}, typeof query.cursor === 'string' ? { cursor: query.cursor } : {}));
     return { items: await withOrderIds(ctx.storage.db, merchant.id, page.items), next: page.paginate.nextCursor, previous: page.paginate.previousCursor };
   });
 
-  d.get('/payouts/:id', async ({ merchant, req }) => {
+  dashboardRoute(app, moneyApi.payout, async ({ merchant, req }) => {
     const id = (req.params as { id?: unknown }).id;
     if (!isUuid(id)) throw new NotFoundError('Payout not found');
     const [payout] = await withOrderIds(ctx.storage.db, merchant.id, [await payoutInfo(ctx, merchant.id, paramsFor(ctx, payoutInfoOp, { uuid: id.toLowerCase() }))]);
+    if (!payout) throw new NotFoundError('Payout not found');
     return payout;
   });
 
-  d.post('/payouts/calc', async ({ merchant, body }) => calcPayout(ctx, merchant, paramsFor(ctx, calcPayoutOp, payoutInput(body))), { manage: true });
+  dashboardRoute(app, moneyApi.calc, async ({ merchant, body }) => calcPayout(ctx, merchant, paramsFor(ctx, calcPayoutOp, payoutInput(body))));
 
-  d.post(
-    '/payouts',
+  dashboardRoute(
+    app,
+    moneyApi.create,
     async ({ merchant, body, actor }) => {
       const input = payoutInput(body);
       const created = await createPayout(ctx, merchant, paramsFor(ctx, createPayoutOp, input));
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'payout_create', target: String(input.order_id), detail: { amount: input.amount, currency: input.currency, network: input.network, address: input.address } }, ctx.now());
       return created;
     },
-    { manage: true },
   );
 
-  d.get(
-    '/keys',
+  dashboardRoute(
+    app,
+    moneyApi.keys,
     async ({ merchant }) => ({
       // A prefix is enough to tell keys apart; the full key is never sent again.
       payment: merchant.payment_key.slice(0, 6),
       payout: merchant.payout_key.slice(0, 6),
     }),
-    { manage: true },
   );
 
-  d.post(
-    '/keys/rotate',
+  dashboardRoute(
+    app,
+    moneyApi.rotate,
     async ({ merchant, body, actor }) => {
-      const kind = body.kind === 'payment' || body.kind === 'payout' ? body.kind : null;
+      const kind: 'payment' | 'payout' | null = body.kind === 'payment' || body.kind === 'payout' ? body.kind : null;
       if (!kind) throw new UserInputError('Choose the payment or the payout key.');
       if (body.confirm !== true) throw new UserInputError('Confirm the rotation: the current key stops working at once.');
       // The rotation replaces the key this request read, and only if the page's view of it (`from`,
@@ -82,15 +83,15 @@ export function moneyRoutes(d: DashboardApi): void {
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'key_rotate', target: kind, detail: { prefix: key.slice(0, 6) } }, ctx.now());
       return { kind, key };
     },
-    { manage: true },
   );
 
-  d.get('/refund-key', async ({ merchant }) => ({ refund_key: refundKeySetting(merchant) }));
+  dashboardRoute(app, moneyApi.refundKey, async ({ merchant }) => ({ refund_key: refundKeySetting(merchant) }));
 
   // Which key may sign /v1/payment/refund: the payout key (the spec's rule) or either key. The risk
   // of `either` is the merchant's to take, so only those who may manage the merchant can change it.
-  d.post(
-    '/refund-key',
+  dashboardRoute(
+    app,
+    moneyApi.setRefundKey,
     async ({ merchant, body, actor }) => {
       const next = parseRefundKeySetting(body.refund_key);
       if (!next) throw new UserInputError('Choose payout or either.');
@@ -100,13 +101,13 @@ export function moneyRoutes(d: DashboardApi): void {
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'refund_key', target: next, detail: { from: before, to: next } }, ctx.now());
       return { refund_key: next };
     },
-    { manage: true },
   );
 
-  d.get('/profile', async ({ merchant }) => withLogoUrl(await getProfile(ctx.storage.db, merchant.id)));
+  dashboardRoute(app, moneyApi.profile, async ({ merchant }) => withLogoUrl(await getProfile(ctx.storage.db, merchant.id)));
 
-  d.post(
-    '/profile',
+  dashboardRoute(
+    app,
+    moneyApi.saveProfile,
     async ({ merchant, body, actor }) => {
       const patch: { display_name?: unknown; accent?: unknown; theme?: unknown; language?: unknown } = {};
       for (const k of ['display_name', 'accent', 'theme', 'language'] as const) if (k in body) patch[k] = body[k] === '' ? null : body[k];
@@ -114,29 +115,29 @@ export function moneyRoutes(d: DashboardApi): void {
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'profile_update', detail: patch }, ctx.now());
       return withLogoUrl(profile);
     },
-    { manage: true },
   );
 
-  d.post(
-    '/profile/logo',
+  dashboardRoute(
+    app,
+    moneyApi.uploadLogo,
     async ({ merchant, body, actor }) => {
       const profile = await updateProfile(ctx.storage.db, merchant.id, { logo: logoFromBody(body) }, ctx.now());
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'profile_logo', target: 'upload', detail: { ...profile.logo } }, ctx.now());
       return withLogoUrl(profile);
     },
-    { manage: true, bodyLimit: LOGO_BODY_LIMIT, tooLarge: LOGO_TOO_LARGE },
+    { bodyLimit: LOGO_BODY_LIMIT, tooLarge: LOGO_TOO_LARGE },
   );
 
-  d.post(
-    '/profile/logo/remove',
+  dashboardRoute(
+    app,
+    moneyApi.removeLogo,
     async ({ merchant, actor }) => {
       const profile = await updateProfile(ctx.storage.db, merchant.id, { logo: null }, ctx.now());
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'profile_logo', target: 'remove' }, ctx.now());
       return withLogoUrl(profile);
     },
-    { manage: true },
   );
-}
+};
 
 /** The profile as the settings form shows it: with the address the logo is served from. */
 function withLogoUrl(profile: MerchantProfile): MerchantProfile & { logo_url: string | null } {

@@ -1,8 +1,12 @@
 // The dashboard API's request plumbing: the session cookie, the CSRF check (Origin plus a
-// per-session token), JSON bodies, and which merchant a signed-in user is looking at.
+// per-session token), JSON bodies checked against the route's contract, and which merchant a
+// signed-in user is looking at.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../context.ts';
+import { ValidationError } from '../../errors.ts';
+import type { DashboardRoute } from '../../contracts/dashboard/route.ts';
+import { parseJsonBody } from '../json-body.ts';
 import { CsrfError, RoleForbiddenError, SessionRequiredError, UserInputError } from '../../dashboard/errors.ts';
 import { findSession, ABSOLUTE_MS, type SignedIn } from '../../dashboard/sessions.ts';
 import { canManage } from '../../dashboard/users.ts';
@@ -97,17 +101,34 @@ export async function merchantInView(ctx: Ctx, req: FastifyRequest, signedIn: Si
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
-/** The body as a JSON object ({} when empty). Only application/json: an HTML form cannot send it. */
-export function jsonBody(req: FastifyRequest): Record<string, unknown> {
+/**
+ * The body as a JSON object ({} when empty), read by the gateway's one JSON body parser
+ * (../json-body.ts: nesting, NUL and prototype keys refused) and checked against the route's
+ * contract. Only application/json: an HTML form cannot send it.
+ */
+export function dashboardBody(req: FastifyRequest, route: DashboardRoute): Record<string, unknown> {
   const text = req.rawBody?.toString('utf8') ?? '';
   if (text.trim() === '') return {};
   if (!JSON_TYPE.test(String(req.headers['content-type'] ?? ''))) throw new UserInputError('Send the body as application/json.');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UserInputError('The body is not valid JSON.');
+  const r = parseJsonBody(text);
+  if (!r.ok) {
+    if (!('field' in r)) throw new UserInputError('The body is not valid JSON.');
+    const field = r.field.replace(/\u0000/g, '');
+    throw new ValidationError(Object.fromEntries([[field, [r.reason === 'nul' ? 'validation.string' : 'validation.prohibited']]]));
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UserInputError('The body must be a JSON object.');
-  return parsed as Record<string, unknown>;
+  // parseJsonBody reads any JSON that is not an object as "no parameters"; here it is refused.
+  if (!text.trimStart().startsWith('{')) throw new UserInputError('The body must be a JSON object.');
+  const checked = route.body.safeParse(r.input);
+  if (!checked.success) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of checked.error.issues) {
+      const field = issue.path.map(String).join('.') || 'body';
+      const expected = issue.code === 'invalid_type' ? issue.expected : null;
+      errors[field] ??= [expected ? `validation.${expected}` : 'validation.invalid'];
+    }
+    throw new ValidationError(errors);
+  }
+  // The body as sent (the contract checked it): parameters the contract does not name are the
+  // features' to refuse or ignore, as they were before the contract.
+  return r.input;
 }

@@ -13,7 +13,8 @@ import { blockedAddressRefund } from '../../wallets/blocked-refund.ts';
 import { isUuid } from '../../contracts/rules.ts';
 import { blockedWalletRefundOp, blockWalletOp } from '../../contracts/merchant-api/wallets.ts';
 import { paramsFor } from '../signed-api.ts';
-import type { DashboardApi } from './api.ts';
+import { dashboardRoute, type DashboardRouteGroup } from './api.ts';
+import { walletApi } from '../../contracts/dashboard/wallets.ts';
 
 function uuidParam(params: unknown, what: string): string {
   const id = (params as { id?: unknown }).id;
@@ -26,15 +27,14 @@ function notBlocked(merchant: Merchant): void {
   if (merchant.is_blocked) throw new BusinessError(Msg.forbidden);
 }
 
-export function walletRoutes(d: DashboardApi): void {
-  const { ctx } = d;
+export const walletRoutes: DashboardRouteGroup = async (app, { ctx }) => {
+  dashboardRoute(app, walletApi.wallets, async ({ merchant, query }) => searchWallets(ctx.storage.db, merchant.id, parseWalletFilter(query), parseCursor(query.after)));
 
-  d.get('/wallets', async ({ merchant, query }) => searchWallets(ctx.storage.db, merchant.id, parseWalletFilter(query), parseCursor(query.after)));
+  dashboardRoute(app, walletApi.wallet, async ({ merchant, req }) => walletDetail(ctx, merchant, uuidParam(req.params, 'Wallet')));
 
-  d.get('/wallets/:id', async ({ merchant, req }) => walletDetail(ctx, merchant, uuidParam(req.params, 'Wallet')));
-
-  d.post(
-    '/wallets/:id/block',
+  dashboardRoute(
+    app,
+    walletApi.block,
     async ({ merchant, req, body, actor }) => {
       const id = uuidParam(req.params, 'Wallet');
       const force = body.is_force_refund === true;
@@ -42,11 +42,11 @@ export function walletRoutes(d: DashboardApi): void {
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'wallet_block', target: id, detail: { is_force_refund: force } }, ctx.now());
       return r;
     },
-    { manage: true },
   );
 
-  d.post(
-    '/wallets/:id/refund',
+  dashboardRoute(
+    app,
+    walletApi.refund,
     async ({ merchant, req, body, actor }) => {
       notBlocked(merchant);
       const id = uuidParam(req.params, 'Wallet');
@@ -55,26 +55,26 @@ export function walletRoutes(d: DashboardApi): void {
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'wallet_refund', target: id, detail: { address: String(address), amount: r.amount } }, ctx.now());
       return r;
     },
-    { manage: true },
   );
 
-  d.get('/webhooks', async ({ merchant, query }) => listDeliveries(ctx.storage.db, merchant.id, parseShow(query.show), query.after));
+  dashboardRoute(app, walletApi.webhooks, async ({ merchant, query }) => listDeliveries(ctx.storage.db, merchant.id, parseShow(query.show), query.after));
 
-  d.post(
-    '/webhooks/:id/retry',
+  dashboardRoute(
+    app,
+    walletApi.retry,
     async ({ merchant, req, actor }) => {
       const id = uuidParam(req.params, 'Webhook');
       const r = await retryNow(ctx, merchant.id, id);
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'webhook_retry', target: id, detail: { due: r.due } }, ctx.now());
       return r;
     },
-    { manage: true },
   );
 
-  d.get('/settings', async ({ merchant }) => merchantDefaults(merchant));
+  dashboardRoute(app, walletApi.settings, async ({ merchant }) => merchantDefaults(merchant));
 
-  d.post(
-    '/settings',
+  dashboardRoute(
+    app,
+    walletApi.saveSettings,
     async ({ merchant, body, actor }) => {
       const before = merchantDefaults(merchant);
       const saved = await saveDefaults(ctx.storage.db, merchant, before, body);
@@ -82,6 +82,5 @@ export function walletRoutes(d: DashboardApi): void {
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'settings_update', detail: { ...saved } }, ctx.now());
       return saved;
     },
-    { manage: true },
   );
-}
+};

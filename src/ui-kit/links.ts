@@ -1,9 +1,9 @@
-// Links from outside the page (merchant URLs, wallet deep links) are only followed when their
-// scheme is harmless: a javascript: or data: URL must never become a clickable link.
+// Links from outside the app (merchant and payer URLs, wallet deep links) are only followed when
+// their scheme is harmless: a javascript: or data: URL must never become a clickable link.
 const BLOCKED = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:']);
 
 /** http(s) only: for the merchant's return and success URLs. */
-export function webHref(url: string | null): string | null {
+export function webHref(url: string | null | undefined): string | null {
   if (!url) return null;
   try {
     const parsed = new URL(url);

@@ -1,5 +1,5 @@
-// Views that only some payers need (choosing, static wallets, test mode) load on first use,
-// keeping the initial script small. A few lines instead of preact/compat's lazy + Suspense.
+// Views that only some users need (the page's choosing, static wallets and test mode; the
+// dashboard's views and chart) load on first use, keeping the initial script small. A few lines instead of preact/compat's lazy + Suspense.
 import { h, type ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 

@@ -1,0 +1,52 @@
+// The dashboard's sign-in, set-password links, the signed-in user's view, users and the audit log.
+import * as z from 'zod/mini';
+import { get, NoBody, post, text } from './route.ts';
+
+export const Me = z.object({
+  user: z.object({ id: z.string(), email: z.string(), role: z.string() }),
+  can_manage: z.boolean(),
+  merchant: z.object({ id: z.string(), name: z.string(), blocked: z.boolean() }),
+  /** Every merchant, for an instance admin (who picks the one in view); null for others. */
+  merchants: z.nullable(z.array(z.object({ id: z.string(), name: z.string() }))),
+  csrf: z.string(),
+  test_mode: z.boolean(),
+  public_url: z.string(),
+});
+export type Me = z.infer<typeof Me>;
+
+export const User = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.string(),
+  disabled: z.boolean(),
+  has_password: z.boolean(),
+  created_at: z.number(),
+});
+export type User = z.infer<typeof User>;
+
+export const AuditEntry = z.object({
+  id: z.string(),
+  at: z.number(),
+  email: z.string(),
+  action: z.string(),
+  target: z.nullable(z.string()),
+  detail: z.unknown(),
+  ip: z.nullable(z.string()),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+const UserRef = z.object({ id: z.optional(z.string()) });
+
+export const authApi = {
+  login: post('/login', 'public', z.object({ email: text, password: text }), Me),
+  link: post('/link', 'public', z.object({ token: text }), z.object({ email: z.string(), has_password: z.boolean() })),
+  setPassword: post('/set-password', 'public', z.object({ token: text, password: text }), Me),
+  me: get('/me', Me),
+  logout: post('/logout', 'session', NoBody, z.object({ signed_out: z.boolean() })),
+  logoutAll: post('/logout-all', 'session', NoBody, z.object({ signed_out: z.number() })),
+  users: get('/users', z.array(User)),
+  invite: post('/users', 'manage', z.object({ email: text, role: text }), z.object({ user: User, link: z.string() })),
+  removeUser: post('/users/remove', 'manage', UserRef, User),
+  resetLink: post('/users/reset-link', 'manage', UserRef, z.object({ link: z.string() })),
+  audit: get('/audit', z.array(AuditEntry), { access: 'manage', query: ['before_t', 'before_id'] }),
+} as const;
