@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { Transaction } from '@scure/btc-signer';
 import { hexToBytes } from '@noble/hashes/utils.js';
-import type { ChainSink, SendRequest } from '../contract.ts';
+import type { ChainSink, DepositPaths, SendRequest } from '../contract.ts';
 import { HotWalletShortError, SendRejectedError } from '../errors.ts';
 import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
@@ -37,6 +37,7 @@ export interface SenderOptions {
   keys: BitcoinKeys;
   node: BitcoinNode;
   storage: Storage;
+  depositPaths: DepositPaths;
   decimals: number;
   confirmations: number;
   fees: FeePolicy;
@@ -66,7 +67,7 @@ export class BtcSender {
   constructor(private readonly o: SenderOptions) {
     this.db = btcDb(o.storage.db);
     this.code = o.network.code;
-    this.coins = new CoinSelection({ network: this.code, params: o.params, storage: o.storage, node: o.node, decimals: o.decimals, fees: o.fees });
+    this.coins = new CoinSelection({ network: this.code, params: o.params, storage: o.storage, depositPaths: o.depositPaths, node: o.node, decimals: o.decimals, fees: o.fees });
   }
 
   async isOwnTx(txid: string): Promise<boolean> {
