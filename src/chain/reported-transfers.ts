@@ -55,7 +55,7 @@ export class ReportedTransfers<B> {
   async settle(sink: ChainSink, cursor: Cursor, blocks: B[], found: SeenTransfer[], caughtUp: boolean, progress: Progress): Promise<void> {
     const { trail } = this;
     const { network } = this.o;
-    const table = trail.t.transfers;
+    const table = 'scan_transfers';
     const tip = cursor.number;
     const open = await trail.db
       .selectFrom(table)

@@ -64,7 +64,7 @@ describe.each(await backends())('EVM money in and out through the gateway on $na
   /** What the payee is to receive, exactly (the API shows it as a JSON number). */
   const payerAmount = async (uuid: string) =>
     (await g.ctx.storage.db.selectFrom('payouts').select('payer_amount').where('id', '=', uuid).executeTakeFirstOrThrow()).payer_amount;
-  const outgoingRows = (payoutId: string) => evmDb(g.ctx.storage.db).selectFrom('evm_outgoing').selectAll().where('request_id', '=', payoutId).execute();
+  const outgoingRows = (payoutId: string) => evmDb(g.ctx.storage.db).selectFrom('scan_outgoing').selectAll().where('request_id', '=', payoutId).execute();
   const freezeHotWallet = async (frozen: boolean) => {
     // The token's issuer freezes (or unfreezes) the hot wallet; a high tip puts it first in the block.
     await g.anvil.wallet(0).writeContract({
