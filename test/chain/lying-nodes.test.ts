@@ -6,7 +6,7 @@
 // meanwhile.
 import { afterEach, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { startGateway, type Gateway } from './evm/gateway-setup.ts';
+import { startGateway, type Gateway } from './gateway-setup.ts';
 import { createWorkers } from '../../src/worker/index.ts';
 import { Decimal } from '../../src/money/decimal.ts';
 import { FakeChain, Raw, startFakeNode, type Family, type FakeNode } from './fake-nodes.ts';

@@ -8,7 +8,7 @@
 //   hot wallet takes the delegation back (undelegateresource).
 // A deposit address that never received TRX does not exist on chain yet and cannot send: the first
 // TRX sent to it activates it, and the hot wallet burns the chain's account creation fee for that.
-// Each step is a movement (tron_movements) carried by one stored transaction (tron_outgoing); a
+// Each step is a movement (tron_movements) carried by one stored transaction (scan_outgoing); a
 // step waits for the one before it to be final. One step per address per round.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';

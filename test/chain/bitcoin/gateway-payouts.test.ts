@@ -10,8 +10,7 @@ import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf, post } from '../../../src/ledger/index.ts';
 import { btcDb, withSpend } from '../../../src/chain/bitcoin/schema.ts';
 import { LEASE_MS, retryDelay } from '../../../src/payouts/worker.ts';
-import { } from '../evm/gateway-setup.ts';
-import { startLtcGateway, type LtcGateway } from './gateway-setup.ts';
+import { startLtcGateway, type LtcGateway } from '../gateway-setup.ts';
 import { Payer } from './litecoind.ts';
 
 describe.each(await backends())('Litecoin payouts through the gateway on $name', (backend) => {

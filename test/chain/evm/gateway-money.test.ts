@@ -14,7 +14,7 @@ import { evmDb } from '../../../src/chain/evm/schema.ts';
 import type { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
 import { LEASE_MS } from '../../../src/payouts/worker.ts';
 import { compileTestToken } from './anvil.ts';
-import {PAYER, secondInstance, startEvmGateway, type EvmGateway } from './gateway-setup.ts';
+import {PAYER, secondInstance, startEvmGateway, type EvmGateway } from '../gateway-setup.ts';
 
 const PAYOUT_WEBHOOK_KEYS = ['type', 'uuid', 'order_id', 'amount', 'merchant_amount', 'commission', 'is_final', 'status', 'txid', 'currency', 'network', 'payer_currency', 'payer_amount', 'sign'];
 

@@ -9,7 +9,7 @@ import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf } from '../../../src/ledger/index.ts';
 import { evmDb } from '../../../src/chain/evm/schema.ts';
-import {PAYER, startEvmGateway, type EvmGateway } from './gateway-setup.ts';
+import {PAYER, startEvmGateway, type EvmGateway } from '../gateway-setup.ts';
 
 describe.each(await backends())('EVM payments through the gateway on $name', (backend) => {
   let g: EvmGateway;

@@ -13,8 +13,7 @@ import { balanceOf, entriesSum, post } from '../../../src/ledger/index.ts';
 import { tronDb } from '../../../src/chain/tron/schema.ts';
 import type { TronDriver } from '../../../src/chain/tron/tron-driver.ts';
 import { LEASE_MS } from '../../../src/payouts/worker.ts';
-import {secondInstance } from '../evm/gateway-setup.ts';
-import { USDT, UNITS, startTronGateway, type TronGateway } from './gateway-setup.ts';
+import { TRON_USDT as USDT, TRX as UNITS, startTronGateway, type TronGateway, secondInstance } from '../gateway-setup.ts';
 import { HotWalletShortError } from '../../../src/chain/errors.ts';
 
 describe.each(await backends())('TRON payouts through the gateway on $name', (backend) => {
