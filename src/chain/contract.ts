@@ -124,7 +124,15 @@ export interface DriverDeps {
   /** The BIP-39 seed, derived on first use. */
   seed: () => Uint8Array;
   log: ChainLog;
+  /** Which of these addresses the gateway handed out on this network, each with its HD path. */
+  depositPaths: DepositPaths;
 }
+
+/**
+ * The HD path of every given address that is a deposit address of the network; an address that is
+ * not one is absent from the map. A driver asks this instead of reading the gateway's tables.
+ */
+export type DepositPaths = (addresses: readonly string[]) => Promise<Map<string, string>>;
 
 /**
  * What an operator must act on, raised by a driver as the `alarm` of a log line: logged at error

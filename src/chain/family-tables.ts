@@ -1,41 +1,11 @@
-// A chain family's own tables beside the gateway's: the three scan tables of src/chain/reorg.ts
-// under the family's prefix, and the typed view of the storage through which its driver reads them.
+// A chain family's own tables beside the gateway's (the scan tables every family shares are in
+// src/db/schema.ts), and the typed view of the storage through which its driver reads them.
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { ScanDB } from './reorg.ts';
-
-/** ScanDB's tables under `prefix`: ScanTables<'evm'> is { evm_cursors, evm_blocks, evm_transfers }. */
-export type ScanTables<P extends string> = {
-  [K in keyof ScanDB as K extends `scan_${infer T}` ? `${P}_${T}` : never]: ScanDB[K];
-};
 
 /** The storage's Kysely, seen with a family's tables `T` beside the gateway's. */
 export function withFamilyTables<T>(db: Kysely<DB>): Kysely<DB & T> {
   return db as unknown as Kysely<DB & T>;
-}
-
-/** The columns every family's `<family>_outgoing` table has: one transaction the driver signed. */
-export interface OutgoingColumns {
-  id: string;
-  network: string;
-  /** Idempotency key: the payout id, or the id of the movement the transaction carries out. */
-  request_id: string;
-  kind: string;
-  from_address: string;
-  to_address: string;
-  currency: string;
-  amount: string;
-  txid: string;
-  /** The signed transaction (hex), exactly as broadcast. */
-  raw: string;
-  status: string;
-  block_number: number | null;
-  /** Confirmations last reported to the sink. */
-  confirmations: number;
-  error: string | null;
-  broadcast_at: number | null;
-  created_at: number;
-  updated_at: number;
 }
 
 /** The columns every family's `<family>_movements` table has: funds moved between our own addresses. */

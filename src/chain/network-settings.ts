@@ -6,7 +6,7 @@
 import type { NetworkConfig } from '../config.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef } from '../registry/index.ts';
-import type { ChainLog, DriverDeps } from './contract.ts';
+import type { ChainLog, DepositPaths, DriverDeps } from './contract.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './capped-body.ts';
 import { DEFAULT_MAX_HEAD_JUMP } from './head-guard.ts';
 
@@ -16,12 +16,15 @@ export interface DriverServices<L> {
   storage: Storage;
   now?: () => number;
   log?: L;
+  /** Which addresses are the network's deposit addresses, with their HD paths (a family that spends
+   * from them needs it). */
+  depositPaths?: DepositPaths;
 }
 
 /** A family's createXDriver arguments from the composition root's deps: the settings carry the
  * effective confirmations. */
 export function driverArguments(deps: DriverDeps): [NetworkDef, NetworkConfig, DriverServices<ChainLog>] {
-  const services = { seed: deps.seed(), storage: deps.storage, now: deps.now, log: deps.log };
+  const services = { seed: deps.seed(), storage: deps.storage, now: deps.now, log: deps.log, depositPaths: deps.depositPaths };
   return [deps.network, { ...deps.settings, confirmations: deps.confirmations }, services];
 }
 

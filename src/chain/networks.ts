@@ -229,6 +229,7 @@ export class Chains {
         now: this.opts.now,
         seed: this.opts.seed,
         log: this.driverLog(upper),
+        depositPaths: (addresses) => depositPaths(this.opts.storage.db, upper, addresses),
       });
       this.drivers.set(upper, d);
     }
@@ -334,6 +335,17 @@ export class Chains {
     for (const d of all) await d.close();
     await Promise.all([...this.counting]);
   }
+}
+
+/** The deposit addresses among `addresses` that the gateway handed out on `network`, with their HD paths. */
+export async function depositPaths(db: Storage['db'], network: string, addresses: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const unique = [...new Set(addresses)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await db.selectFrom('addresses').select(['address', 'path']).where('network', '=', network).where('address', 'in', unique.slice(i, i + 500)).execute();
+    for (const r of rows) out.set(r.address, r.path);
+  }
+  return out;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -1,9 +1,9 @@
 // The scanned chain as an account-model driver (EVM, TRON) remembers it: how far it has read (the
 // cursor), the hashes of the recent blocks it read, and the walk back to the fork point when the
-// chain reorganised under it. Each family keeps three tables of the same shape under its own
-// prefix (`evm_cursors`, `evm_blocks`, `evm_transfers`; `tron_...`); this module reads and writes
-// them through that prefix, so the rule is written once.
+// chain reorganised under it. Every family's networks share the scan tables (scan_cursors,
+// scan_blocks, scan_transfers), each row keyed by network, so the rule is written once.
 import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
 import type { ChainLog } from './contract.ts';
 import { FaultyNodeError } from './errors.ts';
 import { checkBehindCursor } from './head-guard.ts';
@@ -13,53 +13,9 @@ export function reorgWindow(confirmations: number): number {
   return Math.max(256, confirmations * 2);
 }
 
-/** How far a network has been scanned. */
-export interface ScanCursorsTable {
-  network: string;
-  /** Last fully processed block (-1: nothing yet). */
-  block_number: number;
-  block_hash: string | null;
-  updated_at: number;
-}
+export type { ScanCursorsTable, ScanBlocksTable, ScanTransfersTable } from '../db/tables/scan.ts';
 
-/** Hashes of recently processed blocks, to notice a reorganisation and find the fork point. */
-export interface ScanBlocksTable {
-  network: string;
-  number: number;
-  hash: string;
-  parent_hash: string;
-}
-
-/** Transfers into watched addresses, as last reported to the sink. */
-export interface ScanTransfersTable {
-  network: string;
-  txid: string;
-  /** 0 for a native transfer; the token transfer's log position otherwise. */
-  idx: number;
-  currency: string;
-  to_address: string;
-  from_address: string | null;
-  amount: string;
-  block_number: number;
-  block_hash: string;
-  /** Confirmations last reported to the sink (0: not reported yet). */
-  confirmations: number;
-  /** pending (confirmations still rising) | confirmed (final) | orphaned (its block left the chain) | dropped */
-  status: string;
-  /** 1 once a sweep found nothing left to move from `to_address` after this transfer. */
-  swept: number;
-  created_at: number;
-  updated_at: number;
-}
-
-/** The three tables as this module names them; the family's prefix replaces `scan` at run time. */
-export interface ScanDB {
-  scan_cursors: ScanCursorsTable;
-  scan_blocks: ScanBlocksTable;
-  scan_transfers: ScanTransfersTable;
-}
-
-export type ScanTrx = Transaction<ScanDB>;
+export type ScanTrx = Transaction<DB>;
 
 export interface Cursor {
   number: number;
@@ -74,11 +30,10 @@ export interface TrailBlock {
 }
 
 export interface BlockTrailOptions {
-  /** Table prefix and log word: `evm`, `tron`. */
+  /** The family, as log lines name it: `evm`, `tron`. */
   family: 'evm' | 'tron';
   network: string;
-  /** The storage's Kysely (any view of it: the tables are named at run time). */
-  db: Kysely<never>;
+  db: Kysely<DB>;
   confirmations: number;
   now: () => number;
   log: ChainLog;
@@ -89,17 +44,11 @@ export interface BlockTrailOptions {
 }
 
 export class BlockTrail {
-  readonly db: Kysely<ScanDB>;
-  readonly t: { cursors: 'scan_cursors'; blocks: 'scan_blocks'; transfers: 'scan_transfers' };
+  readonly db: Kysely<DB>;
   private readonly keepBlocks: number;
 
   constructor(private readonly o: BlockTrailOptions) {
-    this.db = o.db as unknown as Kysely<ScanDB>;
-    this.t = {
-      cursors: `${o.family}_cursors` as 'scan_cursors',
-      blocks: `${o.family}_blocks` as 'scan_blocks',
-      transfers: `${o.family}_transfers` as 'scan_transfers',
-    };
+    this.db = o.db;
     this.keepBlocks = reorgWindow(o.confirmations);
   }
 
@@ -117,7 +66,7 @@ export class BlockTrail {
 
   private async load(head: number): Promise<Cursor> {
     const row = await this.db
-      .selectFrom(this.t.cursors)
+      .selectFrom('scan_cursors')
       .select(['block_number', 'block_hash'])
       .where('network', '=', this.o.network)
       .executeTakeFirst();
@@ -131,7 +80,7 @@ export class BlockTrail {
     await this.db.transaction().execute(async (trx) => {
       if (b) await this.storeBlocks(trx, [b]);
       await trx
-        .insertInto(this.t.cursors)
+        .insertInto('scan_cursors')
         .values({ network: this.o.network, block_number: number, block_hash: cursor.hash, updated_at: this.o.now() })
         .onConflict((oc) => oc.column('network').doNothing())
         .execute();
@@ -146,7 +95,7 @@ export class BlockTrail {
     let hash: string | null = null;
     for (; k >= 0; k--) {
       const stored = await this.db
-        .selectFrom(this.t.blocks)
+        .selectFrom('scan_blocks')
         .select('hash')
         .where('network', '=', this.o.network)
         .where('number', '=', k)
@@ -167,13 +116,13 @@ export class BlockTrail {
     this.o.log('warn', `${family} chain reorganisation`, { network: this.o.network, from: cursor.number, fork: k });
     await this.db.transaction().execute(async (trx) => {
       await trx
-        .updateTable(this.t.transfers)
+        .updateTable('scan_transfers')
         .set({ status: 'orphaned', updated_at: this.o.now() })
         .where('network', '=', this.o.network)
         .where('block_number', '>', k)
         .where('status', 'in', ['pending', 'confirmed'])
         .execute();
-      await trx.deleteFrom(this.t.blocks).where('network', '=', this.o.network).where('number', '>', k).execute();
+      await trx.deleteFrom('scan_blocks').where('network', '=', this.o.network).where('number', '>', k).execute();
       await this.saveCursor(trx, fork);
     });
     return fork;
@@ -183,7 +132,7 @@ export class BlockTrail {
   async advance(trx: ScanTrx, blocks: TrailBlock[], cursor: Cursor): Promise<void> {
     await this.storeBlocks(trx, blocks);
     await trx
-      .deleteFrom(this.t.blocks)
+      .deleteFrom('scan_blocks')
       .where('network', '=', this.o.network)
       .where('number', '<', cursor.number - this.keepBlocks)
       .execute();
@@ -193,7 +142,7 @@ export class BlockTrail {
   private async storeBlocks(trx: ScanTrx, blocks: TrailBlock[]): Promise<void> {
     for (const b of blocks) {
       await trx
-        .insertInto(this.t.blocks)
+        .insertInto('scan_blocks')
         .values({ network: this.o.network, number: b.number, hash: b.hash, parent_hash: b.parentHash })
         .onConflict((oc) => oc.columns(['network', 'number']).doUpdateSet({ hash: b.hash, parent_hash: b.parentHash }))
         .execute();
@@ -202,7 +151,7 @@ export class BlockTrail {
 
   private async saveCursor(trx: ScanTrx, c: Cursor): Promise<void> {
     await trx
-      .updateTable(this.t.cursors)
+      .updateTable('scan_cursors')
       .set({ block_number: c.number, block_hash: c.hash, updated_at: this.o.now() })
       .where('network', '=', this.o.network)
       .execute();

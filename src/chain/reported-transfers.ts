@@ -55,10 +55,9 @@ export class ReportedTransfers<B> {
   async settle(sink: ChainSink, cursor: Cursor, blocks: B[], found: SeenTransfer[], caughtUp: boolean, progress: Progress): Promise<void> {
     const { trail } = this;
     const { network } = this.o;
-    const table = trail.t.transfers;
     const tip = cursor.number;
     const open = await trail.db
-      .selectFrom(table)
+      .selectFrom('scan_transfers')
       .selectAll()
       .where('network', '=', network)
       .where('status', 'in', ['pending', 'orphaned'])
@@ -70,7 +69,7 @@ export class ReportedTransfers<B> {
 
     if (found.length) {
       const known = await trail.db
-        .selectFrom(table)
+        .selectFrom('scan_transfers')
         .selectAll()
         .where('network', '=', network)
         .where('txid', 'in', [...new Set(found.map((f) => f.txid))])
@@ -125,7 +124,7 @@ export class ReportedTransfers<B> {
     await trail.db.transaction().execute(async (trx) => {
       for (const r of changed.values()) {
         await trx
-          .insertInto(table)
+          .insertInto('scan_transfers')
           .values(r)
           .onConflict((oc) =>
             oc.columns(['network', 'txid', 'idx']).doUpdateSet({

@@ -20,6 +20,7 @@ import * as m017 from './migrations/017_invoice_rate_quotes.ts';
 import * as m018 from './migrations/018_refund_key.ts';
 import * as m019 from './migrations/019_chain_incidents.ts';
 import * as m020 from './migrations/020_node_faults.ts';
+import * as m021 from './migrations/021_scan_tables.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '018_refund_key': m018,
   '019_chain_incidents': m019,
   '020_node_faults': m020,
+  '021_scan_tables': m021,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -51,10 +53,26 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(storage: Storage): Promise<string[]> {
+function migrator(storage: Storage): Migrator {
   // Capabilities land in any order, so a database may have run 004 before 003 exists.
-  const migrator = new Migrator({ db: storage.db, provider: new StaticProvider(), allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error;
+  return new Migrator({ db: storage.db, provider: new StaticProvider(), allowUnorderedMigrations: true });
+}
+
+function applied(results: readonly { status: string; migrationName: string }[] | undefined): string[] {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function migrateToLatest(storage: Storage): Promise<string[]> {
+  const { error, results } = await migrator(storage).migrateToLatest();
+  if (error) throw error;
+  return applied(results);
+}
+
+/** Runs the migrations up to and including `name` (one of the list above), and no later one: a
+ * database as an older version left it, for testing what a later migration does to its rows. */
+export async function migrateUpTo(storage: Storage, name: string): Promise<string[]> {
+  if (!(name in migrations)) throw new Error(`No migration named ${name}`);
+  const { error, results } = await migrator(storage).migrateTo(name);
+  if (error) throw error;
+  return applied(results);
 }

@@ -6,6 +6,8 @@ import type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWall
 export type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWalletsTable } from './tables/merchants.ts';
 import type { SeedRecordTable, HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, NodeFaultsTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
 export type { SeedRecordTable, HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, NodeFaultsTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
+import type { ScanCursorsTable, ScanBlocksTable, ScanTransfersTable, ScanOutgoingTable } from './tables/scan.ts';
+export type { ScanCursorsTable, ScanBlocksTable, ScanTransfersTable, ScanOutgoingTable } from './tables/scan.ts';
 import type { ChainIncidentsTable } from './tables/incidents.ts';
 export type { ChainIncidentsTable } from './tables/incidents.ts';
 import type { InvoicesTable, StaticWalletsTable, WalletTopupsTable } from './tables/payments.ts';
@@ -30,6 +32,10 @@ export interface DB {
   chain_scans: ChainScansTable;
   chain_incidents: ChainIncidentsTable;
   node_faults: NodeFaultsTable;
+  scan_cursors: ScanCursorsTable;
+  scan_blocks: ScanBlocksTable;
+  scan_transfers: ScanTransfersTable;
+  scan_outgoing: ScanOutgoingTable;
   order_ids: OrderIdsTable;
   sim_transactions: SimTransactionsTable;
   balances: BalancesTable;

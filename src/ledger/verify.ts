@@ -3,7 +3,7 @@
 // ledger, and no payout has more than one live chain transaction (two would mean it was paid
 // twice). Each finding is one line; the caller decides what to do with them. Amounts are compared
 // as exact decimals, never as numbers.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { Decimal } from '../money/decimal.ts';
 
@@ -17,8 +17,6 @@ export interface LedgerReport {
 const PAGE = 5000;
 /** Outgoing transactions in these states no longer pay anything (superseded or never mined). */
 const DEAD_TX_STATES = ['replaced', 'dropped', 'expired', 'failed', 'orphaned'];
-/** Each chain family's table of the transactions it signed, keyed by the payout (`request_id`). */
-const OUTGOING_TABLES = ['evm_outgoing', 'btc_outgoing', 'tron_outgoing'] as const;
 
 const balanceKey = (merchant: string, wallet: string, currency: string) => `${merchant} ${wallet} ${currency}`;
 
@@ -62,15 +60,10 @@ export async function verifyLedger(db: Kysely<DB>): Promise<LedgerReport> {
     }
   }
 
-  // 3. At most one live chain transaction per payout, across every family's table.
+  // 3. At most one live chain transaction per payout (`request_id`), whatever the chain family.
   const live = new Map<string, string[]>();
-  for (const table of OUTGOING_TABLES) {
-    const rows = await sql<{ request_id: string; txid: string; status: string }>`select request_id, txid, status from ${sql.table(table)}`.execute(db);
-    for (const r of rows.rows) {
-      if (DEAD_TX_STATES.includes(r.status)) continue;
-      live.set(r.request_id, [...(live.get(r.request_id) ?? []), r.txid]);
-    }
-  }
+  const outgoing = await db.selectFrom('scan_outgoing').select(['request_id', 'txid', 'status']).where('status', 'not in', DEAD_TX_STATES).orderBy('request_id').orderBy('attempt').orderBy('id').execute();
+  for (const r of outgoing) live.set(r.request_id, [...(live.get(r.request_id) ?? []), r.txid]);
   for (const p of payouts) {
     const txids = live.get(p.id) ?? [];
     if (txids.length > 1) mismatches.push(`payout ${p.id} (${p.kind}): ${txids.length} chain transactions: ${txids.join(', ')}`);

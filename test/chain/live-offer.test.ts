@@ -19,7 +19,7 @@ import { backends, type Backend } from '../helpers/backends.ts';
 import { STATIC_RATES, type TestGateway } from '../helpers/gateway.ts';
 import { signedInOwner } from '../dashboard/browser.ts';
 import { CHAIN_ID, freePort, startAnvil, type Anvil } from './evm/anvil.ts';
-import { GATEWAY_MNEMONIC } from './evm/gateway-setup.ts';
+import { GATEWAY_MNEMONIC } from './gateway-setup.ts';
 
 const SIMULATED = ['BTC', 'LTC', 'DOGE', 'TRON', 'SOL', 'TON', 'BSC', 'POLYGON', 'ARBITRUM', 'AVALANCHE'];
 

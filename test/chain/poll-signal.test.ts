@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { startGateway, type Gateway } from './evm/gateway-setup.ts';
+import { startGateway, type Gateway } from './gateway-setup.ts';
 import { createSink } from '../../src/chain/ingest.ts';
 import { RpcClient } from '../../src/chain/evm/rpc.ts';
 import { NodeUnreachableError } from '../../src/chain/errors.ts';

@@ -64,12 +64,12 @@ describe.each(await backends())('ledger verify on $name', (backend) => {
       id: `verify-${attempt}`, network: 'TRON', request_id: payoutId, attempt, kind: 'trc20', from_address: ADDR.TRON, to_address: ADDR.TRON,
       currency: 'USDT', amount: '10', txid, raw: '{}', expiration: 0, status, created_at: 0, updated_at: 0,
     });
-    await db.insertInto('tron_outgoing').values([row(1, 'aa'.repeat(32), 'expired'), row(2, 'bb'.repeat(32), 'sent')]).execute();
+    await db.insertInto('scan_outgoing').values([row(1, 'aa'.repeat(32), 'expired'), row(2, 'bb'.repeat(32), 'sent')]).execute();
     expect((await cli()).code).toBe(0);
-    await db.insertInto('tron_outgoing').values(row(3, 'cc'.repeat(32), 'mined')).execute();
+    await db.insertInto('scan_outgoing').values(row(3, 'cc'.repeat(32), 'mined')).execute();
     const { code, lines } = await cli();
     expect(code).toBe(1);
     expect(lines).toContain(`payout ${payoutId} (payout): 2 chain transactions: ${'bb'.repeat(32)}, ${'cc'.repeat(32)}`);
-    await db.deleteFrom('tron_outgoing').where('request_id', '=', payoutId).execute();
+    await db.deleteFrom('scan_outgoing').where('request_id', '=', payoutId).execute();
   });
 });

@@ -4,7 +4,7 @@
 // file checks the node and keeps the watch set. One process scans a network at a time
 // (src/chain/networks.ts, Chains.poll).
 import type { Kysely } from 'kysely';
-import type { ChainDriver, ChainSink, Coverage, NodeStatus, SendRequest, WatchedAddress } from '../contract.ts';
+import type { ChainDriver, ChainSink, Coverage, DepositPaths, NodeStatus, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError, WrongChainError } from '../errors.ts';
 import { DEFAULT_MAX_HEAD_JUMP } from '../head-guard.ts';
 import type { NetworkDef, Priority } from '../../registry/index.ts';
@@ -29,6 +29,8 @@ export interface BitcoinDriverOptions {
   confirmations: number;
   seed: Uint8Array;
   storage: Storage;
+  /** The HD paths of the gateway's deposit addresses, whose coins payouts spend. */
+  depositPaths: DepositPaths;
   now?: () => number;
   startHeight?: number;
   pollBatch?: number;
@@ -87,6 +89,7 @@ export class BitcoinCoreDriver implements ChainDriver {
       keys: this.keys,
       node: this.node,
       storage: o.storage,
+      depositPaths: o.depositPaths,
       decimals: native.decimals,
       confirmations: o.confirmations,
       fees: o.fees,

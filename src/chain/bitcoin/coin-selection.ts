@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
+import type { DepositPaths } from '../contract.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { btcDb, type BtcDB } from './schema.ts';
 import type { BitcoinNode } from './node.ts';
@@ -45,6 +46,8 @@ export interface CoinSelectionOptions {
   network: string;
   params: ChainParams;
   storage: Storage;
+  /** The gateway's answer for deposit addresses; change addresses are the driver's own. */
+  depositPaths: DepositPaths;
   node: BitcoinNode;
   decimals: number;
   fees: FeePolicy;
@@ -110,15 +113,15 @@ export class CoinSelection {
     return out;
   }
 
+  /** The HD path of each of our addresses among `addresses`: deposit addresses, then change. */
   async paths(addresses: string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
     const unique = [...new Set(addresses)];
-    for (let i = 0; i < unique.length; i += 500) {
-      const part = unique.slice(i, i + 500);
-      if (part.length === 0) continue;
-      const dep = await this.o.storage.db.selectFrom('addresses').select(['address', 'path']).where('network', '=', this.o.network).where('address', 'in', part).execute();
+    const out = unique.length ? await this.o.depositPaths(unique) : new Map<string, string>();
+    const rest = unique.filter((a) => !out.has(a));
+    for (let i = 0; i < rest.length; i += 500) {
+      const part = rest.slice(i, i + 500);
       const chg = await this.db.selectFrom('btc_change').select(['address', 'path']).where('network', '=', this.o.network).where('address', 'in', part).execute();
-      for (const r of [...dep, ...chg]) out.set(r.address, r.path);
+      for (const r of chg) out.set(r.address, r.path);
     }
     return out;
   }

@@ -5,7 +5,7 @@
 //     "fee_rate_min": "1", "fee_rate_max": "200", "fee_rate_fallback": "10", "bump_after_blocks": 3 }
 import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef } from '../../registry/index.ts';
-import type { DriverDeps } from '../contract.ts';
+import type { DepositPaths, DriverDeps } from '../contract.ts';
 import { configuredConfirmations, driverArguments, nodeLimits, type DriverServices, optInt } from '../network-settings.ts';
 import { BitcoinCoreDriver } from './bitcoin-core-driver.ts';
 import { parseChain, type BitcoinChain } from './params.ts';
@@ -19,7 +19,8 @@ export const BITCOIN_CORE = 'bitcoin-core';
 
 /** The `bitcoin-core` family's factory, for the composition root's table of drivers. */
 export function bitcoinDriverFactory(deps: DriverDeps): BitcoinCoreDriver {
-  return createBitcoinDriver(...driverArguments(deps));
+  const [network, cfg, services] = driverArguments(deps);
+  return createBitcoinDriver(network, cfg, { ...services, depositPaths: deps.depositPaths });
 }
 
 /** The chain a network's configuration names (main unless it says test or regtest). */
@@ -40,7 +41,7 @@ export function configuredNetwork(network: NetworkDef, cfg: NetworkConfig | unde
 export function createBitcoinDriver(
   network: NetworkDef,
   cfg: NetworkConfig,
-  deps: DriverServices<BtcLog> & { onRpcRequest?: (method: string) => void },
+  deps: DriverServices<BtcLog> & { depositPaths: DepositPaths; onRpcRequest?: (method: string) => void },
 ): BitcoinCoreDriver {
   const where = `networks.${network.code}`;
   if (network.family !== 'bitcoin') throw new Error(`${where}: driver "bitcoin-core" only serves BTC, LTC and DOGE`);
@@ -74,6 +75,7 @@ export function createBitcoinDriver(
     confirmations,
     seed: deps.seed,
     storage: deps.storage,
+    depositPaths: deps.depositPaths,
     now: deps.now,
     log: deps.log,
     onRpcRequest: deps.onRpcRequest,

@@ -112,7 +112,7 @@ export class BtcScanner {
     }
     if (cursor.height >= head) await this.followMempool(sink, mempool, cursor.height);
     this.lastSaved = cursor;
-    await this.db.updateTable('btc_cursors').set({ node_height: head, updated_at: this.o.now() }).where('network', '=', this.code).execute();
+    await this.db.updateTable('scan_cursors').set({ node_height: head, updated_at: this.o.now() }).where('network', '=', this.code).execute();
     this.heads.commit(head);
     return { height: cursor.height, head };
   }
@@ -120,8 +120,8 @@ export class BtcScanner {
   // ---------------------------------------------------------------- blocks
 
   private async loadCursor(head: number): Promise<Cursor> {
-    const row = await this.db.selectFrom('btc_cursors').select(['height', 'hash']).where('network', '=', this.code).executeTakeFirst();
-    if (row) return { height: Number(row.height), hash: row.hash };
+    const row = await this.db.selectFrom('scan_cursors').select(['block_number', 'block_hash']).where('network', '=', this.code).executeTakeFirst();
+    if (row) return { height: Number(row.block_number), hash: row.block_hash };
     const start = Math.max(0, Math.min(head + 1, this.o.startHeight ?? head - Math.max(this.o.confirmations, 10) + 1));
     const height = start - 1;
     const hash = height >= 0 ? await this.o.node.hashAt(height) : null;
@@ -130,8 +130,8 @@ export class BtcScanner {
     await this.db.transaction().execute(async (trx) => {
       if (hash) await this.storeBlock(trx, height, hash);
       await trx
-        .insertInto('btc_cursors')
-        .values({ network: this.code, height, hash, node_height: head, updated_at: this.o.now() })
+        .insertInto('scan_cursors')
+        .values({ network: this.code, block_number: height, block_hash: hash, node_height: head, updated_at: this.o.now() })
         .onConflict((oc) => oc.column('network').doNothing())
         .execute();
     });
@@ -143,7 +143,7 @@ export class BtcScanner {
     let h = cursor.height;
     let hash: string | null = null;
     for (; h >= 0; h--) {
-      const stored = await this.db.selectFrom('btc_blocks').select('hash').where('network', '=', this.code).where('height', '=', h).executeTakeFirst();
+      const stored = await this.db.selectFrom('scan_blocks').select('hash').where('network', '=', this.code).where('number', '=', h).executeTakeFirst();
       const onChain = h <= head ? await this.o.node.hashAt(h) : null;
       if (!stored) {
         this.o.log('error', 'bitcoin reorganisation deeper than the stored block window', { network: this.code, height: h });
@@ -179,7 +179,7 @@ export class BtcScanner {
         .where('network', '=', this.code)
         .where('spent_height', '>', h)
         .execute();
-      await trx.deleteFrom('btc_blocks').where('network', '=', this.code).where('height', '>', h).execute();
+      await trx.deleteFrom('scan_blocks').where('network', '=', this.code).where('number', '>', h).execute();
       await this.saveCursor(trx, { height: h, hash });
     });
     this.unspent = null;
@@ -280,7 +280,7 @@ export class BtcScanner {
       for (const r of changed.values()) await this.outputs.upsert(trx, r);
       for (const s of spent) await this.outputs.markSpent(trx, s);
       for (const b of blocks) await this.storeBlock(trx, b.height, b.hash);
-      await trx.deleteFrom('btc_blocks').where('network', '=', this.code).where('height', '<', tip - this.keepBlocks).execute();
+      await trx.deleteFrom('scan_blocks').where('network', '=', this.code).where('number', '<', tip - this.keepBlocks).execute();
       await this.saveCursor(trx, cursor);
     });
     for (const r of changed.values()) if (r.spent_txid === null) this.unspent!.add(key(r.txid, r.vout));
@@ -361,15 +361,15 @@ export class BtcScanner {
 
   private async storeBlock(trx: Kysely<BtcDB> | Trx, height: number, hash: string): Promise<void> {
     await trx
-      .insertInto('btc_blocks')
-      .values({ network: this.code, height, hash })
-      .onConflict((oc) => oc.columns(['network', 'height']).doUpdateSet({ hash }))
+      .insertInto('scan_blocks')
+      .values({ network: this.code, number: height, hash })
+      .onConflict((oc) => oc.columns(['network', 'number']).doUpdateSet({ hash }))
       .execute();
   }
 
   private async saveCursor(trx: Trx, c: Cursor): Promise<void> {
     this.lastSaved = c;
-    await trx.updateTable('btc_cursors').set({ height: c.height, hash: c.hash, updated_at: this.o.now() }).where('network', '=', this.code).execute();
+    await trx.updateTable('scan_cursors').set({ block_number: c.height, block_hash: c.hash, updated_at: this.o.now() }).where('network', '=', this.code).execute();
   }
 }
 

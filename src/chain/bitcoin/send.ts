@@ -15,12 +15,13 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { Transaction } from '@scure/btc-signer';
 import { hexToBytes } from '@noble/hashes/utils.js';
-import type { ChainSink, SendRequest } from '../contract.ts';
+import type { ChainSink, DepositPaths, SendRequest } from '../contract.ts';
 import { HotWalletShortError, SendRejectedError } from '../errors.ts';
 import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { Decimal } from '../../money/decimal.ts';
-import { btcDb, type BtcDB, type BtcOutgoingTable } from './schema.ts';
+import type { ScanOutgoingTable } from '../../db/schema.ts';
+import { btcDb, withSpend, type BtcDB, type BtcOutgoingRow, type BtcSpend } from './schema.ts';
 import { BitcoinRpcError } from './rpc.ts';
 import type { BitcoinNode } from './node.ts';
 import type { BitcoinKeys } from './keys.ts';
@@ -37,6 +38,7 @@ export interface SenderOptions {
   keys: BitcoinKeys;
   node: BitcoinNode;
   storage: Storage;
+  depositPaths: DepositPaths;
   decimals: number;
   confirmations: number;
   fees: FeePolicy;
@@ -54,7 +56,7 @@ export interface SenderOptions {
  */
 export class BitcoinSendError extends SendRejectedError {}
 
-type Row = BtcOutgoingTable;
+type Row = BtcOutgoingRow;
 const ACTIVE = ['signed', 'sent', 'mined'];
 const KNOWN = /already in block chain|txn-already-known|txn-already-in-mempool|already have transaction|transaction already in block/i;
 
@@ -66,11 +68,11 @@ export class BtcSender {
   constructor(private readonly o: SenderOptions) {
     this.db = btcDb(o.storage.db);
     this.code = o.network.code;
-    this.coins = new CoinSelection({ network: this.code, params: o.params, storage: o.storage, node: o.node, decimals: o.decimals, fees: o.fees });
+    this.coins = new CoinSelection({ network: this.code, params: o.params, storage: o.storage, depositPaths: o.depositPaths, node: o.node, decimals: o.decimals, fees: o.fees });
   }
 
   async isOwnTx(txid: string): Promise<boolean> {
-    const r = await this.db.selectFrom('btc_outgoing').select('id').where('network', '=', this.code).where('txid', '=', txid).executeTakeFirst();
+    const r = await this.db.selectFrom('scan_outgoing').select('id').where('network', '=', this.code).where('txid', '=', txid).executeTakeFirst();
     return r !== undefined;
   }
 
@@ -120,10 +122,9 @@ export class BtcSender {
    * the block that spends our coins), a rebroadcast of what the node does not have, fee bumps.
    */
   async track(sink: ChainSink & { outgoingReplaced?: (network: string, oldTxid: string, newTxid: string) => Promise<void> }, head: number): Promise<void> {
-    const rows = await this.db.selectFrom('btc_outgoing').selectAll().where('network', '=', this.code).where('status', 'in', ACTIVE).orderBy('created_at').execute();
-    for (const row of rows) {
-      const inputs = JSON.parse(row.inputs) as Array<{ txid: string; vout: number }>;
-      const first = inputs[0]!;
+    const rows = await this.db.selectFrom('scan_outgoing').selectAll().where('network', '=', this.code).where('status', 'in', ACTIVE).orderBy('created_at').execute();
+    for (const row of rows.map(withSpend)) {
+      const first = row.spend.inputs[0]!;
       const coin = await this.db
         .selectFrom('btc_outputs')
         .select(['spent_txid', 'spent_height', 'spent_by'])
@@ -134,7 +135,7 @@ export class BtcSender {
       const minedAs = coin?.spent_height != null ? coin.spent_txid : null;
       if (minedAs && minedAs !== row.txid) {
         // Another transaction spending the same coins was mined: a sibling attempt, or someone else.
-        const sibling = await this.db.selectFrom('btc_outgoing').selectAll().where('network', '=', this.code).where('txid', '=', minedAs).executeTakeFirst();
+        const sibling = await this.db.selectFrom('scan_outgoing').selectAll().where('network', '=', this.code).where('txid', '=', minedAs).executeTakeFirst();
         await this.update(row.id, { status: sibling ? 'replaced' : 'failed', error: sibling ? null : 'its coins were spent by another transaction' });
         if (!sibling && head - Number(coin!.spent_height) + 1 >= this.o.confirmations) await sink.outgoing(this.code, row.txid, 'failed', 0);
         if (sibling && !ACTIVE.includes(sibling.status)) {
@@ -142,7 +143,7 @@ export class BtcSender {
           const conf = head - Number(coin!.spent_height) + 1;
           await this.followReplacement(sink, sibling);
           await sink.outgoing(this.code, sibling.txid, 'confirmed', conf);
-          await this.update(sibling.id, { status: conf >= this.o.confirmations ? 'confirmed' : 'mined', confirmations: conf, block_height: Number(coin!.spent_height) });
+          await this.update(sibling.id, { status: conf >= this.o.confirmations ? 'confirmed' : 'mined', confirmations: conf, block_number: Number(coin!.spent_height) });
         }
         continue;
       }
@@ -151,10 +152,10 @@ export class BtcSender {
         if (conf === row.confirmations && row.status !== 'signed' && row.status !== 'sent') continue;
         if (row.attempt > 0) await this.followReplacement(sink, row);
         await sink.outgoing(this.code, row.txid, 'confirmed', conf);
-        await this.update(row.id, { status: conf >= this.o.confirmations ? 'confirmed' : 'mined', confirmations: conf, block_height: Number(coin!.spent_height) });
+        await this.update(row.id, { status: conf >= this.o.confirmations ? 'confirmed' : 'mined', confirmations: conf, block_number: Number(coin!.spent_height) });
         continue;
       }
-      if (row.status === 'mined') await this.update(row.id, { status: 'sent', confirmations: 0, block_height: null }); // reorganised away
+      if (row.status === 'mined') await this.update(row.id, { status: 'sent', confirmations: 0, block_number: null }); // reorganised away
       await this.resume(row);
       const latest = await this.latest(row.request_id);
       if (latest?.id === row.id && row.broadcast_height !== null && head - Number(row.broadcast_height) >= this.o.bumpAfterBlocks) {
@@ -175,34 +176,43 @@ export class BtcSender {
     plan.coins.forEach((c, i) => tx.signIdx(this.o.keys.privateKey(c.path), i));
     tx.finalize();
     const now = this.o.now();
-    const row: Row = {
+    const spend: BtcSpend = {
+      fee: Decimal.fromBaseUnits(plan.fee, this.o.decimals).toString(),
+      fee_rate: Decimal.fromBaseUnits(plan.feeRate, 3).toString(),
+      vsize: tx.vsize,
+      inputs: plan.coins.map((c) => ({ txid: c.txid, vout: c.vout, amount: Decimal.fromBaseUnits(c.sats, this.o.decimals).toString(), path: c.path })),
+      change_address: changeAddr?.address ?? null,
+      change_amount: changeAddr ? Decimal.fromBaseUnits(plan.change, this.o.decimals).toString() : null,
+    };
+    const stored: ScanOutgoingTable = {
       id: randomUUID(),
       network: this.code,
       request_id: requestId,
       attempt,
+      kind: 'payout',
+      from_address: null,
       to_address: to,
+      currency: null,
       amount: Decimal.fromBaseUnits(amount, this.o.decimals).toString(),
-      fee: Decimal.fromBaseUnits(plan.fee, this.o.decimals).toString(),
-      fee_rate: Decimal.fromBaseUnits(plan.feeRate, 3).toString(),
-      vsize: tx.vsize,
-      inputs: JSON.stringify(plan.coins.map((c) => ({ txid: c.txid, vout: c.vout, amount: Decimal.fromBaseUnits(c.sats, this.o.decimals).toString(), path: c.path }))),
-      change_address: changeAddr?.address ?? null,
-      change_amount: changeAddr ? Decimal.fromBaseUnits(plan.change, this.o.decimals).toString() : null,
       txid: tx.id,
       raw: tx.hex,
       status: 'signed',
-      block_height: null,
+      block_number: null,
       confirmations: 0,
       error: null,
       broadcast_at: null,
       broadcast_height: null,
+      nonce: null,
+      expiration: null,
+      data: JSON.stringify(spend),
       created_at: now,
       updated_at: now,
     };
+    const row: Row = { ...stored, spend };
     try {
       return await this.db.transaction().execute(async (trx) => {
         if (attempt === 0) {
-          const dup = await trx.selectFrom('btc_outgoing').select('id').where('network', '=', this.code).where('request_id', '=', requestId).executeTakeFirst();
+          const dup = await trx.selectFrom('scan_outgoing').select('id').where('network', '=', this.code).where('request_id', '=', requestId).executeTakeFirst();
           if (dup) return null;
         }
         for (const c of plan.coins) {
@@ -219,7 +229,7 @@ export class BtcSender {
         if (changeAddr && !change) {
           await trx.insertInto('btc_change').values({ network: this.code, address: changeAddr.address, path: changeAddr.path, created_at: now }).execute();
         }
-        await trx.insertInto('btc_outgoing').values(row).execute();
+        await trx.insertInto('scan_outgoing').values(stored).execute();
         return row;
       });
     } catch (err) {
@@ -244,8 +254,9 @@ export class BtcSender {
   /** The same payment again at a higher fee rate, from the same coins, the extra fee from the change. */
   private async bump(row: Row, head: number): Promise<void> {
     const max = Decimal.parse(this.o.fees.max).toBaseUnits(3);
-    const old = Decimal.parse(row.fee_rate).toBaseUnits(3);
-    if (old >= max || row.change_amount === null) {
+    const { spend } = row;
+    const old = Decimal.parse(spend.fee_rate).toBaseUnits(3);
+    if (old >= max || spend.change_amount === null) {
       if (row.error !== 'not bumped') {
         this.o.log('warn', 'bitcoin payout unmined but cannot be bumped (at the fee cap, or no change to pay from)', { network: this.code, txid: row.txid });
         await this.update(row.id, { error: 'not bumped' });
@@ -257,32 +268,33 @@ export class BtcSender {
     let rate = old + old / 4n + 1000n;
     if (estimate > rate) rate = estimate;
     if (rate > max) rate = max;
-    const coins = (JSON.parse(row.inputs) as Array<{ txid: string; vout: number; amount: string; path: string }>).map((c) => {
+    const coins = spend.inputs.map((c) => {
       const k = this.o.keys.derive(c.path.split('/')[4] === '1' ? 1 : 0, Number(c.path.split('/')[5]));
       return { txid: c.txid, vout: c.vout, sats: Decimal.parse(c.amount).toBaseUnits(this.o.decimals), address: k.address, script: k.script, path: c.path };
     });
     const amount = Decimal.parse(row.amount).toBaseUnits(this.o.decimals);
-    const oldFee = Decimal.parse(row.fee).toBaseUnits(this.o.decimals);
+    const oldFee = Decimal.parse(spend.fee).toBaseUnits(this.o.decimals);
     const total = coins.reduce((s, c) => s + c.sats, 0n);
-    let fee = (BigInt(row.vsize) * rate + 999n) / 1000n;
-    if (fee < oldFee + BigInt(row.vsize)) fee = oldFee + BigInt(row.vsize);
+    let fee = (BigInt(spend.vsize) * rate + 999n) / 1000n;
+    if (fee < oldFee + BigInt(spend.vsize)) fee = oldFee + BigInt(spend.vsize);
     const change = total - amount - fee;
     if (change < this.coins.dust) {
       await this.update(row.id, { error: 'not bumped' });
       return;
     }
-    const changePath = (await this.coins.paths([row.change_address!])).get(row.change_address!)!;
+    const changeAddress = spend.change_address!;
+    const changePath = (await this.coins.paths([changeAddress])).get(changeAddress)!;
     const payee = decodePayee(this.o.params, row.to_address);
-    const next = await this.signAndStore(row.request_id, row.attempt + 1, row.to_address, payee.script, amount, { coins, feeRate: rate, fee, change, vsize: row.vsize }, { address: row.change_address!, path: changePath });
+    const next = await this.signAndStore(row.request_id, row.attempt + 1, row.to_address, payee.script, amount, { coins, feeRate: rate, fee, change, vsize: spend.vsize }, { address: changeAddress, path: changePath });
     if (!next) return;
-    this.o.log('info', 'bitcoin payout bumped (replace-by-fee)', { network: this.code, from: row.txid, to: next.txid, fee_rate: next.fee_rate });
+    this.o.log('info', 'bitcoin payout bumped (replace-by-fee)', { network: this.code, from: row.txid, to: next.txid, fee_rate: next.spend.fee_rate });
     await this.update(row.id, { status: 'replaced' });
     await this.resume(next, head);
   }
 
   /** The payout's txid follows the attempt the chain took. */
-  private async followReplacement(sink: ChainSink & { outgoingReplaced?: (network: string, oldTxid: string, newTxid: string) => Promise<void> }, row: Row): Promise<void> {
-    const siblings = await this.db.selectFrom('btc_outgoing').select(['id', 'txid', 'attempt']).where('network', '=', this.code).where('request_id', '=', row.request_id).execute();
+  private async followReplacement(sink: ChainSink & { outgoingReplaced?: (network: string, oldTxid: string, newTxid: string) => Promise<void> }, row: ScanOutgoingTable): Promise<void> {
+    const siblings = await this.db.selectFrom('scan_outgoing').select(['id', 'txid', 'attempt']).where('network', '=', this.code).where('request_id', '=', row.request_id).execute();
     for (const s of siblings) {
       if (s.id === row.id) continue;
       await this.update(s.id, { status: 'replaced' });
@@ -293,7 +305,7 @@ export class BtcSender {
   // ---------------------------------------------------------------- broadcasting
 
   /** Broadcasts a stored attempt the node may not have; a node error is left to the next poll. */
-  private async resume(row: Row, head?: number): Promise<void> {
+  private async resume(row: ScanOutgoingTable, head?: number): Promise<void> {
     if (row.status !== 'signed' && row.status !== 'sent') return;
     try {
       await this.o.node.sendRaw(row.raw);
@@ -312,11 +324,12 @@ export class BtcSender {
   }
 
   private async latest(requestId: string): Promise<Row | undefined> {
-    return this.db.selectFrom('btc_outgoing').selectAll().where('network', '=', this.code).where('request_id', '=', requestId).orderBy('attempt', 'desc').executeTakeFirst();
+    const row = await this.db.selectFrom('scan_outgoing').selectAll().where('network', '=', this.code).where('request_id', '=', requestId).orderBy('attempt', 'desc').executeTakeFirst();
+    return row && withSpend(row);
   }
 
-  private async update(id: string, patch: Partial<Row>): Promise<void> {
-    await this.db.updateTable('btc_outgoing').set({ ...patch, updated_at: this.o.now() }).where('id', '=', id).execute();
+  private async update(id: string, patch: Partial<ScanOutgoingTable>): Promise<void> {
+    await this.db.updateTable('scan_outgoing').set({ ...patch, updated_at: this.o.now() }).where('id', '=', id).execute();
   }
 
   private payee(to: string) {

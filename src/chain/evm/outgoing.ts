@@ -3,8 +3,8 @@
 // transaction before it is broadcast; a crash between the two is healed by rebroadcasting the
 // stored bytes (on the next poll, or when send() is called again with the same id). Nonces come
 // from max(stored next nonce, node's pending count) under a row lock, and (network, from, nonce)
-// is unique, so a payout is never signed twice nor a nonce skipped. Owns evm_outgoing and
-// evm_nonces.
+// is unique, so a payout is never signed twice nor a nonce skipped. Owns the network's rows of
+// scan_outgoing (always attempt 0: a request is signed once) and evm_nonces.
 import { randomUUID } from 'node:crypto';
 import { keccak256, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -12,11 +12,12 @@ import type { Transaction } from 'kysely';
 import type { ChainSink } from '../contract.ts';
 import { NodeError } from '../errors.ts';
 import type { Priority } from '../../registry/index.ts';
-import type { EvmDB, EvmOutgoingTable } from './schema.ts';
+import type { ScanOutgoingTable } from '../../db/schema.ts';
+import type { EvmDB } from './schema.ts';
 import { num } from './rpc.ts';
 import type { Call, EvmChain, Fees } from './chain.ts';
 
-export type OutgoingRow = EvmOutgoingTable;
+export type OutgoingRow = ScanOutgoingTable;
 export type EvmTrx = Transaction<EvmDB>;
 
 const ACTIVE_OUTGOING = ['signed', 'sent', 'mined'];
@@ -55,7 +56,7 @@ export class EvmOutgoing {
   async track(sink: ChainSink, head: number): Promise<void> {
     const { c } = this;
     const rows = await c.db
-      .selectFrom('evm_outgoing')
+      .selectFrom('scan_outgoing')
       .selectAll()
       .where('network', '=', c.code)
       .where('status', 'in', ACTIVE_OUTGOING)
@@ -170,7 +171,7 @@ export class EvmOutgoing {
         )
         .executeTakeFirst();
       if (!n || Number(n.next_nonce) !== Number(row.nonce) + 1) return false;
-      const del = await trx.deleteFrom('evm_outgoing').where('id', '=', row.id).where('status', '=', 'signed').executeTakeFirst();
+      const del = await trx.deleteFrom('scan_outgoing').where('id', '=', row.id).where('status', '=', 'signed').executeTakeFirst();
       if (Number(del.numDeletedRows) !== 1) return false;
       await trx
         .updateTable('evm_nonces')
@@ -202,7 +203,7 @@ export class EvmOutgoing {
 
   async byRequest(requestId: string): Promise<OutgoingRow | undefined> {
     return this.c.db
-      .selectFrom('evm_outgoing')
+      .selectFrom('scan_outgoing')
       .selectAll()
       .where('network', '=', this.c.code)
       .where('request_id', '=', requestId)
@@ -210,7 +211,7 @@ export class EvmOutgoing {
   }
 
   private async update(id: string, patch: Partial<OutgoingRow>): Promise<void> {
-    await this.c.db.updateTable('evm_outgoing').set({ ...patch, updated_at: this.c.now() }).where('id', '=', id).execute();
+    await this.c.db.updateTable('scan_outgoing').set({ ...patch, updated_at: this.c.now() }).where('id', '=', id).execute();
   }
 
   /** Signs a transaction and stores it (with its nonce and raw bytes) in one database transaction.
@@ -226,7 +227,7 @@ export class EvmOutgoing {
       try {
         return await c.db.transaction().execute(async (trx) => {
           const dup = await trx
-            .selectFrom('evm_outgoing')
+            .selectFrom('scan_outgoing')
             .selectAll()
             .where('network', '=', c.code)
             .where('request_id', '=', p.requestId)
@@ -258,6 +259,7 @@ export class EvmOutgoing {
             id: randomUUID(),
             network: c.code,
             request_id: p.requestId,
+            attempt: 0,
             kind: p.kind,
             from_address: from.toLowerCase(),
             to_address: p.toAddress,
@@ -271,10 +273,13 @@ export class EvmOutgoing {
             confirmations: 0,
             error: null,
             broadcast_at: null,
+            broadcast_height: null,
+            expiration: null,
+            data: null,
             created_at: now,
             updated_at: now,
           };
-          await trx.insertInto('evm_outgoing').values(row).execute();
+          await trx.insertInto('scan_outgoing').values(row).execute();
           if (nonceRow) {
             await trx
               .updateTable('evm_nonces')

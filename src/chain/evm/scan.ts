@@ -156,7 +156,7 @@ export class EvmScanner {
     const natives = found.filter((f) => f.currency === c.native.code && f.idx === 0).map((f) => f.txid);
     if (natives.length) {
       const ours = await c.db
-        .selectFrom('evm_outgoing')
+        .selectFrom('scan_outgoing')
         .select('txid')
         .where('network', '=', c.code)
         .where('kind', '=', 'gas')

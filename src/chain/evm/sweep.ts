@@ -55,7 +55,7 @@ export class EvmSweeper {
     const safe = hex(Math.max(0, (await c.rpc.blockNumber()) - c.confirmations + 1));
     await this.advanceMovements(safe);
     const candidates = await c.db
-      .selectFrom('evm_transfers')
+      .selectFrom('scan_transfers')
       .select('to_address')
       .distinct()
       .where('network', '=', c.code)
@@ -226,7 +226,7 @@ export class EvmSweeper {
 
     // Nothing (left) above the thresholds: this address is done until it receives again.
     await c.db
-      .updateTable('evm_transfers')
+      .updateTable('scan_transfers')
       .set({ swept: 1, updated_at: c.now() })
       .where('network', '=', c.code)
       .where('to_address', '=', address.toLowerCase())
@@ -276,7 +276,7 @@ export class EvmSweeper {
     const atDepth = await read(safe);
     const latest = await read('latest');
     const pending = await c.db
-      .selectFrom('evm_transfers')
+      .selectFrom('scan_transfers')
       .select('amount')
       .where('network', '=', c.code)
       .where('to_address', '=', who.toLowerCase())

@@ -22,7 +22,8 @@ import { NodeError, SendRejectedError } from '../errors.ts';
 import { accountIdHex } from './address.ts';
 import { decodeRaw, encodeSignedTransaction, ProtobufError, RESOURCE } from './protobuf.ts';
 import type { ChainView } from './scan.ts';
-import type { TronDB, TronOutgoingTable } from './schema.ts';
+import type { ScanOutgoingTable } from '../../db/schema.ts';
+import type { TronDB } from './schema.ts';
 
 /** A send that cannot go out as asked; nothing was signed for it (the payout fails, funds return). */
 export class TronSendError extends SendRejectedError {}
@@ -34,7 +35,7 @@ export type Intent =
   | { type: 'DelegateResourceContract'; owner: string; receiver: string; balance: bigint }
   | { type: 'UnDelegateResourceContract'; owner: string; receiver: string; balance: bigint };
 
-export type OutgoingRow = TronOutgoingTable;
+export type OutgoingRow = ScanOutgoingTable;
 
 /** Longest expiration java-tron accepts (raw_data.expiration - head time). */
 const MAX_EXPIRATION_MS = 24 * 3600_000;
@@ -174,12 +175,15 @@ export class TronOutgoing {
       confirmations: 0,
       error: null,
       broadcast_at: null,
+      broadcast_height: null,
+      nonce: null,
+      data: null,
       created_at: now,
       updated_at: now,
     };
     try {
       await this.o.db.transaction().execute(async (trx) => {
-        await trx.insertInto('tron_outgoing').values(row).execute();
+        await trx.insertInto('scan_outgoing').values(row).execute();
         if (p.also) await p.also(trx, row);
       });
     } catch (err) {
@@ -194,7 +198,7 @@ export class TronOutgoing {
   /** All attempts of a request, newest first. */
   attempts(requestId: string): Promise<OutgoingRow[]> {
     return this.o.db
-      .selectFrom('tron_outgoing')
+      .selectFrom('scan_outgoing')
       .selectAll()
       .where('network', '=', this.o.network)
       .where('request_id', '=', requestId)
@@ -232,7 +236,7 @@ export class TronOutgoing {
 
   /** What became of what we sent: report to the sink, rebroadcast what the node lost, expire. */
   async track(sink: ChainSink, view: ChainView, confirmations: number): Promise<void> {
-    const rows = await this.o.db.selectFrom('tron_outgoing').selectAll().where('network', '=', this.o.network).where('status', 'in', ACTIVE).orderBy('created_at').execute();
+    const rows = await this.o.db.selectFrom('scan_outgoing').selectAll().where('network', '=', this.o.network).where('status', 'in', ACTIVE).orderBy('created_at').execute();
     for (const row of rows) {
       const info = await this.o.api.txInfo(row.txid);
       if (!info || info.blockNumber === undefined) {
@@ -266,13 +270,13 @@ export class TronOutgoing {
   }
 
   async update(id: string, patch: Partial<OutgoingRow>): Promise<void> {
-    await this.o.db.updateTable('tron_outgoing').set({ ...patch, updated_at: this.o.now() }).where('id', '=', id).execute();
+    await this.o.db.updateTable('scan_outgoing').set({ ...patch, updated_at: this.o.now() }).where('id', '=', id).execute();
   }
 
   /** Which of these txids are transactions we sent (not payments to us). */
   async ours(txids: string[]): Promise<Set<string>> {
     if (txids.length === 0) return new Set();
-    const rows = await this.o.db.selectFrom('tron_outgoing').select('txid').where('network', '=', this.o.network).where('txid', 'in', txids).execute();
+    const rows = await this.o.db.selectFrom('scan_outgoing').select('txid').where('network', '=', this.o.network).where('txid', 'in', txids).execute();
     return new Set(rows.map((r) => r.txid));
   }
 }

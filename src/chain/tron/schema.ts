@@ -1,26 +1,10 @@
-// Tables of the TRON driver (created by src/db/migrations/008_tron.ts). Kept apart from
-// src/db/schema.ts: only the driver reads them, through a `Kysely<TronDB>` view of the storage.
-// Addresses are base58 ("T..."); amounts are decimal strings; block numbers are integers.
+// Tables of the TRON driver (created by src/db/migrations/008_tron.ts) beside the scan tables every
+// family shares (src/db/schema.ts). Kept apart from src/db/schema.ts: only the driver reads them,
+// through a `Kysely<TronDB>` view of the storage. Addresses are base58 ("T..."); amounts are
+// decimal strings.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { withFamilyTables, type MovementColumns, type OutgoingColumns, type ScanTables } from '../family-tables.ts';
-
-/**
- * Every transaction the driver signed, stored before it is broadcast. A request (payout id, or a
- * movement's id) has one row per attempt: a new attempt is built only once the previous one has
- * expired without being mined, so at most one of them can ever be on chain.
- */
-export interface TronOutgoingTable extends OutgoingColumns {
-  attempt: number;
-  /** payout | activate | fund | delegate | undelegate | sweep */
-  kind: string;
-  /** The signed Transaction protobuf (hex), exactly as broadcast. */
-  raw: string;
-  /** raw_data.expiration (ms): after it the transaction can no longer be included in a block. */
-  expiration: number;
-  /** signed (not yet taken by the node) | sent | mined | confirmed | failed | expired */
-  status: string;
-}
+import { withFamilyTables, type MovementColumns } from '../family-tables.ts';
 
 /** Every movement between our own addresses: activation, TRX or energy for a sweep, the sweep. */
 export interface TronMovementsTable extends MovementColumns {
@@ -32,8 +16,7 @@ export interface TronMovementsTable extends MovementColumns {
   energy: number | null;
 }
 
-export interface TronTables extends ScanTables<'tron'> {
-  tron_outgoing: TronOutgoingTable;
+export interface TronTables {
   tron_movements: TronMovementsTable;
 }
 

@@ -8,7 +8,7 @@
 //   hot wallet takes the delegation back (undelegateresource).
 // A deposit address that never received TRX does not exist on chain yet and cannot send: the first
 // TRX sent to it activates it, and the hot wallet burns the chain's account creation fee for that.
-// Each step is a movement (tron_movements) carried by one stored transaction (tron_outgoing); a
+// Each step is a movement (tron_movements) carried by one stored transaction (scan_outgoing); a
 // step waits for the one before it to be final. One step per address per round.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -74,7 +74,7 @@ export class TronSweeper {
     if (!this.o.policy.enabled) return;
     await this.advance(view);
     const candidates = await this.o.db
-      .selectFrom('tron_transfers')
+      .selectFrom('scan_transfers')
       .select('to_address')
       .distinct()
       .where('network', '=', this.o.network)
@@ -97,7 +97,7 @@ export class TronSweeper {
     const open = await this.o.db.selectFrom('tron_movements').selectAll().where('network', '=', this.o.network).where('status', 'in', ['sent', 'waiting']).orderBy('created_at').execute();
     const status = new Map(open.map((m) => [m.id, m.status]));
     for (const m of open.filter((x) => x.status === 'sent')) {
-      const row = m.txid ? await this.o.db.selectFrom('tron_outgoing').select('status').where('network', '=', this.o.network).where('txid', '=', m.txid).executeTakeFirst() : undefined;
+      const row = m.txid ? await this.o.db.selectFrom('scan_outgoing').select('status').where('network', '=', this.o.network).where('txid', '=', m.txid).executeTakeFirst() : undefined;
       const s = row?.status === 'confirmed' ? 'done' : row?.status === 'failed' || row?.status === 'expired' ? 'failed' : null;
       if (!s) continue;
       await this.setStatus(m.id, s);
@@ -231,7 +231,7 @@ export class TronSweeper {
       return this.execute(await this.insert({ kind: 'sweep', currency: this.o.native.code, from: address, to: hot, amount: sun(value), energy: null }), view);
     }
     // Nothing (left) above the thresholds: done until the address receives again.
-    await this.o.db.updateTable('tron_transfers').set({ swept: 1, updated_at: this.o.now() }).where('network', '=', this.o.network).where('to_address', '=', address).where('status', '=', 'confirmed').execute();
+    await this.o.db.updateTable('scan_transfers').set({ swept: 1, updated_at: this.o.now() }).where('network', '=', this.o.network).where('to_address', '=', address).where('status', '=', 'confirmed').execute();
   }
 
   /** Confirmed balance: what the node shows now, less payments not final yet. */
@@ -243,7 +243,7 @@ export class TronSweeper {
 
   private async pendingUnits(address: string, currency: string, decimals: number): Promise<bigint> {
     const rows = await this.o.db
-      .selectFrom('tron_transfers')
+      .selectFrom('scan_transfers')
       .select('amount')
       .where('network', '=', this.o.network)
       .where('to_address', '=', address)

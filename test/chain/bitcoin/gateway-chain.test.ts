@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf } from '../../../src/ledger/index.ts';
-import { startLtcGateway, type LtcGateway } from './gateway-setup.ts';
+import { startLtcGateway, type LtcGateway } from '../gateway-setup.ts';
 import { Payer } from './litecoind.ts';
 
 describe.each(await backends())('Litecoin payments the chain takes back, on $name', (backend) => {

@@ -6,8 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf } from '../../../src/ledger/index.ts';
-import { } from '../evm/gateway-setup.ts';
-import { startLtcGateway, type LtcGateway } from './gateway-setup.ts';
+import { startLtcGateway, type LtcGateway } from '../gateway-setup.ts';
 
 describe.each(await backends())('Litecoin payments through the gateway on $name', (backend) => {
   let g: LtcGateway;

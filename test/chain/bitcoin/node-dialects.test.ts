@@ -16,6 +16,8 @@ import { WrongChainError } from '../../../src/chain/errors.ts';
 import { decodePayee } from '../../../src/chain/bitcoin/address.ts';
 import { chainParams } from '../../../src/chain/bitcoin/params.ts';
 
+/** These drivers never pay out, so they never ask which addresses are deposits. */
+const depositPaths = async () => new Map<string, string>();
 const SEED = mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about');
 
 interface Double {
@@ -118,7 +120,7 @@ describe('Dogecoin Core 1.14 (no getblock verbosity 2)', () => {
       }
     });
     storage = await newStorage();
-    const driver = createBitcoinDriver(doge, { driver: 'bitcoin-core', rpc_url: node.url, confirmations: 1, start_height: 1 }, { seed: SEED, storage });
+    const driver = createBitcoinDriver(doge, { driver: 'bitcoin-core', rpc_url: node.url, confirmations: 1, start_height: 1 }, { seed: SEED, storage, depositPaths });
     driver.watch([{ address: deposit, path: "m/44'/3'/0'/0/0" }]);
     const { seen, sink } = recorder();
     await driver.poll(sink);
@@ -158,7 +160,7 @@ describe('Bitcoin Core (getblock verbosity 2)', () => {
       }
     });
     storage = await newStorage();
-    const driver = createBitcoinDriver(btc, { driver: 'bitcoin-core', rpc_url: node.url, confirmations: 2, start_height: 1 }, { seed: SEED, storage });
+    const driver = createBitcoinDriver(btc, { driver: 'bitcoin-core', rpc_url: node.url, confirmations: 2, start_height: 1 }, { seed: SEED, storage, depositPaths });
     driver.watch([a, b].map((address, i) => ({ address, path: `m/84'/0'/0'/0/${i}` })));
     const { seen, sink } = recorder();
     await driver.poll(sink);
@@ -181,7 +183,7 @@ describe('configuration contract', () => {
     });
     storage = await newStorage();
     const ltc = Registry.load().network('LTC')!;
-    const driver = createBitcoinDriver(ltc, { driver: 'bitcoin-core', rpc_url: node.url }, { seed: SEED, storage });
+    const driver = createBitcoinDriver(ltc, { driver: 'bitcoin-core', rpc_url: node.url }, { seed: SEED, storage, depositPaths });
     await expect(driver.poll(recorder().sink)).rejects.toThrow(WrongChainError);
     await expect(driver.poll(recorder().sink)).rejects.toThrow('LTC: the node at rpc_url is on chain "regtest", the configured chain is "main"');
     expect(new Set(node.calls)).toEqual(new Set(['getblockchaininfo']));
@@ -191,7 +193,7 @@ describe('configuration contract', () => {
   it('refuses settings that do not make a working driver, naming the key', () => {
     const ltc = Registry.load().network('LTC')!;
     const eth = Registry.load().network('ETH')!;
-    const make = (cfg: Record<string, unknown>, net = ltc) => () => createBitcoinDriver(net, { driver: 'bitcoin-core', ...cfg }, { seed: SEED, storage: undefined as never });
+    const make = (cfg: Record<string, unknown>, net = ltc) => () => createBitcoinDriver(net, { driver: 'bitcoin-core', ...cfg }, { seed: SEED, storage: undefined as never, depositPaths });
     expect(make({})).toThrow(/networks\.LTC\.rpc_url: an http\(s\) URL/);
     expect(make({ rpc_url: 'http://127.0.0.1:9332' })).toThrow(/user:password in rpc_url, or its cookie file in rpc_cookie_file/);
     expect(make({ rpc_url: 'http://u:p@127.0.0.1:9332', chain: 'testnet' })).toThrow(/networks\.LTC\.chain: one of main, test, regtest/);

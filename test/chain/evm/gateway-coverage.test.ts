@@ -9,7 +9,7 @@ import { backends } from '../../helpers/backends.ts';
 import { balanceOf, entriesSum, post } from '../../../src/ledger/index.ts';
 import { hotWalletPath } from '../../../src/chain/evm/index.ts';
 import { listStuckPayouts } from '../../../src/outgoing/stuck.ts';
-import { GATEWAY_MNEMONIC, startEvmGateway, type EvmGateway } from './gateway-setup.ts';
+import { GATEWAY_MNEMONIC, startEvmGateway, type EvmGateway } from '../gateway-setup.ts';
 
 describe.each(await backends())('EVM payouts the hot wallet cannot cover, on $name', (backend) => {
   let g: EvmGateway;

@@ -14,7 +14,7 @@ import { evmDb } from '../../../src/chain/evm/schema.ts';
 import type { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
 import { LEASE_MS } from '../../../src/outgoing/sender.ts';
 import { compileTestToken } from './anvil.ts';
-import {PAYER, secondInstance, startEvmGateway, type EvmGateway } from './gateway-setup.ts';
+import {PAYER, secondInstance, startEvmGateway, type EvmGateway } from '../gateway-setup.ts';
 
 const PAYOUT_WEBHOOK_KEYS = ['type', 'uuid', 'order_id', 'amount', 'merchant_amount', 'commission', 'is_final', 'status', 'txid', 'currency', 'network', 'payer_currency', 'payer_amount', 'sign'];
 
@@ -64,7 +64,7 @@ describe.each(await backends())('EVM money in and out through the gateway on $na
   /** What the payee is to receive, exactly (the API shows it as a JSON number). */
   const payerAmount = async (uuid: string) =>
     (await g.ctx.storage.db.selectFrom('payouts').select('payer_amount').where('id', '=', uuid).executeTakeFirstOrThrow()).payer_amount;
-  const outgoingRows = (payoutId: string) => evmDb(g.ctx.storage.db).selectFrom('evm_outgoing').selectAll().where('request_id', '=', payoutId).execute();
+  const outgoingRows = (payoutId: string) => evmDb(g.ctx.storage.db).selectFrom('scan_outgoing').selectAll().where('request_id', '=', payoutId).execute();
   const freezeHotWallet = async (frozen: boolean) => {
     // The token's issuer freezes (or unfreezes) the hot wallet; a high tip puts it first in the block.
     await g.anvil.wallet(0).writeContract({

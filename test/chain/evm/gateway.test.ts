@@ -9,7 +9,7 @@ import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf } from '../../../src/ledger/index.ts';
 import { evmDb } from '../../../src/chain/evm/schema.ts';
-import {PAYER, startEvmGateway, type EvmGateway } from './gateway-setup.ts';
+import {PAYER, startEvmGateway, type EvmGateway } from '../gateway-setup.ts';
 
 describe.each(await backends())('EVM payments through the gateway on $name', (backend) => {
   let g: EvmGateway;
@@ -212,7 +212,7 @@ describe.each(await backends())('EVM payments through the gateway on $name', (ba
     await g.anvil.mine();
     const db = evmDb(g.ctx.storage.db);
     const deposits = await db
-      .selectFrom('evm_transfers')
+      .selectFrom('scan_transfers')
       .select(['to_address', 'currency', 'amount'])
       .where('network', '=', 'ETH')
       .where('status', '=', 'confirmed')
@@ -251,7 +251,7 @@ describe.each(await backends())('EVM payments through the gateway on $name', (ba
 
     // Moving the money is not a payment: no invoice changed, nothing was credited, no webhook.
     expect(rx.deliveries).toEqual([]);
-    const rows = await db.selectFrom('evm_transfers').select('swept').where('status', '=', 'confirmed').execute();
+    const rows = await db.selectFrom('scan_transfers').select('swept').where('status', '=', 'confirmed').execute();
     expect(rows.every((r) => r.swept === 1)).toBe(true);
   });
 });

@@ -261,7 +261,7 @@ describe('EvmDriver detection', () => {
     expect(sink2.transfers({ txid: early })).toEqual([expect.objectContaining({ confirmations: 12 })]);
     expect(sink2.transfers({ txid: missed })).toEqual([expect.objectContaining({ amount: '0.02', confirmations: 11 })]);
     expect(sink2.transfers({ txid: missedToken })).toEqual([expect.objectContaining({ amount: '7.5', confirmations: 1 })]);
-    const cursor = await evmDb(storage.db).selectFrom('evm_cursors').selectAll().executeTakeFirstOrThrow();
+    const cursor = await evmDb(storage.db).selectFrom('scan_cursors').selectAll().executeTakeFirstOrThrow();
     expect(Number(cursor.block_number)).toBe(await f.anvil.head());
     await restarted.close();
   });
@@ -271,12 +271,12 @@ describe('EvmDriver detection', () => {
     const to = addr();
     driver.watch(watched(to));
     await driver.poll(sink);
-    const before = await evmDb(storage.db).selectFrom('evm_cursors').selectAll().executeTakeFirstOrThrow();
+    const before = await evmDb(storage.db).selectFrom('scan_cursors').selectAll().executeTakeFirstOrThrow();
     const txid = await payNative(to, '0.3');
     await f.anvil.mine();
     sink.failNext = 1;
     await expect(driver.poll(sink)).rejects.toThrow('sink down');
-    const kept = await evmDb(storage.db).selectFrom('evm_cursors').selectAll().executeTakeFirstOrThrow();
+    const kept = await evmDb(storage.db).selectFrom('scan_cursors').selectAll().executeTakeFirstOrThrow();
     expect(kept.block_number).toBe(before.block_number);
     await driver.poll(sink);
     expect(sink.transfers({ txid })).toEqual([expect.objectContaining({ amount: '0.3', confirmations: 1 })]);

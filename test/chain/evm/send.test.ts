@@ -6,7 +6,8 @@ import { mnemonicToAccount } from 'viem/accounts';
 import type { Storage } from '../../../src/db/dialect.ts';
 import { EvmDriver } from '../../../src/chain/evm/evm-driver.ts';
 import { HotWalletShortError, NodeError, SendRejectedError } from '../../../src/chain/errors.ts';
-import { evmDb, type EvmOutgoingTable } from '../../../src/chain/evm/schema.ts';
+import { evmDb } from '../../../src/chain/evm/schema.ts';
+import type { ScanOutgoingTable } from '../../../src/db/schema.ts';
 import { compileTestToken } from './anvil.ts';
 import { CONFIRMATIONS, MNEMONIC, RecordingSink, driverOptions, makeDriver, newStorage, startFixture, type Fixture } from './setup.ts';
 
@@ -42,8 +43,8 @@ async function confirm(txid: string): Promise<void> {
   expect(sink.outgoings(txid).at(-1)).toEqual({ txid, status: 'confirmed', confirmations: CONFIRMATIONS });
 }
 
-async function outgoing(txid: string): Promise<EvmOutgoingTable> {
-  return evmDb(storage.db).selectFrom('evm_outgoing').selectAll().where('txid', '=', txid).executeTakeFirstOrThrow();
+async function outgoing(txid: string): Promise<ScanOutgoingTable> {
+  return evmDb(storage.db).selectFrom('scan_outgoing').selectAll().where('txid', '=', txid).executeTakeFirstOrThrow();
 }
 
 describe('EvmDriver payouts', () => {
@@ -112,7 +113,7 @@ describe('EvmDriver payouts', () => {
   });
 
   it('rejects what cannot succeed before signing anything', async () => {
-    const count = async () => (await evmDb(storage.db).selectFrom('evm_outgoing').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const count = async () => (await evmDb(storage.db).selectFrom('scan_outgoing').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
     const n = Number(await count());
     const bad = (over: Partial<Parameters<EvmDriver['send']>[0]>) =>
       driver.send({ id: `bad-${Math.random()}`, network: 'ETH', currency: 'USDT', to: recipient(3), amount: '1', priority: 'recommended', ...over });
@@ -139,7 +140,7 @@ describe('EvmDriver payouts', () => {
       refusing.send({ id: 'payout-refused', network: 'ETH', currency: 'ETH', to: recipient(3), amount: '0.1', priority: 'recommended' }),
     ).rejects.toMatchObject({ name: 'HotWalletShortError', code: 'insufficient_funds' });
     await refusing.close();
-    expect(await evmDb(storage.db).selectFrom('evm_outgoing').select('id').where('request_id', '=', 'payout-refused').execute()).toEqual([]);
+    expect(await evmDb(storage.db).selectFrom('scan_outgoing').select('id').where('request_id', '=', 'payout-refused').execute()).toEqual([]);
     // The same id can be tried again later, and takes the nonce that was freed.
     const { txid } = await driver.send({ id: 'payout-refused', network: 'ETH', currency: 'ETH', to: recipient(3), amount: '0.1', priority: 'recommended' });
     expect((await f.anvil.pub.getTransaction({ hash: txid as Hex })).nonce).toBe(nonce);
@@ -182,7 +183,7 @@ describe('EvmDriver payouts', () => {
     const req = { id: 'payout-crash', network: 'ETH', currency: 'ETH', to: recipient(2), amount: '0.5', priority: 'recommended' } as const;
     await expect(crashing.send(req)).rejects.toThrow('process killed');
     await crashing.close();
-    const stored = await evmDb(storage.db).selectFrom('evm_outgoing').selectAll().where('request_id', '=', req.id).executeTakeFirstOrThrow();
+    const stored = await evmDb(storage.db).selectFrom('scan_outgoing').selectAll().where('request_id', '=', req.id).executeTakeFirstOrThrow();
     expect(stored.status).toBe('signed');
     expect(await f.anvil.rpc('txpool_status')).toEqual({ pending: '0x0', queued: '0x0' }); // never reached the node
 
@@ -211,7 +212,7 @@ describe('EvmDriver payouts', () => {
     await expect(
       crashing.send({ id: 'payout-crash-2', network: 'ETH', currency: 'USDT', to: recipient(2), amount: '2', priority: 'recommended' }),
     ).rejects.toThrow('process killed');
-    const stored = await evmDb(storage.db).selectFrom('evm_outgoing').selectAll().where('request_id', '=', 'payout-crash-2').executeTakeFirstOrThrow();
+    const stored = await evmDb(storage.db).selectFrom('scan_outgoing').selectAll().where('request_id', '=', 'payout-crash-2').executeTakeFirstOrThrow();
     await driver.poll(sink); // the scanner's process rebroadcasts what was stored
     expect(await f.anvil.rpc('txpool_status')).toEqual({ pending: '0x1', queued: '0x0' });
     await f.anvil.mine();
@@ -228,7 +229,7 @@ describe('EvmDriver payouts', () => {
     }
     const req = { id: 'payout-taken', network: 'ETH', currency: 'ETH', to: recipient(2), amount: '0.02', priority: 'recommended' } as const;
     await expect(new CrashingDriver(driverOptions(f, storage)).send(req)).rejects.toThrow('process killed');
-    const stored = await evmDb(storage.db).selectFrom('evm_outgoing').selectAll().where('request_id', '=', req.id).executeTakeFirstOrThrow();
+    const stored = await evmDb(storage.db).selectFrom('scan_outgoing').selectAll().where('request_id', '=', req.id).executeTakeFirstOrThrow();
     // Meanwhile the operator spends from the hot wallet with another wallet app, same nonce.
     const hot = mnemonicToAccount(MNEMONIC, { accountIndex: 1, addressIndex: 0 });
     const fees = await f.anvil.pub.estimateFeesPerGas();

@@ -1,10 +1,8 @@
 // Shared fixture of the EVM driver tests: anvil, two test tokens (6 and 18 decimals), an
 // in-memory SQLite storage with the migrations, the seed, and a sink that records what it is told.
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { sql } from 'kysely';
 import { openStorage, type Storage } from '../../../src/db/dialect.ts';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
-import * as m004 from '../../../src/db/migrations/004_evm.ts';
 import { Registry, type NetworkDef } from '../../../src/registry/index.ts';
 import { deriveAddress } from '../../../src/chain/address/index.ts';
 import type { ChainSink, IncomingTransfer, WatchedAddress } from '../../../src/chain/contract.ts';
@@ -46,11 +44,6 @@ export async function startFixture(): Promise<Fixture> {
 export async function newStorage(databaseUrl?: string): Promise<Storage> {
   const storage = databaseUrl ? openStorage({ databaseUrl }) : openStorage({ sqlitePath: ':memory:' });
   await migrateToLatest(storage);
-  // Should src/db/migrate.ts not list 004_evm (yet), apply it here.
-  const has = storage.kind === 'sqlite'
-    ? await sql<{ n: number }>`select count(*) as n from sqlite_master where name = 'evm_cursors'`.execute(storage.db)
-    : await sql<{ n: number }>`select count(*) as n from information_schema.tables where table_name = 'evm_cursors'`.execute(storage.db);
-  if (Number(has.rows[0]?.n ?? 0) === 0) await m004.up(storage.db);
   return storage;
 }
 

@@ -90,11 +90,11 @@ describe('EvmDriver sweeping', () => {
 
     // The gas top-up to a watched address was never reported as a payment.
     expect(sink.transfers({ to: tokenAddr }).every((t) => t.currency === 'USDT')).toBe(true);
-    const swept = await evmDb(storage.db).selectFrom('evm_transfers').select(['to_address', 'swept']).execute();
+    const swept = await evmDb(storage.db).selectFrom('scan_transfers').select(['to_address', 'swept']).execute();
     expect(swept.every((r) => r.swept === 1)).toBe(true);
 
     // Every movement's transaction is on record with its nonce and raw bytes.
-    const out = await evmDb(storage.db).selectFrom('evm_outgoing').selectAll().where('kind', 'in', ['gas', 'sweep']).execute();
+    const out = await evmDb(storage.db).selectFrom('scan_outgoing').selectAll().where('kind', 'in', ['gas', 'sweep']).execute();
     expect(out).toHaveLength(3);
     expect(out.every((o) => o.raw.startsWith('0x02'))).toBe(true);
   });
@@ -109,7 +109,7 @@ describe('EvmDriver sweeping', () => {
     const m = await movements();
     expect(m.filter((x) => x.from_address === small.toLowerCase() || x.to_address === small.toLowerCase())).toEqual([]);
     expect(await f.dai.balanceOf(small)).toBe(parseUnits('4.99', 18));
-    const rows = await evmDb(storage.db).selectFrom('evm_transfers').select('swept').where('to_address', '=', small.toLowerCase()).execute();
+    const rows = await evmDb(storage.db).selectFrom('scan_transfers').select('swept').where('to_address', '=', small.toLowerCase()).execute();
     expect(rows.map((r) => r.swept)).toEqual([1, 1]);
   });
 
@@ -172,7 +172,7 @@ describe('EvmDriver sweeping', () => {
     await other.poll(sink);
     // A confirmed, unswept deposit is there: an enabled sweeper would move it now.
     const db = evmDb(own.db);
-    const deposits = await db.selectFrom('evm_transfers').select(['status', 'swept']).where('to_address', '=', addr.toLowerCase()).execute();
+    const deposits = await db.selectFrom('scan_transfers').select(['status', 'swept']).where('to_address', '=', addr.toLowerCase()).execute();
     expect(deposits).toEqual([{ status: 'confirmed', swept: 0 }]);
     await other.sweep();
     await f.anvil.mine();

@@ -13,8 +13,7 @@ import { balanceOf, entriesSum, post } from '../../../src/ledger/index.ts';
 import { tronDb } from '../../../src/chain/tron/schema.ts';
 import type { TronDriver } from '../../../src/chain/tron/tron-driver.ts';
 import { LEASE_MS } from '../../../src/outgoing/sender.ts';
-import {secondInstance } from '../evm/gateway-setup.ts';
-import { USDT, UNITS, startTronGateway, type TronGateway } from './gateway-setup.ts';
+import { TRON_USDT as USDT, TRX as UNITS, startTronGateway, type TronGateway, secondInstance } from '../gateway-setup.ts';
 import { HotWalletShortError } from '../../../src/chain/errors.ts';
 
 describe.each(await backends())('TRON payouts through the gateway on $name', (backend) => {
@@ -53,7 +52,7 @@ describe.each(await backends())('TRON payouts through the gateway on $name', (ba
   const payoutInfo = async (uuid: string) => (await g.api('/v1/payout/info', { uuid }, { key: 'payout' })).body.result as Record<string, any>;
   const hooks = (uuid: string) => rx.deliveries.filter((d) => d.json.uuid === uuid).map((d) => d.json.status);
   const payerAmount = async (uuid: string) => (await g.ctx.storage.db.selectFrom('payouts').select('payer_amount').where('id', '=', uuid).executeTakeFirstOrThrow()).payer_amount;
-  const outgoingRows = (id: string) => tronDb(g.ctx.storage.db).selectFrom('tron_outgoing').selectAll().where('request_id', '=', id).orderBy('attempt').execute();
+  const outgoingRows = (id: string) => tronDb(g.ctx.storage.db).selectFrom('scan_outgoing').selectAll().where('request_id', '=', id).orderBy('attempt').execute();
   /** Mines until what is in the pool now is solidified. */
   const settle = () => g.mineAndTick(3);
 

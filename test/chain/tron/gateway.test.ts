@@ -6,8 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../../helpers/backends.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { balanceOf } from '../../../src/ledger/index.ts';
-import { } from '../evm/gateway-setup.ts';
-import { PAYER, PAYER_KEY, USDT, UNITS, startTronGateway, type TronGateway } from './gateway-setup.ts';
+import { TRON_PAYER as PAYER, TRON_PAYER_KEY as PAYER_KEY, TRON_USDT as USDT, TRX as UNITS, startTronGateway, type TronGateway } from '../gateway-setup.ts';
 
 describe.each(await backends())('TRON payments through the gateway on $name', (backend) => {
   let g: TronGateway;

@@ -10,7 +10,7 @@ import { fromHexAddress } from '../../../src/chain/tron/address.ts';
 import { TronScanner } from '../../../src/chain/tron/scan.ts';
 import { tronDb } from '../../../src/chain/tron/schema.ts';
 import { TronNodeDouble } from './node-double.ts';
-import { PAYER, PAYER_KEY, USDT } from './gateway-setup.ts';
+import { TRON_PAYER as PAYER, TRON_PAYER_KEY as PAYER_KEY, TRON_USDT as USDT } from '../gateway-setup.ts';
 
 const BLOCKS = 30;
 const randomAddress = () => fromHexAddress(`41${randomBytes(20).toString('hex')}`);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../helpers/backends.ts';
 import { tronDb } from '../../../src/chain/tron/schema.ts';
 import { ENERGY_TO_NEW, PARAMS } from './chain-state.ts';
-import { USDT, UNITS, startTronGateway, type TronGateway } from './gateway-setup.ts';
+import { TRON_USDT as USDT, TRX as UNITS, startTronGateway, type TronGateway } from '../gateway-setup.ts';
 
 const SWEEP = { enabled: true, every_seconds: 0, min_native: '1', min_token: { USDT: '1' } };
 
