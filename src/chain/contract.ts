@@ -124,6 +124,8 @@ export interface DriverDeps {
   /** The BIP-39 seed, derived on first use. */
   seed: () => Uint8Array;
   log: ChainLog;
+  /** A transaction id in the network's family's shape, from 64 hex digits (what a simulated chain makes up). */
+  txid?: (hex: string) => string;
 }
 
 /**

@@ -151,7 +151,7 @@ async function sendTo(
   // simulator's to pay on, even to an address handed out before it was switched off.
   if (!ctx.chains.isSimulated(network.code) || !ctx.chains.offered(network.code)) throw new SimulatorError('Network not found or not simulated', 404);
   const confirmations = p.unconfirmed ? 0 : ctx.chains.confirmations(network.code);
-  const txid = simTxid(network, randomBytes(16).toString('hex'));
+  const txid = simTxid(network, randomBytes(16).toString('hex'), (hex) => ctx.chains.families.txid(network, hex));
   const from = deriveAddress(network.address_format, PAYER_SEED, network.coin_type, randomBytes(3).readUIntBE(0, 3)).address;
   await ctx.storage.db.transaction().execute(async (trx) => {
     await trx

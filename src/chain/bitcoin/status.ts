@@ -2,19 +2,8 @@
 // stored cursors: readable by an API process that never scans (for /readyz and /metrics).
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import type { ScanStatus } from '../family.ts';
 import { btcDb } from './schema.ts';
-
-export interface ScanStatus {
-  network: string;
-  /** Last block scanned. */
-  height: number;
-  /** The node's height when the scan last succeeded. */
-  nodeHeight: number | null;
-  /** Blocks the scan is behind the node (null until the node answered once). */
-  lag: number | null;
-  /** When the scan last succeeded (ms since the epoch). */
-  updatedAt: number;
-}
 
 export async function bitcoinScanStatus(db: Kysely<DB>): Promise<ScanStatus[]> {
   const rows = await btcDb(db).selectFrom('btc_cursors').selectAll().orderBy('network').execute();
