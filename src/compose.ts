@@ -108,7 +108,7 @@ export async function createContext(
   const seed = () => (seedBytes ??= mnemonicToSeedSync(config.mnemonic()));
   try {
     // A database bound to another seed is refused before anything derives from this one.
-    await checkSeedRecord(storage, seed, registry);
+    await checkSeedRecord(storage, seed, registry, families.addresses);
   } catch (err) {
     await storage.close();
     throw err;

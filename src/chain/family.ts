@@ -9,6 +9,7 @@ import type { PayerEvm } from '../contracts/payer.ts';
 import type { DB } from '../db/schema.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import type { DriverFactories, DriverFactory } from './contract.ts';
+import { AddressFormats, type AddressFormatRules } from './address/index.ts';
 
 /** How a family's deposit keys are held. `seed`: derived from the gateway's BIP-39 seed. */
 export type CustodyForm = 'seed';
@@ -45,6 +46,8 @@ export interface ChainFamily {
   readonly name: string;
   /** Its drivers, by the name operators write in `networks.CODE.driver`. */
   readonly drivers: Readonly<Record<string, DriverFactory>>;
+  /** The address formats it defines, by the registry's `address_format`. */
+  readonly addressFormats?: Readonly<Record<string, AddressFormatRules>>;
   /** How its keys may be held. */
   readonly custody: readonly CustodyForm[];
   /** A transaction id in the family's shape, from 32 bytes written as 64 hex digits. */
@@ -78,12 +81,20 @@ export interface ChainFamily {
 /** The families a gateway knows (the composition root's table), asked by network. */
 export class Families {
   private readonly byName = new Map<string, ChainFamily>();
+  /** Every family's address formats: deriving, checking, payment URIs. */
+  readonly addresses: AddressFormats;
 
   constructor(readonly list: readonly ChainFamily[]) {
+    const formats: Record<string, AddressFormatRules> = {};
     for (const f of list) {
       if (this.byName.has(f.name)) throw new Error(`chain family "${f.name}" is listed twice`);
       this.byName.set(f.name, f);
+      for (const [name, rules] of Object.entries(f.addressFormats ?? {})) {
+        if (formats[name]) throw new Error(`address format "${name}" is defined by two chain families`);
+        formats[name] = rules;
+      }
     }
+    this.addresses = new AddressFormats(formats);
   }
 
   /** The family of a network of the registry; undefined when none is plugged in (simulated only). */

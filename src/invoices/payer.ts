@@ -3,7 +3,6 @@
 import type { Ctx } from '../context.ts';
 import { BusinessError, NotFoundError } from '../errors.ts';
 import { Decimal } from '../money/decimal.ts';
-import { paymentUri, qrContent } from '../chain/address/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import { explorerOrigin, explorerTxUrl } from '../chain/explorer.ts';
 import { currencyNetworkLabel, type CurrencyDef, type NetworkDef } from '../registry/index.ts';
@@ -196,8 +195,8 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     if (open && rest.gt('0') && (t.confirmed.gt('0') || t.pending.gt('0'))) remaining = rest.toString();
     const due = remaining ?? inv.payer_amount!;
     const u = uriOptions(ctx, network!, currency!, inv.address!, due);
-    qr = qrContent(u);
-    uri = paymentUri(u);
+    qr = ctx.chains.families.addresses.qrContent(u);
+    uri = ctx.chains.families.addresses.paymentUri(u);
     if (open && inv.status === 'process') evm = walletView(ctx, network!, currency!);
   } else if (inv.is_final === 0 && !unavailable) {
     const o = await options(ctx, inv);

@@ -7,7 +7,6 @@ import { courseSourceName, isMissing, toBoolean, validationErrors, type Input } 
 import { balanceOf, InsufficientFunds } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
-import { isValidAddress } from '../chain/address/index.ts';
 import type { Priority } from '../registry/index.ts';
 import { isWalletActive } from '../wallets/merchant-wallets.ts';
 import { presentPayout, type PayoutRow } from './model.ts';
@@ -66,7 +65,7 @@ export async function planPayout(ctx: Ctx, merchantId: string, input: Input): Pr
   const payer = registry.currencyOn(network.code, payerCode);
   if (!payer) throw new BusinessError(Msg.serviceNotFound);
   const address = String(input.address);
-  if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
+  if (!ctx.chains.families.addresses.isValid(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
 
   const debitCurrency = from ?? payer.code.toUpperCase();
   if (!(await isWalletActive(ctx, ctx.storage.db, merchantId, 'business', debitCurrency))) throw new BusinessError(Msg.walletNotFound);

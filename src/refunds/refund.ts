@@ -5,7 +5,6 @@ import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import { isMissing, toBoolean, validate, type Input } from '../contracts/rules.ts';
-import { isValidAddress } from '../chain/address/index.ts';
 import { enqueueInvoiceWebhook } from '../invoices/lifecycle.ts';
 import type { InvoiceRow } from '../invoices/model.ts';
 import { balanceOf, InsufficientFunds } from '../ledger/index.ts';
@@ -112,7 +111,7 @@ async function prepareRefund(
   }
   // A refund goes out on the invoice's network: not on one the gateway does not offer (Chains.offered).
   if (!ctx.chains.offered(network.code)) throw new BusinessError(Msg.serviceNotFound);
-  if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
+  if (!ctx.chains.families.addresses.isValid(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
 
   const earlier = await db
     .selectFrom('payouts')

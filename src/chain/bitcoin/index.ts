@@ -9,6 +9,7 @@ import type { DriverDeps } from '../contract.ts';
 import type { ChainFamily } from '../family.ts';
 import { BITCOIN_NODE_LIMITS } from './limits.ts';
 import { bitcoinScanStatus } from './status.ts';
+import { bitcoinAddressFormat, dogecoinAddressFormat, litecoinAddressFormat } from './address-format.ts';
 import { configuredConfirmations, driverArguments, nodeLimits, type DriverServices, optInt } from '../network-settings.ts';
 import { BitcoinCoreDriver } from './bitcoin-core-driver.ts';
 import { parseChain, type BitcoinChain } from './params.ts';
@@ -44,6 +45,7 @@ export function configuredNetwork(network: NetworkDef, cfg: NetworkConfig | unde
 export const bitcoinFamily: ChainFamily = {
   name: 'bitcoin',
   drivers: { [BITCOIN_CORE]: bitcoinDriverFactory },
+  addressFormats: { bitcoin: bitcoinAddressFormat, litecoin: litecoinAddressFormat, dogecoin: dogecoinAddressFormat },
   custody: ['seed'],
   configuredNetwork,
   expectedChain: (network) => network.chain ?? 'main',

@@ -11,6 +11,7 @@ import type { DriverDeps } from '../contract.ts';
 import type { ChainFamily } from '../family.ts';
 import { EVM_NODE_LIMITS } from './limits.ts';
 import { evmPaymentTarget, evmWalletPay } from './wallet-pay.ts';
+import { evmAddressFormat } from './address-format.ts';
 import { configuredConfirmations, configuredTokens, driverArguments, nodeLimits, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
 import { EvmDriver, type EvmLog } from './evm-driver.ts';
 import type { EvmToken } from './chain.ts';
@@ -34,6 +35,7 @@ const DEV_CHAIN_IDS = new Set(['31337', '1337']);
 export const evmFamily: ChainFamily = {
   name: 'evm',
   drivers: { evm: evmDriverFactory },
+  addressFormats: { evm: evmAddressFormat },
   custody: ['seed'],
   txid: (hex) => `0x${hex}`,
   // EIP-55: one account, written in mixed case by its checksum.

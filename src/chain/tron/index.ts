@@ -11,6 +11,7 @@ import { isTronAddress } from './address.ts';
 import type { DriverDeps } from '../contract.ts';
 import type { ChainFamily } from '../family.ts';
 import { TRON_NODE_LIMITS } from './limits.ts';
+import { tronAddressFormat } from './address-format.ts';
 import { configuredConfirmations, configuredTokens, nodeLimits, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
 import { TronDriver, type TronLog } from './tron-driver.ts';
 import type { TronToken } from './scan.ts';
@@ -32,6 +33,7 @@ export function tronDriverFactory(deps: DriverDeps): TronDriver {
 export const tronFamily: ChainFamily = {
   name: 'tron',
   drivers: { tron: tronDriverFactory },
+  addressFormats: { tron: tronAddressFormat },
   custody: ['seed'],
   nodeLimits: TRON_NODE_LIMITS,
 };
