@@ -11,7 +11,7 @@ import { isWalletActive } from '../wallets/merchant-wallets.ts';
 import { presentInvoice, type InvoiceRow } from './model.ts';
 import { allowedPairs, type CurrencyFilter } from './options.ts';
 import { price } from './pricing.ts';
-import { qrDataUrl } from '../chain/address/qr.ts';
+import { qrDataUrl } from '../qr/png.ts';
 import { commissionPercent, quoteRate } from './rates.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';
 import type { Invoice } from '../contracts/merchant-api/objects.ts';

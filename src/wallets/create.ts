@@ -5,7 +5,7 @@ import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import { isMissing, toBoolean, validate, type Input } from '../contracts/rules.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { allocateAddress } from '../chain/allocate.ts';
-import { qrDataUrl } from '../chain/address/qr.ts';
+import { qrDataUrl } from '../qr/png.ts';
 import { isWalletActive } from './merchant-wallets.ts';
 import { presentWallet, type StaticWalletRow } from './model.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';

@@ -10,7 +10,7 @@ import type { Ctx } from '../../src/context.ts';
 import { createContext } from '../../src/compose.ts';
 import { allocateAddress, pooledCount, POOL_TARGET, refillAddressPool, stopRefills } from '../../src/chain/allocate.ts';
 import { deriveAddress } from '../helpers/addresses.ts';
-import { qrDataUrl } from '../../src/chain/address/qr.ts';
+import { qrDataUrl } from '../../src/qr/png.ts';
 import { poolThreadJobs } from '../../src/chain/address/pool-deriver.ts';
 import { backends } from '../helpers/backends.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';

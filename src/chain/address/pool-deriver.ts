@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AddressFormatRules, NetworkChain } from './types.ts';
 import { cachedDeriver } from './index.ts';
-import { qrDataUrl } from './qr.ts';
+import { qrDataUrl } from '../../qr/png.ts';
 
 /** What is derived: the format's rules, and the seed, coin type and chain to derive with. */
 export interface PoolRequest {

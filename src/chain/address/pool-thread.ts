@@ -3,7 +3,7 @@
 // database and holds no state but the derivers' caches.
 import { parentPort } from 'node:worker_threads';
 import { cachedDeriver, deriveRange } from './index.ts';
-import { qrPng } from './qr.ts';
+import { qrPng } from '../../qr/png.ts';
 import type { AddressFormatRules } from './types.ts';
 import type { PoolJob, PoolResult } from './pool-deriver.ts';
 
