@@ -15,10 +15,11 @@ import type { DriverFactories } from './chain/contract.ts';
 import type { GatewayLog } from './ops/log.ts';
 import { Chains } from './chain/networks.ts';
 import { checkSeedRecord } from './chain/seed-record.ts';
-import { simulatedDriverFactory } from './chain/simulated/driver.ts';
-import { evmDriverFactory } from './chain/evm/index.ts';
-import { BITCOIN_CORE, bitcoinDriverFactory, configuredNetwork } from './chain/bitcoin/index.ts';
-import { tronDriverFactory } from './chain/tron/index.ts';
+import { Families } from './chain/family.ts';
+import { simulatedFamily } from './chain/simulated/index.ts';
+import { evmFamily } from './chain/evm/index.ts';
+import { bitcoinFamily } from './chain/bitcoin/index.ts';
+import { tronFamily } from './chain/tron/index.ts';
 import { enqueueInvoiceWebhook, expireDue, reconcileInvoice } from './invoices/lifecycle.ts';
 import { chooseCurrency, payerChoices } from './invoices/payer.ts';
 import { onWalletTransfer } from './wallets/topups.ts';
@@ -28,13 +29,16 @@ import { refundOutcome } from './refunds/outcome.ts';
 import { onOutgoingEvent, onOutgoingReplaced, payoutOutcome } from './outgoing/lifecycle.ts';
 import { payoutJob } from './outgoing/sender.ts';
 
-/** The chain families this gateway knows, by the name a network's `driver` setting gives. */
-export const driverFactories: DriverFactories = {
-  simulated: simulatedDriverFactory,
-  evm: evmDriverFactory,
-  [BITCOIN_CORE]: bitcoinDriverFactory,
-  tron: tronDriverFactory,
-};
+/** The chain families this gateway knows: one line each (src/chain/<family>/index.ts). */
+export const families = new Families([
+  simulatedFamily,
+  evmFamily,
+  bitcoinFamily,
+  tronFamily,
+]);
+
+/** Every family's drivers, by the name a network's `driver` setting gives. */
+export const driverFactories: DriverFactories = families.drivers();
 
 /** The features as the layers below call them (who owns an address, what finishing an outgoing
  * payment means for each kind, the periodic jobs) and as they call each other. */
@@ -106,8 +110,8 @@ export async function createContext(
     log: connectionLog(),
   });
   await migrateWhenReachable(storage);
-  // Networks as configured: a Bitcoin-family network on a test chain has its prefixes and coin type.
-  const registry = Registry.load(config.registryFile).withNetworks((n) => configuredNetwork(n, config.networks[n.code]));
+  // Networks as their drivers' settings make them (a test chain's address prefixes and coin type).
+  const registry = Registry.load(config.registryFile).withNetworks((n) => families.configuredNetwork(n, config.networks[n.code]));
   const now = opts.now ?? Date.now;
   // The engine reads the gateway's clock: a quote's age is measured as the invoice's times are.
   const rates: Rates = opts.rates ?? createRateService(config.rates, { defaultFile: DEFAULT_RATES_FILE, now });
@@ -115,11 +119,11 @@ export async function createContext(
   const seed = () => (seedBytes ??= mnemonicToSeedSync(config.mnemonic()));
   try {
     // A database bound to another seed is refused before anything derives from this one.
-    await checkSeedRecord(storage, seed, registry);
+    await checkSeedRecord(storage, seed, registry, families.addresses);
   } catch (err) {
     await storage.close();
     throw err;
   }
-  const chains = new Chains({ config, registry, storage, now, seed, factories: opts.drivers ?? driverFactories, log: opts.log });
+  const chains = new Chains({ config, registry, storage, now, seed, families, factories: opts.drivers ?? driverFactories, log: opts.log });
   return { config, storage, registry, rates, merchants: new MerchantCache(storage.db), chains, features, now, seed };
 }

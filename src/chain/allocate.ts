@@ -18,7 +18,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import type { DB } from '../db/schema.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef } from '../registry/index.ts';
-import { addressDeriver } from './address/index.ts';
+import type { AddressFormats } from './address/index.ts';
 import { statement } from '../db/statement.ts';
 import { derivePooled, type PooledAddress } from './address/pool-deriver.ts';
 import { recordSeed, seedRecorded } from './seed-record.ts';
@@ -35,6 +35,8 @@ const BATCH = 4 * CHUNK;
 export interface AllocatorCtx {
   storage: Storage;
   seed: () => Uint8Array;
+  /** The address formats of the chain families. */
+  chains: { readonly families: { readonly addresses: AddressFormats } };
 }
 
 export interface AllocatedAddress {
@@ -122,7 +124,7 @@ export async function allocateAddress(
     // The first index a database reserves binds it to this seed (./seed-record.ts).
     await recordSeed(trx, ctx.storage, seed, now);
     const { rows: [row] } = await nextIndex(trx, { key: counterKey(network) });
-    const { address, path } = addressDeriver(network.address_format, seed, network.coin_type, network.chain)(Number(row!.next_index) - 1);
+    const { address, path } = ctx.chains.families.addresses.deriver(network.address_format, seed, network.coin_type, network.chain)(Number(row!.next_index) - 1);
     out = { address, path, qr: null };
   }
   if (!pooled || !combined) await recordAddress(trx, { address: out.address, network: network.code, path: out.path, kind: owner.kind, id: owner.id, now });
@@ -182,7 +184,7 @@ export async function refillAddressPool(ctx: AllocatorCtx, network: NetworkDef, 
     const chunks: Array<Promise<PooledAddress[]>> = [];
     for (let start = first; start < first + k; start += CHUNK) {
       const count = Math.min(CHUNK, first + k - start);
-      chunks.push(derivePooled({ format: network.address_format, seed, coinType: network.coin_type, chain: network.chain ?? 'main', start, count }));
+      chunks.push(derivePooled({ rules: ctx.chains.families.addresses.rules(network.address_format), seed, coinType: network.coin_type, chain: network.chain ?? 'main', start, count }));
     }
     // A failed chunk fails the refill at its turn; the chunks after it must not go unhandled.
     for (const chunk of chunks) chunk.catch(() => {});

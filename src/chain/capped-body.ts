@@ -4,10 +4,6 @@
 // the cap is ever held. Every family's client reads through this one function.
 import { FaultyNodeError } from './errors.ts';
 
-/** Default caps, well above a real answer: an EVM or TRON block or log range, and a batch of full
- * Bitcoin-family blocks (verbose JSON of a full block is a few times its 4 MB of raw bytes). */
-export const DEFAULT_MAX_RESPONSE_BYTES = { evm: 64 * 2 ** 20, tron: 64 * 2 ** 20, bitcoin: 256 * 2 ** 20 } as const;
-
 /** The answer's body as text, or a FaultyNodeError once it passes `cap` bytes (nothing more is read). */
 export async function readCapped(res: Response, cap: number, method: string): Promise<string> {
   const tooLarge = () => new FaultyNodeError(method, `the answer is larger than max_response_bytes (${cap} bytes)`);

@@ -1,6 +1,7 @@
 // The one interface every chain driver implements (BTCPay-style payment handlers). The invoice,
 // wallet and payout logic talks only to this and never knows which driver it has. A family plugs in
-// with a factory of this shape (src/chain/networks.ts) and throws the classes of ./errors.ts.
+// with factories of this shape, given in its ChainFamily (./family.ts), and throws the classes of
+// ./errors.ts.
 import type { NetworkConfig } from '../config.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef, Priority } from '../registry/index.ts';
@@ -126,6 +127,8 @@ export interface DriverDeps {
   log: ChainLog;
   /** Which of these addresses the gateway handed out on this network, each with its HD path. */
   depositPaths: DepositPaths;
+  /** A transaction id in the network's family's shape, from 64 hex digits (what a simulated chain makes up). */
+  txid?: (hex: string) => string;
 }
 
 /**
@@ -149,5 +152,5 @@ export type ChainLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Re
 /** Builds the driver of one network; one factory per chain family, by the `driver` setting's name. */
 export type DriverFactory = (deps: DriverDeps) => ChainDriver;
 
-/** The families a gateway knows, by name. `simulated` is the default and always present. */
+/** The drivers a gateway knows, by name (every family's, ./family.ts). `simulated` is the default and always present. */
 export type DriverFactories = { readonly simulated: DriverFactory } & { readonly [kind: string]: DriverFactory };

@@ -1,27 +1,19 @@
 // Where a transaction can be looked at: the one rule for the payer page's link, the browser
 // wallet's chain data and the dashboard's transfer links. No public explorer knows a simulated
-// transaction or a local chain (EVM dev chain, Bitcoin-family regtest), and a link to a mainnet
+// transaction or a local chain (a development chain, by the network's family), and a link to a mainnet
 // explorer for one would show a payer someone else's transaction, or nothing. An operator who runs
 // an explorer names it per network (`networks.CODE.explorer_url`, a template with `{txid}`).
 import type { Ctx } from '../context.ts';
 import { explorerSettingProblem, type NetworkConfig } from '../config.ts';
 import type { NetworkDef } from '../registry/index.ts';
-
-/** EVM chain ids of local development chains (Anvil and Hardhat; Ganache). */
-const LOCAL_EVM_CHAIN_IDS = new Set([31337, 1337]);
-
-function isLocalChain(network: NetworkDef, settings: NetworkConfig | undefined): boolean {
-  if (network.chain === 'regtest') return true;
-  const chainId = typeof settings?.chain_id === 'number' ? settings.chain_id : network.chain_id;
-  return network.family === 'evm' && chainId !== undefined && LOCAL_EVM_CHAIN_IDS.has(chainId);
-}
+import type { Families } from './family.ts';
 
 /** The network's transaction page template, or null when no explorer shows its transactions. */
-export function explorerTemplate(network: NetworkDef, settings: NetworkConfig | undefined, simulated: boolean): string | null {
+export function explorerTemplate(families: Families, network: NetworkDef, settings: NetworkConfig | undefined, simulated: boolean): string | null {
   if (simulated) return null;
   const own = settings?.explorer_url;
   if (typeof own === 'string' && explorerSettingProblem(own) === null) return own;
-  if (isLocalChain(network, settings)) return null;
+  if (families.isLocalChain(network, settings)) return null;
   return explorerSettingProblem(network.explorer_tx) === null ? network.explorer_tx : null;
 }
 
@@ -29,7 +21,7 @@ type Reach = Pick<Ctx, 'registry' | 'config' | 'chains'>;
 
 function templateOf(ctx: Reach, code: string): string | null {
   const network = ctx.registry.network(code);
-  return network ? explorerTemplate(network, ctx.config.networks[network.code], ctx.chains.isSimulated(network.code)) : null;
+  return network ? explorerTemplate(ctx.chains.families, network, ctx.config.networks[network.code], ctx.chains.isSimulated(network.code)) : null;
 }
 
 /** The explorer page of transaction `txid` on network `code`, or null. */

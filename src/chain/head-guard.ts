@@ -8,14 +8,6 @@
 // behind it may be (src/chain/reorg.ts, src/chain/bitcoin/scan.ts).
 import { FaultyNodeError } from './errors.ts';
 
-/**
- * Default `max_head_jump` per family: how many blocks the head may grow between two polls of one
- * process. Above what a node outage of some hours adds (ETH ~12 s blocks: about a week; Arbitrum's
- * 0.25 s: 3.5 hours; TRON's 3 s: 17 hours; Bitcoin's 10 min: a week, Dogecoin's 1 min: 17 hours),
- * far below what a lying node needs to wedge a scan.
- */
-export const DEFAULT_MAX_HEAD_JUMP = { evm: 50_000, tron: 20_000, bitcoin: 1_000 } as const;
-
 export class HeadGuard {
   private last: number | null = null;
 

@@ -1,7 +1,6 @@
 // The gateway's side of every chain driver: records what the chain shows and hands each change to
 // the owner of the address (an invoice, a static wallet) in the same transaction.
 import type { Transaction } from 'kysely';
-import { getAddress } from 'viem';
 import type { Ctx, TransferRef } from '../context.ts';
 import type { ChainTransfersTable, DB } from '../db/schema.ts';
 import { statement } from '../db/statement.ts';
@@ -9,16 +8,9 @@ import type { ChainSink, IncomingTransfer } from './contract.ts';
 import { ScanBusyError } from './errors.ts';
 import { Decimal, DecimalFormatError } from '../money/decimal.ts';
 
+/** The one written form of an address of the network, where its family has several. */
 function canonical(ctx: Ctx, network: string, address: string): string {
-  const n = ctx.registry.network(network);
-  if (n?.address_format === 'evm') {
-    try {
-      return getAddress(address);
-    } catch {
-      return address;
-    }
-  }
-  return address;
+  return ctx.chains.family(network)?.canonicalAddress?.(address) ?? address;
 }
 
 type SinkLog = { error(o: unknown, msg?: string): void };

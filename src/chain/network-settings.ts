@@ -7,8 +7,7 @@ import type { NetworkConfig } from '../config.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef } from '../registry/index.ts';
 import type { ChainLog, DepositPaths, DriverDeps } from './contract.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES } from './capped-body.ts';
-import { DEFAULT_MAX_HEAD_JUMP } from './head-guard.ts';
+import type { NodeLimitDefaults } from './family.ts';
 
 /** What a family's createXDriver is given beside the network and its settings; `L`: the family's log. */
 export interface DriverServices<L> {
@@ -51,12 +50,12 @@ export interface NodeLimits {
 }
 
 /** `max_head_jump` and `max_response_bytes`, or the family's defaults. */
-export function nodeLimits(cfg: NetworkConfig, where: string, family: 'evm' | 'tron' | 'bitcoin'): NodeLimits {
+export function nodeLimits(cfg: NetworkConfig, where: string, defaults: NodeLimitDefaults): NodeLimits {
   const jump = optInt(cfg.max_head_jump, `${where}.max_head_jump`);
   const bytes = optInt(cfg.max_response_bytes, `${where}.max_response_bytes`);
   if (jump === 0) throw new Error(`${where}.max_head_jump: a positive integer is required`);
   if (bytes !== undefined && bytes < 1024) throw new Error(`${where}.max_response_bytes: at least 1024 is required`);
-  return { maxHeadJump: jump ?? DEFAULT_MAX_HEAD_JUMP[family], maxResponseBytes: bytes ?? DEFAULT_MAX_RESPONSE_BYTES[family] };
+  return { maxHeadJump: jump ?? defaults.maxHeadJump, maxResponseBytes: bytes ?? defaults.maxResponseBytes };
 }
 
 export interface ConfiguredToken<A extends string> {

@@ -1,11 +1,12 @@
 // Which driver runs each network, whether it is simulated, whether it is offered to merchants and
-// payers, and how many confirmations make a transfer final: decided here and nowhere else. The drivers themselves come from a table of
-// factories the composition root passes in, so adding a chain family touches the registry, its
-// own folder under src/chain/ and that table, and nothing in between.
+// payers, and how many confirmations make a transfer final: decided here and nowhere else. The
+// drivers come from the chain families the composition root passes in, and `family` answers what
+// the rest of the gateway asks of a network's family, so nothing in between names one.
 import { driverOf, SIMULATED_DRIVER, type Config, type NetworkConfig } from '../config.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { CurrencyDef, NetworkDef, Registry } from '../registry/index.ts';
 import type { ChainDriver, ChainLog, ChainSink, DriverFactories, NodeStatus } from './contract.ts';
+import { Families, type ChainFamily } from './family.ts';
 import type { NetworkReport, NotOfferedReason } from '../contracts/network-report.ts';
 import { stderrLog, type GatewayLog } from '../ops/log.ts';
 import { countIncident } from './incidents.ts';
@@ -45,7 +46,10 @@ export interface ChainsOptions {
   storage: Storage;
   now: () => number;
   seed: () => Uint8Array;
-  factories: DriverFactories;
+  /** The chain families (the composition root's table): their drivers and what else they answer. */
+  families?: Families;
+  /** The drivers by name; by default the families'. */
+  factories?: DriverFactories;
   /** Where the drivers' lines go; by default JSON lines on stderr at the configured level (the
    * server replaces it with its own logger: `useLog`). */
   log?: GatewayLog;
@@ -72,14 +76,19 @@ export class Chains {
   private readonly faults: NodeFaults;
   /** Alarm counts being written (close() waits for them). */
   private readonly counting = new Set<Promise<void>>();
+  /** The chain families this gateway knows. */
+  readonly families: Families;
+  private readonly factories: DriverFactories;
 
   constructor(private readonly opts: ChainsOptions) {
     this.simulator = opts.config.simulator;
     this.log = opts.log ?? stderrLog(opts.config.logLevel);
     this.faults = new NodeFaults(opts.storage.db, opts.now, (level, msg, data) => this.log[level](data ?? {}, msg));
+    this.families = opts.families ?? new Families([]);
+    this.factories = opts.factories ?? this.families.drivers();
     for (const [code, settings] of Object.entries(opts.config.networks)) {
       const kind = driverOf(settings);
-      if (!opts.factories[kind]) throw new Error(`networks.${code}.driver: unknown driver "${kind}" (known: ${Object.keys(opts.factories).join(', ')})`);
+      if (!this.factories[kind]) throw new Error(`networks.${code}.driver: unknown driver "${kind}" (known: ${Object.keys(this.factories).join(', ')})`);
     }
   }
 
@@ -87,6 +96,12 @@ export class Chains {
     const network = this.opts.registry.network(code);
     if (!network) throw new Error(`Unknown network ${code.toUpperCase()}`);
     return network;
+  }
+
+  /** The family of a network of the registry, when one is plugged in (its drivers aside, the simulated driver serves it). */
+  family(code: string): ChainFamily | undefined {
+    const network = this.opts.registry.network(code);
+    return network ? this.families.of(network) : undefined;
   }
 
   /** The name of the driver that runs the network. */
@@ -219,7 +234,7 @@ export class Chains {
     if (!d) {
       const network = this.def(upper);
       const kind = this.kind(upper);
-      const factory = this.opts.factories[kind];
+      const factory = this.factories[kind];
       if (!factory) throw new Error(`Network ${upper}: unknown driver "${kind}"`);
       d = factory({
         network,
@@ -230,6 +245,7 @@ export class Chains {
         seed: this.opts.seed,
         log: this.driverLog(upper),
         depositPaths: (addresses) => depositPaths(this.opts.storage.db, upper, addresses),
+        txid: (hex) => this.families.txid(network, hex),
       });
       this.drivers.set(upper, d);
     }

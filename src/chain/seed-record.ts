@@ -18,7 +18,7 @@ import type { DB } from '../db/schema.ts';
 import type { Storage } from '../db/dialect.ts';
 import { ConfigError } from '../config.ts';
 import type { NetworkDef } from '../registry/index.ts';
-import { addressDeriver } from './address/index.ts';
+import type { AddressFormats } from './address/index.ts';
 
 const RECORD_ID = 'hd';
 const LABEL = utf8ToBytes('satchel seed record v1:');
@@ -70,14 +70,19 @@ export async function recordedFingerprint(db: Kysely<DB> | Transaction<DB>): Pro
  * again from the configured seed at its recorded path, it must come out the same; then the record
  * is written at once.
  */
-export async function checkSeedRecord(storage: Storage, seed: () => Uint8Array, registry: { network(code: string): NetworkDef | undefined }): Promise<void> {
+export async function checkSeedRecord(
+  storage: Storage,
+  seed: () => Uint8Array,
+  registry: { network(code: string): NetworkDef | undefined },
+  addresses: AddressFormats,
+): Promise<void> {
   const recorded = await recordedFingerprint(storage.db);
   if (recorded === null) {
     const oldest = await storage.db.selectFrom('addresses').select(['network', 'address', 'path']).orderBy('created_at').limit(1).executeTakeFirst();
     const def = oldest && registry.network(oldest.network);
     if (!oldest || !def) return;
     const mine = seedFingerprint(seed());
-    const again = rederive(def, seed(), oldest.path);
+    const again = rederive(addresses, def, seed(), oldest.path);
     if (again !== null && again !== oldest.address) throw new SeedMismatchError(`(none; its address ${oldest.address} is not derived from the configured seed)`, mine);
     if (again !== null) {
       await storage.write((trx) => recordSeed(trx, storage, seed(), Date.now()));
@@ -91,8 +96,8 @@ export async function checkSeedRecord(storage: Storage, seed: () => Uint8Array, 
 }
 
 /** The address at `path` derived from `seed`, or null when the path is not one this network derives. */
-function rederive(def: NetworkDef, seed: Uint8Array, path: string): string | null {
-  const derive = addressDeriver(def.address_format, seed, def.coin_type, def.chain);
+function rederive(addresses: AddressFormats, def: NetworkDef, seed: Uint8Array, path: string): string | null {
+  const derive = addresses.deriver(def.address_format, seed, def.coin_type, def.chain);
   // The index is one of the path's numbers (which one depends on the format): the one whose
   // derivation gives back the same path.
   for (const n of new Set((path.match(/\d+/g) ?? []).map(Number))) {

@@ -5,9 +5,6 @@ import type { Ctx } from '../context.ts';
 import type { NodeStatus } from '../chain/contract.ts';
 import type { NetworkDef } from '../registry/index.ts';
 import type { Finding } from './finding.ts';
-
-/** EVM chain ids of local development chains (anvil, hardhat, ganache): they mine on demand. */
-const DEV_CHAIN_IDS = new Set(['31337', '1337']);
 /** A head this far ahead of this host's clock means the clock is behind. */
 const CLOCK_AHEAD_MS = 5 * 60_000;
 /** A node that does not answer within this is reported, not waited for. */
@@ -22,23 +19,6 @@ async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-/** Bitcoin-family blocks come every 10 minutes on average and an hour apart now and then. */
-const BITCOIN_MIN_HEAD_AGE_MINUTES = 90;
-
-/** The chain the operator configured the network for, in the terms of NodeStatus.chain. */
-function expectedChain(ctx: Ctx, def: NetworkDef): string | null {
-  const settings = ctx.config.networks[def.code] ?? {};
-  if (def.family === 'evm') {
-    const id = settings.chain_id ?? def.chain_id;
-    return id === undefined ? null : String(id);
-  }
-  if (def.family === 'bitcoin') return def.chain ?? 'main';
-  return null;
-}
-
-function isDevChain(def: NetworkDef, chain: string | null): boolean {
-  return (def.family === 'evm' && chain !== null && DEV_CHAIN_IDS.has(chain)) || (def.family === 'bitcoin' && chain === 'regtest');
-}
 
 function minutes(ms: number): string {
   return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
@@ -57,15 +37,19 @@ export async function nodeChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
       out.push({ status: 'FAIL', name, detail: `no sane answer from the node (${e instanceof Error ? e.message : String(e)})`, fix: `check networks.${code}.rpc_url and that the node runs` });
       continue;
     }
-    const expected = expectedChain(ctx, def);
+    // The network's family says which chain the node must serve, which chains mine only on demand
+    // and how old a head may be on its slow blocks.
+    const family = ctx.chains.family(code);
+    const expected = family?.expectedChain?.(def, ctx.config.networks[def.code] ?? {}) ?? null;
     if (expected !== null && st.chain !== expected) {
       out.push({ status: 'FAIL', name, detail: `the node serves chain ${st.chain ?? '(none)'}, the gateway is configured for ${expected}`, fix: `point networks.${code}.rpc_url at a node of chain ${expected} (${def.name}), or correct the network's chain setting` });
       continue;
     }
     const now = ctx.now();
-    const limitMin = def.family === 'bitcoin' ? Math.max(ctx.config.doctorMaxHeadAgeMinutes, BITCOIN_MIN_HEAD_AGE_MINUTES) : ctx.config.doctorMaxHeadAgeMinutes;
+    const least = family?.minHeadAgeMinutes;
+    const limitMin = least === undefined ? ctx.config.doctorMaxHeadAgeMinutes : Math.max(ctx.config.doctorMaxHeadAgeMinutes, least);
     const age = st.headTime === null ? null : now - st.headTime;
-    const dev = isDevChain(def, st.chain);
+    const dev = st.chain !== null && family?.isDevChain?.(st.chain) === true;
     if (dev) {
       out.push({
         status: 'WARN',

@@ -5,7 +5,6 @@ import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics, type Sample } from '../ops/metrics.ts';
 import { rateSourceSamples } from '../rates/metrics.ts';
-import { bitcoinScanStatus } from '../chain/bitcoin/status.ts';
 import { backlogSamples } from '../db/backlog.ts';
 import { incidentCounts } from '../chain/incidents.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
@@ -168,7 +167,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
       await Promise.race([probe, late]);
       // Each real network's scan: last scanned height and how far behind its node it is.
       const networks = Object.fromEntries(
-        (await bitcoinScanStatus(ctx.storage.db)).map((s) => [s.network, { height: s.height, node_height: s.nodeHeight, lag: s.lag, updated_at: s.updatedAt }]),
+        (await ctx.chains.families.scanStatus(ctx.storage.db)).map((s) => [s.network, { height: s.height, node_height: s.nodeHeight, lag: s.lag, updated_at: s.updatedAt }]),
       );
       const faults = await nodeFaultReport(ctx);
       if (faults.all) return reply.code(503).send({ status: 'unavailable', networks, faulty_nodes: faults.faulty, chains: ctx.chains.report() });
@@ -180,7 +179,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
     }
   });
   metrics.collect(async () =>
-    (await bitcoinScanStatus(ctx.storage.db)).flatMap((s) => [
+    (await ctx.chains.families.scanStatus(ctx.storage.db)).flatMap((s) => [
       { name: 'satchel_chain_scan_height', help: 'Last block scanned, per network', labels: { network: s.network }, value: s.height },
       ...(s.nodeHeight === null ? [] : [
         { name: 'satchel_chain_node_height', help: 'The node\'s height at the last scan, per network', labels: { network: s.network }, value: s.nodeHeight },

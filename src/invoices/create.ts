@@ -10,7 +10,7 @@ import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { presentInvoice, type InvoiceRow } from './invoice-object.ts';
 import { allowedPairs } from './options.ts';
 import { price } from '../pricing/invoice-price.ts';
-import { qrDataUrl } from '../chain/address/qr.ts';
+import { qrDataUrl } from '../qr/png.ts';
 import { commissionPercent, quoteRate } from '../pricing/rates.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';
 import type { Invoice } from '../contracts/merchant-api/objects.ts';

@@ -3,7 +3,6 @@
 import type { Ctx } from '../context.ts';
 import { BusinessError, NotFoundError } from '../errors.ts';
 import { Decimal } from '../money/decimal.ts';
-import { paymentUri, qrContent } from '../chain/address/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import { explorerOrigin, explorerTxUrl } from '../chain/explorer.ts';
 import { currencyNetworkLabel, type CurrencyDef, type NetworkDef } from '../registry/index.ts';
@@ -151,40 +150,16 @@ async function options(ctx: Ctx, inv: InvoiceRow): Promise<{ list: PayerCurrency
   return { list: [...byCurrency.values()], test };
 }
 
-/**
- * The chain and token a network's driver actually watches: the operator's `chain_id` and
- * `tokens` settings override the registry's (a test chain, a bridged token).
- */
-function evmChain(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): { chainId: number | undefined; contract: string | undefined; rpc: string[] } {
-  const cfg = ctx.config.networks[network.code];
-  const override = Object.entries(cfg?.tokens ?? {}).find(([code]) => code.toUpperCase() === currency.code.toUpperCase())?.[1];
-  const chainId = typeof cfg?.chain_id === 'number' ? cfg.chain_id : network.chain_id;
-  // A public endpoint for wallets that lack the chain; the registry's only while it is the registry's chain.
-  const configured = typeof cfg?.public_rpc_url === 'string' && /^https?:\/\//i.test(cfg.public_rpc_url) ? [cfg.public_rpc_url] : null;
-  const rpc = configured ?? (chainId === network.chain_id ? (network.public_rpc ?? []) : []);
-  return { chainId, contract: currency.native ? undefined : (override ?? currency.contract), rpc };
-}
-
-/** What a browser wallet needs to pay; only on a real (not simulated) EVM network. */
-function evmView(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): PayerEvm | null {
-  if (network.family !== 'evm' || ctx.chains.isSimulated(network.code)) return null;
-  const { chainId, contract, rpc } = evmChain(ctx, network, currency);
-  if (!chainId || (!currency.native && !contract)) return null;
-  const native = network.currencies.find((c) => c.native);
-  if (!native) return null;
-  return {
-    chain_id: chainId,
-    chain_name: network.name,
-    rpc_urls: rpc,
-    explorer_url: explorerOrigin(ctx, network.code),
-    native: { name: native.name, symbol: native.code, decimals: native.decimals },
-    contract: contract ?? null,
-    decimals: currency.decimals,
-  };
+/** What a browser wallet needs to pay, when the network's family has a wallet and the network is real. */
+function walletView(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): PayerEvm | null {
+  const family = ctx.chains.family(network.code);
+  if (!family?.walletPay || ctx.chains.isSimulated(network.code)) return null;
+  return family.walletPay(network, ctx.config.networks[network.code], currency, explorerOrigin(ctx, network.code));
 }
 
 function uriOptions(ctx: Ctx, network: NetworkDef, currency: CurrencyDef, address: string, amount: string | null) {
-  const chain = network.family === 'evm' ? evmChain(ctx, network, currency) : null;
+  // The chain and token the network's driver watches (the operator's settings over the registry's).
+  const chain = ctx.chains.family(network.code)?.paymentTarget?.(network, ctx.config.networks[network.code], currency) ?? null;
   return {
     format: network.address_format,
     scheme: network.uri_scheme,
@@ -220,9 +195,9 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     if (open && rest.gt('0') && (t.confirmed.gt('0') || t.pending.gt('0'))) remaining = rest.toString();
     const due = remaining ?? inv.payer_amount!;
     const u = uriOptions(ctx, network!, currency!, inv.address!, due);
-    qr = qrContent(u);
-    uri = paymentUri(u);
-    if (open && inv.status === 'process') evm = evmView(ctx, network!, currency!);
+    qr = ctx.chains.families.addresses.qrContent(u);
+    uri = ctx.chains.families.addresses.paymentUri(u);
+    if (open && inv.status === 'process') evm = walletView(ctx, network!, currency!);
   } else if (inv.is_final === 0 && !unavailable) {
     const o = await options(ctx, inv);
     opts = o.list;

@@ -2,7 +2,7 @@
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
 import { PRESENTED_COLUMNS, presentInvoice, type PresentedInvoice } from './invoice-object.ts';
-import { qrDataUrl } from '../chain/address/qr.ts';
+import { qrDataUrl } from '../qr/png.ts';
 import { statement } from '../db/statement.ts';
 import { BatchedLookup } from '../db/batched-lookup.ts';
 import type { Storage } from '../db/storage.ts';

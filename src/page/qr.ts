@@ -5,7 +5,7 @@ const cache = new Map<string, Promise<string>>();
 export function qrDataUrl(content: string): Promise<string> {
   let pending = cache.get(content);
   if (!pending) {
-    pending = import('./qr-svg.ts').then(async ({ qrSvg }) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(await qrSvg(content))}`);
+    pending = import('../qr/svg.ts').then(async ({ qrSvg }) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(await qrSvg(content))}`);
     pending.catch(() => cache.delete(content));
     cache.set(content, pending);
   }

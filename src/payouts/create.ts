@@ -6,7 +6,6 @@ import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import { balanceOf, InsufficientFunds } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
-import { isValidAddress } from '../chain/address/index.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import type { PayoutRow } from '../outgoing/payout-record.ts';
 import { presentPayout } from './payout-object.ts';
@@ -52,7 +51,7 @@ export async function planPayout(ctx: Ctx, merchantId: string, params: CalcPayou
   const payer = registry.currencyOn(network.code, payerCode);
   if (!payer) throw new BusinessError(Msg.serviceNotFound);
   const address = params.address;
-  if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
+  if (!ctx.chains.families.addresses.isValid(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
 
   const debitCurrency = from ?? payer.code.toUpperCase();
   if (!(await isWalletActive(ctx, ctx.storage.db, merchantId, 'business', debitCurrency))) throw new BusinessError(Msg.walletNotFound);

@@ -4,7 +4,6 @@ import type { Kysely } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB, InvoicesTable as InvoiceRow } from '../db/schema.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
-import { isValidAddress } from '../chain/address/index.ts';
 import { balanceOf, InsufficientFunds } from '../ledger/index.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
@@ -108,7 +107,7 @@ async function prepareRefund(
   }
   // A refund goes out on the invoice's network: not on one the gateway does not offer (Chains.offered).
   if (!ctx.chains.offered(network.code)) throw new BusinessError(Msg.serviceNotFound);
-  if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
+  if (!ctx.chains.families.addresses.isValid(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
 
   const earlier = await db
     .selectFrom('payouts')

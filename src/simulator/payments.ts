@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import type { Ctx, PayerChoice } from '../context.ts';
 import type { InvoicesTable as InvoiceRow } from '../db/schema.ts';
 import { AMOUNT_BOUND, Decimal } from '../money/decimal.ts';
-import { deriveAddress, isValidAddress } from '../chain/address/index.ts';
 import { BusinessError } from '../errors.ts';
 import { processNetwork } from '../chain/ingest.ts';
 import { nextRev, simTxid } from '../chain/simulated/driver.ts';
@@ -128,7 +127,7 @@ export async function simulatePayAddress(
   if (!network) throw new SimulatorError('Network not found or not simulated', 404);
   const currency = ctx.registry.currencyOn(network.code, opts.currency);
   if (!currency) throw new SimulatorError('Currency not found on this network', 404);
-  if (!isValidAddress(network.address_format, opts.address)) throw new SimulatorError('Invalid address');
+  if (!ctx.chains.families.addresses.isValid(network.address_format, opts.address)) throw new SimulatorError('Invalid address');
   const a = Decimal.tryParse(opts.amount);
   if (!a || !a.gt('0') || !a.isBoundedAmount()) throw new SimulatorError(AMOUNT_REFUSED);
   return sendTo(ctx, {
@@ -149,8 +148,8 @@ async function sendTo(
   // simulator's to pay on, even to an address handed out before it was switched off.
   if (!ctx.chains.isSimulated(network.code) || !ctx.chains.offered(network.code)) throw new SimulatorError('Network not found or not simulated', 404);
   const confirmations = p.unconfirmed ? 0 : ctx.chains.confirmations(network.code);
-  const txid = simTxid(network, randomBytes(16).toString('hex'));
-  const from = deriveAddress(network.address_format, PAYER_SEED, network.coin_type, randomBytes(3).readUIntBE(0, 3)).address;
+  const txid = simTxid(network, randomBytes(16).toString('hex'), (hex) => ctx.chains.families.txid(network, hex));
+  const from = ctx.chains.families.addresses.derive(network.address_format, PAYER_SEED, network.coin_type, randomBytes(3).readUIntBE(0, 3)).address;
   await ctx.storage.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('sim_transactions')

@@ -108,9 +108,8 @@ function randomOrderId(): string {
   return `test_${randomBytes(8).toString('hex')}`;
 }
 
-function randomTxid(network: NetworkDef): string {
-  const hex = randomBytes(32).toString('hex');
-  return network.family === 'evm' ? `0x${hex}` : hex;
+function randomTxid(ctx: Ctx, network: NetworkDef): string {
+  return ctx.chains.families.txid(network, randomBytes(32).toString('hex'));
 }
 
 async function madeUpInvoice(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): Promise<WebhookInvoice> {
@@ -135,7 +134,7 @@ async function madeUpInvoice(ctx: Ctx, network: NetworkDef, currency: CurrencyDe
     payer_amount: text,
     exchange_rate: '1',
     additional_data: null,
-    txid: randomTxid(network),
+    txid: randomTxid(ctx, network),
   };
 }
 
@@ -150,7 +149,7 @@ async function madeUpPayout(ctx: Ctx, network: NetworkDef, currency: CurrencyDef
     commission: fee.toString(),
     is_final: true,
     status: 'paid',
-    txid: randomTxid(network),
+    txid: randomTxid(ctx, network),
     currency: currency.code,
     network: network.code,
     payer_currency: currency.code,

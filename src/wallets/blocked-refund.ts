@@ -5,7 +5,6 @@ import type { DB } from '../db/schema.ts';
 import type { StaticWalletRow } from './wallet-object.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import type { RecordRef } from '../contracts/merchant-api/parse.ts';
-import { isValidAddress } from '../chain/address/index.ts';
 import { Decimal } from '../money/decimal.ts';
 import { ensureHotWalletCovers } from '../outgoing/coverage.ts';
 import { enqueueOutgoing, newOutgoing } from '../outgoing/lifecycle.ts';
@@ -99,7 +98,7 @@ async function prepareWalletRefund(ctx: Ctx, db: Kysely<DB>, merchantId: string,
   const currency = network ? ctx.registry.currencyOn(network.code, w.currency) : undefined;
   // The refund goes out on the wallet's network: not on one the gateway does not offer (Chains.offered).
   if (!network || !currency || !ctx.chains.offered(network.code)) throw new BusinessError(Msg.serviceNotFound);
-  if (!isValidAddress(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
+  if (!ctx.chains.families.addresses.isValid(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
   const fee = await networkFee(ctx, network, currency, 'recommended');
   const amount = total.sub(fee);
   if (amount.lt(currency.payout_min) || !amount.gt('0')) throw new BusinessError(Msg.amountTooSmall);

@@ -4,7 +4,7 @@ import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { allocateAddress } from '../chain/allocate.ts';
-import { qrDataUrl } from '../chain/address/qr.ts';
+import { qrDataUrl } from '../qr/png.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { presentWallet, type StaticWalletRow } from './wallet-object.ts';
 import { claimOrderId } from '../merchants/order-ids.ts';

@@ -1,7 +1,6 @@
 // What the payer page and the simulator see of a static wallet, and the test-webhook lookup.
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
-import { paymentUri, qrContent } from '../chain/address/index.ts';
 import { currencyNetworkLabel } from '../registry/index.ts';
 import { isUuid } from '../contracts/rules.ts';
 import { Decimal } from '../money/decimal.ts';
@@ -42,8 +41,8 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
     network: network.code,
     network_name: currencyNetworkLabel(network, currency),
     address: unavailable ? null : w.address,
-    qr_content: unavailable ? null : qrContent(uri),
-    wallet_uri: unavailable ? null : paymentUri(uri),
+    qr_content: unavailable ? null : ctx.chains.families.addresses.qrContent(uri),
+    wallet_uri: unavailable ? null : ctx.chains.families.addresses.paymentUri(uri),
     merchant: await getPublicProfile(ctx.storage.db, w.merchant_id),
     // Nothing can be paid to an unavailable wallet: no test tools either.
     test_mode: !unavailable && ctx.chains.isTestNetwork(network.code),

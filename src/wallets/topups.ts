@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { DB } from '../db/schema.ts';
-import { isValidAddress } from '../chain/address/index.ts';
 import { commissionPercent, rateIfQuick } from '../pricing/rates.ts';
 import { post } from '../ledger/index.ts';
 import { Decimal } from '../money/decimal.ts';
@@ -95,7 +94,7 @@ export async function onWalletTransfer(
   if (w.status === 'blocked') {
     let status = 'locked';
     topup.outcome = 'blocked';
-    if (w.is_force_refund === 1 && network && def && transfer.from_address && isValidAddress(network.address_format, transfer.from_address, network.chain)) {
+    if (w.is_force_refund === 1 && network && def && transfer.from_address && ctx.chains.families.addresses.isValid(network.address_format, transfer.from_address, network.chain)) {
       const fee = await networkFee(ctx, network, def, 'recommended');
       const back = amount.sub(fee);
       if (back.gt('0')) {

@@ -16,7 +16,7 @@ import {
   qrContent,
   type AddressFormat,
   type PaymentUriOptions,
-} from '../../src/chain/address/index.ts';
+} from '../helpers/addresses.ts';
 import { edDerive } from '../../src/chain/address/hd.ts';
 import { crc16 } from '../../src/chain/address/ton.ts';
 

@@ -13,6 +13,9 @@ import { BitcoinRpc } from '../../src/chain/bitcoin/rpc.ts';
 import { TronApi } from '../../src/chain/tron/api.ts';
 import { NodeFaults } from '../../src/chain/node-faults.ts';
 import { nodeLimits } from '../../src/chain/network-settings.ts';
+import { EVM_NODE_LIMITS } from '../../src/chain/evm/limits.ts';
+import { BITCOIN_NODE_LIMITS } from '../../src/chain/bitcoin/limits.ts';
+import { TRON_NODE_LIMITS } from '../../src/chain/tron/limits.ts';
 import { openStorage } from '../../src/db/dialect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 
@@ -53,12 +56,12 @@ describe('node values', () => {
 
 describe('the settings', () => {
   it('max_head_jump and max_response_bytes: the family\'s defaults, or a positive integer (a tiny cap refused)', () => {
-    expect(nodeLimits({}, 'networks.ETH', 'evm')).toEqual({ maxHeadJump: 50_000, maxResponseBytes: 64 * 2 ** 20 });
-    expect(nodeLimits({}, 'networks.BTC', 'bitcoin')).toEqual({ maxHeadJump: 1000, maxResponseBytes: 256 * 2 ** 20 });
-    expect(nodeLimits({ max_head_jump: 10, max_response_bytes: 4096 }, 'networks.TRON', 'tron')).toEqual({ maxHeadJump: 10, maxResponseBytes: 4096 });
-    expect(() => nodeLimits({ max_head_jump: 0 }, 'networks.ETH', 'evm')).toThrow(/networks.ETH.max_head_jump/);
-    expect(() => nodeLimits({ max_head_jump: '10' }, 'networks.ETH', 'evm')).toThrow(/networks.ETH.max_head_jump/);
-    expect(() => nodeLimits({ max_response_bytes: 100 }, 'networks.ETH', 'evm')).toThrow(/networks.ETH.max_response_bytes/);
+    expect(nodeLimits({}, 'networks.ETH', EVM_NODE_LIMITS)).toEqual({ maxHeadJump: 50_000, maxResponseBytes: 64 * 2 ** 20 });
+    expect(nodeLimits({}, 'networks.BTC', BITCOIN_NODE_LIMITS)).toEqual({ maxHeadJump: 1000, maxResponseBytes: 256 * 2 ** 20 });
+    expect(nodeLimits({ max_head_jump: 10, max_response_bytes: 4096 }, 'networks.TRON', TRON_NODE_LIMITS)).toEqual({ maxHeadJump: 10, maxResponseBytes: 4096 });
+    expect(() => nodeLimits({ max_head_jump: 0 }, 'networks.ETH', EVM_NODE_LIMITS)).toThrow(/networks.ETH.max_head_jump/);
+    expect(() => nodeLimits({ max_head_jump: '10' }, 'networks.ETH', EVM_NODE_LIMITS)).toThrow(/networks.ETH.max_head_jump/);
+    expect(() => nodeLimits({ max_response_bytes: 100 }, 'networks.ETH', EVM_NODE_LIMITS)).toThrow(/networks.ETH.max_response_bytes/);
   });
 });
 

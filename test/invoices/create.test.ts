@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-import { isValidAddress } from '../../src/chain/address/index.ts';
+import { isValidAddress } from '../helpers/addresses.ts';
 
 let n = 0;
 const oid = () => `ord-${++n}`;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { isValidAddress } from '../../src/chain/address/index.ts';
+import { isValidAddress } from '../helpers/addresses.ts';
 import { processNetwork } from '../../src/chain/ingest.ts';
 import { nextRev } from '../../src/chain/simulated/driver.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../../src/simulator/payouts.ts';

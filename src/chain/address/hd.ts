@@ -3,6 +3,8 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { normalizeZ } from '@noble/curves/abstract/curve.js';
+import type { Deriver } from './types.ts';
 
 const HARDENED = 0x80000000;
 
@@ -78,4 +80,21 @@ export function edDerive(seed: Uint8Array, path: number[]): EdNode {
 
 function split(i: Uint8Array): EdNode {
   return { key: i.slice(0, 32), chainCode: i.slice(32) };
+}
+
+/**
+ * BIP-44 deposit addresses on secp256k1, m/purpose'/coin'/0'/0/i, written by `encode` from the
+ * public key (compressed when `compressed`; account-based chains hash the uncompressed one).
+ */
+export function secpDeriver(seed: Uint8Array, purpose: number, coin: number, compressed: boolean, encode: (pub: Uint8Array) => string): Deriver {
+  const node = secpChangeNode(seed, purpose, coin);
+  const path = (index: number) => `m/${purpose}'/${coin}'/0'/0/${index}`;
+  const one: Deriver = (index) => ({ address: encode(secpChildPoint(node, index).toBytes(compressed)), path: path(index) });
+  // A key's bytes need the point's affine coordinates, one field inversion each; a batch shares
+  // one inversion among all its points (Montgomery's trick, noble's normalizeZ).
+  one.many = (start, count) => {
+    const points = Array.from({ length: count }, (_, i) => secpChildPoint(node, start + i));
+    return normalizeZ(secp256k1.Point, points).map((p, i) => ({ address: encode(p.toBytes(compressed)), path: path(start + i) }));
+  };
+  return one;
 }

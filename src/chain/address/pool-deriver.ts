@@ -7,19 +7,24 @@
 // event loop between addresses), so a refill never fails for want of the thread.
 import { Worker } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { BitcoinChain } from '../bitcoin/params.ts';
-import type { AddressFormat } from './types.ts';
-import { addressDeriver } from './index.ts';
-import { qrDataUrl } from './qr.ts';
+import type { AddressFormatRules, NetworkChain } from './types.ts';
+import { cachedDeriver } from './index.ts';
+import { qrDataUrl } from '../../qr/png.ts';
 
-export interface PoolJob {
-  id: number;
-  format: AddressFormat;
+/** What is derived: the format's rules, and the seed, coin type and chain to derive with. */
+export interface PoolRequest {
+  rules: AddressFormatRules;
   seed: Uint8Array;
   coinType: number;
-  chain: BitcoinChain;
+  chain: NetworkChain;
   start: number;
   count: number;
+}
+
+/** A request as the thread gets it: the rules by where it loads them from. */
+export interface PoolJob extends Omit<PoolRequest, 'rules'> {
+  id: number;
+  module: AddressFormatRules['module'];
 }
 
 export interface PooledAddress {
@@ -74,9 +79,9 @@ function start(): Worker | null {
   return thread;
 }
 
-async function inline(job: Omit<PoolJob, 'id'>): Promise<PooledAddress[]> {
+async function inline(job: PoolRequest): Promise<PooledAddress[]> {
   // One by one, yielding between them: this runs on the thread that serves requests.
-  const derive = addressDeriver(job.format, job.seed, job.coinType, job.chain);
+  const derive = cachedDeriver(job.rules, job.seed, job.coinType, job.chain);
   const rows: PooledAddress[] = [];
   for (let idx = job.start; idx < job.start + job.count; idx++) {
     const { address, path } = derive(idx);
@@ -87,7 +92,7 @@ async function inline(job: Omit<PoolJob, 'id'>): Promise<PooledAddress[]> {
 }
 
 /** Addresses `start` .. `start + count - 1` with their QR codes, from the pool thread when it runs. */
-export async function derivePooled(job: Omit<PoolJob, 'id'>): Promise<PooledAddress[]> {
+export async function derivePooled(job: PoolRequest): Promise<PooledAddress[]> {
   const w = start();
   if (!w) return inline(job);
   const id = nextId++;
@@ -95,7 +100,8 @@ export async function derivePooled(job: Omit<PoolJob, 'id'>): Promise<PooledAddr
     return await new Promise<PooledAddress[]>((resolve, reject) => {
       waiting.set(id, { resolve, reject });
       w.ref();
-      w.postMessage({ ...job, id } satisfies PoolJob);
+      const { rules, ...rest } = job;
+      w.postMessage({ ...rest, id, module: rules.module } satisfies PoolJob);
     }).finally(() => {
       if (waiting.size === 0) w.unref();
     });

@@ -1,5 +1,8 @@
 import { base58 } from '@scure/base';
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { edChild, edDerive } from './hd.ts';
+import type { AddressFormatRules } from './types.ts';
+import { uriQuery } from './uri.ts';
 
 export function solanaAddress(privateKey: Uint8Array): string {
   return base58.encode(ed25519.getPublicKey(privateKey));
@@ -14,3 +17,18 @@ export function isValidSolana(address: string): boolean {
     return false;
   }
 }
+
+/**
+ * The format's rules: SLIP-0010 ed25519 keys at m/44'/501'/i'/0' (Phantom, Solflare,
+ * solana-keygen); Solana Pay transfer requests. No family of this repository runs these networks
+ * yet (only the simulated driver does), so the format is kept here, shared, until one does.
+ */
+export const solanaAddressFormat: AddressFormatRules = {
+  module: { url: import.meta.url, name: 'solanaAddressFormat' },
+  deriver: (seed, coin) => {
+    const parent = edDerive(seed, [44, coin]);
+    return (index) => ({ address: solanaAddress(edChild(edChild(parent, index), 0).key), path: `m/44'/${coin}'/${index}'/0'` });
+  },
+  isValid: isValidSolana,
+  paymentUri: ({ scheme, encodedAddress, coins, contract }) => `${scheme}:${encodedAddress}${uriQuery({ amount: coins, 'spl-token': contract })}`,
+};

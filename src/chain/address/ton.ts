@@ -1,5 +1,9 @@
 import { base64, base64url } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { edChild, edDerive } from './hd.ts';
+import type { AddressFormatRules } from './types.ts';
+import { uriQuery } from './uri.ts';
 
 const BOUNCEABLE = 0x11;
 const NON_BOUNCEABLE = 0x51;
@@ -50,3 +54,18 @@ export function crc16(data: Uint8Array): number {
   }
   return crc;
 }
+
+/**
+ * The format's rules: SLIP-0010 ed25519 keys at m/44'/607'/i'; ton://transfer URIs with amounts in
+ * nanotons / jetton base units. No family of this repository runs these networks yet (only the
+ * simulated driver does), so the format is kept here, shared, until one does.
+ */
+export const tonAddressFormat: AddressFormatRules = {
+  module: { url: import.meta.url, name: 'tonAddressFormat' },
+  deriver: (seed, coin) => {
+    const parent = edDerive(seed, [44, coin]);
+    return (index) => ({ address: tonAddress(ed25519.getPublicKey(edChild(parent, index).key)), path: `m/44'/${coin}'/${index}'` });
+  },
+  isValid: isValidTon,
+  paymentUri: ({ scheme, encodedAddress, units, contract }) => `${scheme}://transfer/${encodedAddress}${uriQuery({ jetton: contract, amount: units })}`,
+};

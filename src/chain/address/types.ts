@@ -1,6 +1,9 @@
-import type { AddressFormat } from '../../registry/index.ts';
+import type { AddressFormat, NetworkDef } from '../../registry/index.ts';
 
 export type { AddressFormat };
+
+/** The chain a network is configured for (main unless test or regtest); a format may take its prefixes from it. */
+export type NetworkChain = NonNullable<NetworkDef['chain']>;
 
 export interface DerivedAddress {
   address: string;
@@ -25,4 +28,39 @@ export interface PaymentUriOptions {
   contract?: string;
   native: boolean;
   chainId?: number;
+}
+
+/** A payment URI's parts, worked out once for every format (./uri.ts). */
+export interface UriParts {
+  scheme: string;
+  address: string;
+  /** The address, URI-encoded. */
+  encodedAddress: string;
+  /** The amount in whole coins, canonical decimal text; undefined when none is asked. */
+  coins: string | undefined;
+  /** The amount in base units; undefined when none is asked. */
+  units: bigint | undefined;
+  /** The token's contract; undefined for the native coin. */
+  contract: string | undefined;
+  native: boolean;
+  chainId: number | undefined;
+}
+
+/**
+ * How a network writes its addresses (the registry's `address_format`): a family defines the
+ * formats of its networks and exports each as one of these.
+ */
+export interface AddressFormatRules {
+  /**
+   * Where these rules are exported: the module's URL (its `import.meta.url`) and the export's
+   * name. Functions do not cross to the address-pool thread; it loads the rules from here.
+   */
+  readonly module: { readonly url: string; readonly name: string };
+  /** The deposit addresses of `seed`, by index. */
+  deriver(seed: Uint8Array, coinType: number, chain: NetworkChain): Deriver;
+  isValid(address: string, chain: NetworkChain): boolean;
+  /** The wallet payment URI, or null when the format has none for this kind of payment. */
+  paymentUri(parts: UriParts): string | null;
+  /** The payment page's QR carries the payment URI, not the plain address, for a native coin with an amount. */
+  readonly qrCarriesUri?: boolean;
 }

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, Coverage, DepositPaths, NodeStatus, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError, WrongChainError } from '../errors.ts';
-import { DEFAULT_MAX_HEAD_JUMP } from '../head-guard.ts';
+import { BITCOIN_NODE_LIMITS } from './limits.ts';
 import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { btcDb, type BtcDB } from './schema.ts';
@@ -111,7 +111,7 @@ export class BitcoinCoreDriver implements ChainDriver {
       now,
       log: this.log,
       isOwnTx: (txid) => this.sender.isOwnTx(txid),
-      maxHeadJump: o.maxHeadJump ?? DEFAULT_MAX_HEAD_JUMP.bitcoin,
+      maxHeadJump: o.maxHeadJump ?? BITCOIN_NODE_LIMITS.maxHeadJump,
     });
   }
 

@@ -6,6 +6,10 @@
 import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { DepositPaths, DriverDeps } from '../contract.ts';
+import type { ChainFamily } from '../family.ts';
+import { BITCOIN_NODE_LIMITS } from './limits.ts';
+import { bitcoinScanStatus } from './status.ts';
+import { bitcoinAddressFormat, dogecoinAddressFormat, litecoinAddressFormat } from './address-format.ts';
 import { configuredConfirmations, driverArguments, nodeLimits, type DriverServices, optInt } from '../network-settings.ts';
 import { BitcoinCoreDriver } from './bitcoin-core-driver.ts';
 import { parseChain, type BitcoinChain } from './params.ts';
@@ -37,6 +41,21 @@ export function configuredNetwork(network: NetworkDef, cfg: NetworkConfig | unde
   const chain = configuredChain(network, cfg);
   return chain === 'main' ? { ...network, chain } : { ...network, chain, coin_type: 1 };
 }
+
+/** The Bitcoin-like family (BTC, LTC, DOGE) as the composition root lists it. */
+export const bitcoinFamily: ChainFamily = {
+  name: 'bitcoin',
+  drivers: { [BITCOIN_CORE]: bitcoinDriverFactory },
+  addressFormats: { bitcoin: bitcoinAddressFormat, litecoin: litecoinAddressFormat, dogecoin: dogecoinAddressFormat },
+  custody: ['seed'],
+  configuredNetwork,
+  expectedChain: (network) => network.chain ?? 'main',
+  isDevChain: (chain) => chain === 'regtest',
+  // Blocks come every 10 minutes on average and an hour apart now and then.
+  minHeadAgeMinutes: 90,
+  nodeLimits: BITCOIN_NODE_LIMITS,
+  scanStatus: bitcoinScanStatus,
+};
 
 export function createBitcoinDriver(
   network: NetworkDef,
@@ -83,6 +102,6 @@ export function createBitcoinDriver(
     pollBatch: optInt(cfg.poll_batch, `${where}.poll_batch`),
     fees,
     bumpAfterBlocks: optInt(cfg.bump_after_blocks, `${where}.bump_after_blocks`) ?? 3,
-    ...nodeLimits(cfg, where, 'bitcoin'),
+    ...nodeLimits(cfg, where, BITCOIN_NODE_LIMITS),
   });
 }

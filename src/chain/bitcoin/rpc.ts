@@ -2,7 +2,8 @@
 // Core): basic auth from the URL's user:password or from the node's cookie file (read again when
 // the node restarts and writes a new one), batches, and amounts kept as exact decimal strings.
 import { readFile } from 'node:fs/promises';
-import { readCapped, DEFAULT_MAX_RESPONSE_BYTES } from '../capped-body.ts';
+import { readCapped } from '../capped-body.ts';
+import { BITCOIN_NODE_LIMITS } from './limits.ts';
 import { FaultyNodeError, NodeError } from '../errors.ts';
 import { requestSignal } from '../poll-signal.ts';
 
@@ -73,7 +74,7 @@ export class BitcoinRpc {
     if (res.status === 401 || res.status === 403) throw new BitcoinRpcError(first, null, `HTTP ${res.status}: the node refused the credentials`);
     let text: string;
     try {
-      text = await readCapped(res, this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES.bitcoin, first);
+      text = await readCapped(res, this.opts.maxResponseBytes ?? BITCOIN_NODE_LIMITS.maxResponseBytes, first);
     } catch (err) {
       if (err instanceof FaultyNodeError) throw err;
       throw new BitcoinRpcError(first, null, `reading the answer failed: ${(err as Error).message}`);

@@ -3,18 +3,7 @@
 // networks are those whose cursor records the node's height, which only this family's scan does.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-
-export interface ScanStatus {
-  network: string;
-  /** Last block scanned. */
-  height: number;
-  /** The node's height when the scan last succeeded. */
-  nodeHeight: number | null;
-  /** Blocks the scan is behind the node (null until the node answered once). */
-  lag: number | null;
-  /** When the scan last succeeded (ms since the epoch). */
-  updatedAt: number;
-}
+import type { ScanStatus } from '../family.ts';
 
 export async function bitcoinScanStatus(db: Kysely<DB>): Promise<ScanStatus[]> {
   const rows = await db.selectFrom('scan_cursors').selectAll().where('node_height', 'is not', null).orderBy('network').execute();

@@ -6,7 +6,8 @@
 // The caller holds the network's scanner lock around poll() and sweep() (src/chain/networks.ts).
 import type { ChainDriver, ChainLog, ChainSink, Coverage, NodeStatus, PaymentRequest, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError } from '../errors.ts';
-import { DEFAULT_MAX_HEAD_JUMP, HeadGuard } from '../head-guard.ts';
+import { HeadGuard } from '../head-guard.ts';
+import { EVM_NODE_LIMITS } from './limits.ts';
 import { reorgWindow } from '../reorg.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { EvmChain, type Asset, type EvmChainOptions } from './chain.ts';
@@ -67,7 +68,7 @@ export class EvmDriver implements ChainDriver {
     this.payments = new EvmPayments(chain, this.outgoing);
     this.sweepPolicy = opts.sweep ?? { enabled: false, minNative: '0', minToken: {} };
     this.sweeper = new EvmSweeper(chain, this.outgoing, this.sweepPolicy);
-    this.heads = new HeadGuard(opts.maxHeadJump ?? DEFAULT_MAX_HEAD_JUMP.evm, reorgWindow(chain.confirmations));
+    this.heads = new HeadGuard(opts.maxHeadJump ?? EVM_NODE_LIMITS.maxHeadJump, reorgWindow(chain.confirmations));
   }
 
   watch(addresses: readonly WatchedAddress[]): void {

@@ -6,8 +6,12 @@
 //     "start_block": 19000000, "poll_batch": 100, "max_head_jump": 50000, "max_response_bytes": 67108864 }
 import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef } from '../../registry/index.ts';
-import { isAddress } from 'viem';
+import { getAddress, isAddress } from 'viem';
 import type { DriverDeps } from '../contract.ts';
+import type { ChainFamily } from '../family.ts';
+import { EVM_NODE_LIMITS } from './limits.ts';
+import { evmPaymentTarget, evmWalletPay } from './wallet-pay.ts';
+import { evmAddressFormat } from './address-format.ts';
 import { configuredConfirmations, configuredTokens, driverArguments, nodeLimits, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
 import { EvmDriver, type EvmLog } from './evm-driver.ts';
 import type { EvmToken } from './chain.ts';
@@ -23,6 +27,34 @@ export { hotWalletPath, depositPath } from './keys.ts';
 export function evmDriverFactory(deps: DriverDeps): EvmDriver {
   return createEvmDriver(...driverArguments(deps));
 }
+
+/** Chain ids of local development chains (Anvil and Hardhat; Ganache): they mine on demand. */
+const DEV_CHAIN_IDS = new Set(['31337', '1337']);
+
+/** The EVM family as the composition root lists it. */
+export const evmFamily: ChainFamily = {
+  name: 'evm',
+  drivers: { evm: evmDriverFactory },
+  addressFormats: { evm: evmAddressFormat },
+  custody: ['seed'],
+  txid: (hex) => `0x${hex}`,
+  // EIP-55: one account, written in mixed case by its checksum.
+  canonicalAddress: (address) => {
+    try {
+      return getAddress(address);
+    } catch {
+      return address;
+    }
+  },
+  expectedChain: (network, cfg) => {
+    const id = typeof cfg?.chain_id === 'number' ? cfg.chain_id : network.chain_id;
+    return id === undefined ? null : String(id);
+  },
+  isDevChain: (chain) => DEV_CHAIN_IDS.has(chain),
+  nodeLimits: EVM_NODE_LIMITS,
+  paymentTarget: evmPaymentTarget,
+  walletPay: evmWalletPay,
+};
 
 export function createEvmDriver(
   network: NetworkDef,
@@ -55,7 +87,7 @@ export function createEvmDriver(
     pollBatch: optInt(cfg.poll_batch, `${where}.poll_batch`),
     startBlock: optInt(cfg.start_block, `${where}.start_block`),
     sweep: sweepPolicy(cfg.sweep, `${where}.sweep`),
-    ...nodeLimits(cfg, where, 'evm'),
+    ...nodeLimits(cfg, where, EVM_NODE_LIMITS),
   });
 }
 

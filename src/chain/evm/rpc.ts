@@ -3,7 +3,8 @@
 // Errors are the chain layer's: NodeUnreachableError when no JSON-RPC answer came, NodeError
 // when the node answered with one.
 import type { Hex } from 'viem';
-import { readCapped, DEFAULT_MAX_RESPONSE_BYTES } from '../capped-body.ts';
+import { readCapped } from '../capped-body.ts';
+import { EVM_NODE_LIMITS } from './limits.ts';
 import { FaultyNodeError, NodeError, NodeUnreachableError } from '../errors.ts';
 import { requestSignal } from '../poll-signal.ts';
 import { hash32, heightHex, hexData, intHex, quantityHex } from '../node-values.ts';
@@ -83,7 +84,7 @@ export class RpcClient {
     }
     let text: string;
     try {
-      text = await readCapped(res, this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES.evm, method);
+      text = await readCapped(res, this.opts.maxResponseBytes ?? EVM_NODE_LIMITS.maxResponseBytes, method);
     } catch (err) {
       if (err instanceof FaultyNodeError) throw err;
       throw new NodeUnreachableError(method, null, `reading the answer failed: ${(err as Error).message}`);

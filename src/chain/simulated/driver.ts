@@ -21,10 +21,9 @@ export async function nextRev(trx: Kysely<DB> | Transaction<DB>): Promise<number
   return Number(row.next_index);
 }
 
-/** A transaction id in the network's usual shape. */
-export function simTxid(network: NetworkDef, seed: string): string {
-  const hex = createHash('sha256').update(`${network.code}:${seed}`).digest('hex');
-  return network.address_format === 'evm' ? `0x${hex}` : hex;
+/** A transaction id from `seed`, in the network's usual shape (`shape`: its family's, from 64 hex digits). */
+export function simTxid(network: NetworkDef, seed: string, shape: (hex: string) => string = (hex) => hex): string {
+  return shape(createHash('sha256').update(`${network.code}:${seed}`).digest('hex'));
 }
 
 export class SimulatedDriver implements ChainDriver {
@@ -36,6 +35,8 @@ export class SimulatedDriver implements ChainDriver {
     readonly network: NetworkDef,
     private readonly storage: Storage,
     private readonly now: () => number,
+    /** The network's transaction ids in its family's shape. */
+    private readonly txid: (hex: string) => string = (hex) => hex,
   ) {}
 
   watch(): void {}
@@ -98,7 +99,7 @@ export class SimulatedDriver implements ChainDriver {
             to: r.to_address,
             amount: r.amount,
             blockHeight: r.block_height === null ? null : Number(r.block_height),
-            blockHash: r.block_height === null ? null : simTxid(this.network, `block:${r.block_height}`),
+            blockHash: r.block_height === null ? null : simTxid(this.network, `block:${r.block_height}`, this.txid),
             confirmations: r.confirmations,
           });
           if (batch.length >= BATCH) await flush();
@@ -124,7 +125,7 @@ export class SimulatedDriver implements ChainDriver {
   }
 
   async send(req: SendRequest): Promise<{ txid: string }> {
-    const txid = simTxid(this.network, `out:${req.id}`);
+    const txid = simTxid(this.network, `out:${req.id}`, this.txid);
     await this.storage.db.transaction().execute(async (trx) => {
       const exists = await trx.selectFrom('sim_transactions').select('txid').where('network', '=', this.network.code).where('txid', '=', txid).executeTakeFirst();
       if (exists) return;
@@ -154,4 +155,4 @@ export class SimulatedDriver implements ChainDriver {
 }
 
 /** The `simulated` family's factory (the default driver of every network). */
-export const simulatedDriverFactory: DriverFactory = (deps) => new SimulatedDriver(deps.network, deps.storage, deps.now);
+export const simulatedDriverFactory: DriverFactory = (deps) => new SimulatedDriver(deps.network, deps.storage, deps.now, deps.txid);

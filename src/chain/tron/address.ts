@@ -3,7 +3,7 @@
 // asked for `visible`). The driver keeps base58 everywhere and converts at the API's edge.
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { base58check } from '../address/base58.ts';
-import { isValidTron } from '../address/evm.ts';
+import { isValidTron } from './address-format.ts';
 
 export const TRON_PREFIX = 0x41;
 

@@ -3,7 +3,8 @@
 // TRON-PRO-API-KEY header). Addresses go out and come back in hex ("41..."), the API's default.
 // Every call is counted by path (metrics, and the scaling benchmark). Errors are the chain layer's:
 // NodeUnreachableError when no answer came, NodeError (`code`: the HTTP status, if any) otherwise.
-import { readCapped, DEFAULT_MAX_RESPONSE_BYTES } from '../capped-body.ts';
+import { readCapped } from '../capped-body.ts';
+import { TRON_NODE_LIMITS } from './limits.ts';
 import { FaultyNodeError, NodeError, NodeUnreachableError } from '../errors.ts';
 import { requestSignal } from '../poll-signal.ts';
 import { checkBlock, checkTxInfos } from './answers.ts';
@@ -101,7 +102,7 @@ export class TronApi {
     }
     let text: string;
     try {
-      text = await readCapped(res, this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES.tron, path);
+      text = await readCapped(res, this.opts.maxResponseBytes ?? TRON_NODE_LIMITS.maxResponseBytes, path);
     } catch (err) {
       if (err instanceof FaultyNodeError) throw err;
       throw new NodeUnreachableError(path, null, `reading the answer failed: ${(err as Error).message}`);

@@ -9,6 +9,9 @@ import type { NetworkDef } from '../../registry/index.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { isTronAddress } from './address.ts';
 import type { DriverDeps } from '../contract.ts';
+import type { ChainFamily } from '../family.ts';
+import { TRON_NODE_LIMITS } from './limits.ts';
+import { tronAddressFormat } from './address-format.ts';
 import { configuredConfirmations, configuredTokens, nodeLimits, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
 import { TronDriver, type TronLog } from './tron-driver.ts';
 import type { TronToken } from './scan.ts';
@@ -25,6 +28,15 @@ export const DEFAULT_FEE_LIMIT = '50';
 export function tronDriverFactory(deps: DriverDeps): TronDriver {
   return createTronDriver(...driverArguments(deps));
 }
+
+/** The TRON family as the composition root lists it. */
+export const tronFamily: ChainFamily = {
+  name: 'tron',
+  drivers: { tron: tronDriverFactory },
+  addressFormats: { tron: tronAddressFormat },
+  custody: ['seed'],
+  nodeLimits: TRON_NODE_LIMITS,
+};
 
 export function createTronDriver(
   network: NetworkDef,
@@ -62,7 +74,7 @@ export function createTronDriver(
     pollBatch,
     startBlock: optInt(cfg.start_block, `${where}.start_block`),
     sweep: sweepPolicy(cfg.sweep, `${where}.sweep`),
-    ...nodeLimits(cfg, where, 'tron'),
+    ...nodeLimits(cfg, where, TRON_NODE_LIMITS),
   });
 }
 

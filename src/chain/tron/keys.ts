@@ -6,7 +6,7 @@ import { HDKey } from '@scure/bip32';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { tronAddress } from '../address/evm.ts';
+import { tronAddress } from './address-format.ts';
 
 export function tronHotWalletPath(coinType: number): string {
   return `m/44'/${coinType}'/1'/0/0`;

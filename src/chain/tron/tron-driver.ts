@@ -6,7 +6,8 @@
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, NodeStatus, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError, HotWalletShortError } from '../errors.ts';
-import { DEFAULT_MAX_HEAD_JUMP, HeadGuard } from '../head-guard.ts';
+import { HeadGuard } from '../head-guard.ts';
+import { TRON_NODE_LIMITS } from './limits.ts';
 import { reorgWindow } from '../reorg.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
@@ -91,7 +92,7 @@ export class TronDriver implements ChainDriver {
     this.log = opts.log ?? (() => {});
     this.feeLimit = opts.feeLimit;
     this.api = new TronApi(opts.apiUrl, { apiKey: opts.apiKey, onRequest: opts.onRequest, maxResponseBytes: opts.maxResponseBytes });
-    this.heads = new HeadGuard(opts.maxHeadJump ?? DEFAULT_MAX_HEAD_JUMP.tron, reorgWindow(opts.confirmations));
+    this.heads = new HeadGuard(opts.maxHeadJump ?? TRON_NODE_LIMITS.maxHeadJump, reorgWindow(opts.confirmations));
     this.keys = new TronKeys(opts.seed, opts.network.coin_type);
     this.hotWallet = this.keys.hot.address;
     const nat = opts.network.currencies.find((c) => c.native);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { bech32, bech32m } from '@scure/base';
 import { base58check } from '../../../src/chain/address/base58.ts';
-import { deriveAddress, isValidAddress } from '../../../src/chain/address/index.ts';
+import { deriveAddress, isValidAddress } from '../../helpers/addresses.ts';
 import { AddressError, decodePayee, isValidPayee } from '../../../src/chain/bitcoin/address.ts';
 import { BitcoinKeys } from '../../../src/chain/bitcoin/keys.ts';
 import { chainParams, coinTypeFor } from '../../../src/chain/bitcoin/params.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEther, parseUnits, type Hex } from 'viem';
 import type { Storage } from '../../../src/db/dialect.ts';
 import { evmDb } from '../../../src/chain/evm/schema.ts';
-import { deriveAddress } from '../../../src/chain/address/index.ts';
+import { deriveAddress } from '../../helpers/addresses.ts';
 import { Chains } from '../../../src/chain/networks.ts';
 import { Registry } from '../../../src/registry/index.ts';
 import { simulatedDriverFactory } from '../../../src/chain/simulated/driver.ts';

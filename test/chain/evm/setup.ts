@@ -4,7 +4,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { openStorage, type Storage } from '../../../src/db/dialect.ts';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
 import { Registry, type NetworkDef } from '../../../src/registry/index.ts';
-import { deriveAddress } from '../../../src/chain/address/index.ts';
+import { deriveAddress } from '../../helpers/addresses.ts';
 import type { ChainSink, IncomingTransfer, WatchedAddress } from '../../../src/chain/contract.ts';
 import { EvmDriver, type EvmDriverOptions } from '../../../src/chain/evm/evm-driver.ts';
 import { CHAIN_ID, deployToken, startAnvil, type Anvil, type TestToken } from './anvil.ts';

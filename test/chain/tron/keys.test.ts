@@ -7,7 +7,7 @@ import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { TronWeb, utils as tw } from 'tronweb';
-import { deriveAddress } from '../../../src/chain/address/index.ts';
+import { deriveAddress } from '../../helpers/addresses.ts';
 import { TronKeys, tronHotWalletPath, parseTronDepositIndex } from '../../../src/chain/tron/keys.ts';
 import { accountIdHex, fromHexAddress, isTronAddress, toHexAddress } from '../../../src/chain/tron/address.ts';
 import { decodeRaw, encodeSignedTransaction, ProtobufError } from '../../../src/chain/tron/protobuf.ts';

@@ -7,7 +7,7 @@
 // in bits, 32 modules a word, by rows and by columns, with the same penalty rules (N1..N4 of
 // lib/core/mask-pattern.js), the same format information (setupFormatInfo in lib/core/qrcode.js)
 // and the same tie-break (the first lowest score wins).
-// test/chain/qr-matrix.test.ts checks the result against qrcode's own for thousands of texts.
+// test/qr/matrix.test.ts checks the result against qrcode's own for thousands of texts.
 import QRCode from 'qrcode';
 
 export interface QrMatrix {

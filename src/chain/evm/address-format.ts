@@ -1,22 +1,20 @@
+// EVM addresses (the registry's `address_format` "evm"): derived at m/44'/coin'/0'/0/i, written
+// as EIP-55 checksummed hex, paid through EIP-681 URIs.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { base58check, isBase58Payload } from './base58.ts';
-
-const TRON_PREFIX = 0x41;
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { secpDeriver } from '../address/hd.ts';
+import type { AddressFormatRules } from '../address/types.ts';
+import { uriQuery } from '../address/uri.ts';
 
 /** 20-byte account id: last 20 bytes of keccak256 of the uncompressed public key (without the 0x04 tag). */
-function accountId(publicKey: Uint8Array): Uint8Array {
+export function accountId(publicKey: Uint8Array): Uint8Array {
   const uncompressed = publicKey.length === 65 ? publicKey : secp256k1.Point.fromBytes(publicKey).toBytes(false);
   return keccak_256(uncompressed.subarray(1)).subarray(12);
 }
 
 export function evmAddress(publicKey: Uint8Array): string {
   return toChecksumAddress(bytesToHex(accountId(publicKey)));
-}
-
-export function tronAddress(publicKey: Uint8Array): string {
-  return base58check.encode(concatBytes(Uint8Array.of(TRON_PREFIX), accountId(publicKey)));
 }
 
 /** EIP-55 mixed-case checksum of 40 lowercase hex chars. */
@@ -38,6 +36,14 @@ export function isValidEvm(address: string): boolean {
   return toChecksumAddress(lower) === address;
 }
 
-export function isValidTron(address: string): boolean {
-  return address.startsWith('T') && isBase58Payload(address, 21, [TRON_PREFIX]);
-}
+export const evmAddressFormat: AddressFormatRules = {
+  module: { url: import.meta.url, name: 'evmAddressFormat' },
+  deriver: (seed, coin) => secpDeriver(seed, 44, coin, false, evmAddress),
+  isValid: isValidEvm,
+  // EIP-681; amounts are integers in base units.
+  paymentUri: ({ scheme, address, encodedAddress, units, contract, native, chainId }) => {
+    const chain = chainId === undefined ? '' : `@${chainId}`;
+    if (native) return `${scheme}:${encodedAddress}${chain}${uriQuery({ value: units })}`;
+    return `${scheme}:${encodeURIComponent(contract!)}${chain}/transfer${uriQuery({ address, uint256: units })}`;
+  },
+};

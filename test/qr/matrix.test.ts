@@ -1,12 +1,12 @@
-// qr-matrix.ts scores the 8 masks itself instead of letting the qrcode package do it: its matrix
+// src/qr/matrix.ts scores the 8 masks itself instead of letting the qrcode package do it: its matrix
 // must be qrcode's own, module for module, for every kind of text the gateway draws and many
 // random ones (numeric, alphanumeric and byte segments, versions 1 to about 20), and its penalty
 // for each mask must be the one qrcode's mask-pattern.js computes.
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import QRCode, { type BitMatrix, type QRCodeMaskPattern } from 'qrcode';
-import { maskPenalties, qrMatrix } from '../../src/chain/address/qr-matrix.ts';
-import { pngOfModules, qrPng } from '../../src/chain/address/qr.ts';
+import { maskPenalties, qrMatrix } from '../../src/qr/matrix.ts';
+import { pngOfModules, qrPng } from '../../src/qr/png.ts';
 
 type Penalty = (m: BitMatrix) => number;
 const MaskPattern = createRequire(import.meta.url)('qrcode/lib/core/mask-pattern.js') as Record<'getPenaltyN1' | 'getPenaltyN2' | 'getPenaltyN3' | 'getPenaltyN4', Penalty>;

@@ -1,10 +1,10 @@
-// The QR images the gateway draws (src/chain/address/qr.ts), decoded here with a small PNG reader:
+// The QR images the gateway draws (src/qr/png.ts), decoded here with a small PNG reader:
 // a valid PNG whose pixels are the qrcode package's modules for the text, 6 pixels each, inside a
 // white border of 4 modules.
 import { describe, expect, it } from 'vitest';
 import { crc32, inflateSync } from 'node:zlib';
 import QRCode from 'qrcode';
-import { qrDataUrl, qrPng } from '../../src/chain/address/qr.ts';
+import { qrDataUrl, qrPng } from '../../src/qr/png.ts';
 
 interface Image {
   width: number;

@@ -1,8 +1,8 @@
 // QR codes as PNG data URIs: dark modules on a white quiet zone. The PNG is written here, 1 bit per
 // pixel, which is several times faster than the qrcode package's renderer; the modules come from
-// qr-matrix.ts, the qrcode package's matrix with a faster choice of mask.
+// matrix.ts, the qrcode package's matrix with a faster choice of mask.
 import { crc32, deflateSync } from 'node:zlib';
-import { qrMatrix } from './qr-matrix.ts';
+import { qrMatrix } from './matrix.ts';
 
 const SCALE = 6;
 const MARGIN = 4;
