@@ -88,9 +88,9 @@ const updateInvoice = statementsByColumns<Partial<InvoiceRow> & { id: string }>(
 
 const paymentKeyOf = statement<{ id: string }, { payment_key: string }>((db, p) => db.selectFrom('merchants').select('payment_key').where('id', '=', p.id));
 
-const lockInvoice = statement<{ id: string }, InvoiceRow>((db, p, kind) => {
+const lockInvoice = statement<{ id: string }, InvoiceRow>((db, p, dialect) => {
   const q = db.selectFrom('invoices').selectAll().where('id', '=', p.id);
-  return kind === 'postgres' ? q.forUpdate() : q;
+  return dialect.forUpdate(q);
 });
 
 /**

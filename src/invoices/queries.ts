@@ -6,6 +6,7 @@ import { PRESENTED_COLUMNS, presentInvoice, type PresentedInvoice } from './mode
 import { qrDataUrl } from '../chain/address/qr.ts';
 import { statement } from '../db/statement.ts';
 import { BatchedLookup } from '../db/batched-lookup.ts';
+import { gathersLookups } from '../db/differences.ts';
 import type { Storage } from '../db/storage.ts';
 import { sql } from 'kysely';
 import { historyPage, type Page } from '../db/history.ts';
@@ -65,7 +66,7 @@ function lookupsOf(storage: Storage): Lookups {
 export async function findInvoice(ctx: Ctx, merchantId: string, input: Input, rules = invoiceInfoOp.params): Promise<PresentedInvoice | undefined> {
   validate(input, rules);
   const byUuid = isMissing(input.order_id);
-  if (ctx.storage.kind === 'postgres') {
+  if (gathersLookups(ctx.storage)) {
     const l = lookupsOf(ctx.storage);
     return byUuid ? l.byId.load({ merchantId, id: String(input.uuid).toLowerCase() }) : l.byOrder.load({ merchantId, orderId: String(input.order_id) });
   }
