@@ -2,7 +2,7 @@
 // payers, and how many confirmations make a transfer final: decided here and nowhere else. The drivers themselves come from a table of
 // factories the composition root passes in, so adding a chain family touches the registry, its
 // own folder under src/chain/ and that table, and nothing in between.
-import { driverOf, SIMULATED_DRIVER, type Config, type NetworkConfig } from '../config.ts';
+import { driverOf, isSimulatedSetting, type Config, type NetworkConfig } from '../config.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { CurrencyDef, NetworkDef, Registry } from '../registry/index.ts';
 import type { ChainDriver, ChainLog, ChainSink, DriverFactories, NodeStatus } from './contract.ts';
@@ -95,7 +95,7 @@ export class Chains {
   }
 
   isSimulated(code: string): boolean {
-    return this.kind(code) === SIMULATED_DRIVER;
+    return isSimulatedSetting(this.opts.config.networks[code.toUpperCase()]);
   }
 
   /**

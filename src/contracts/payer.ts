@@ -1,22 +1,9 @@
 // The payer API: what the hosted payment page reads and the server answers.
 // Single source of truth for both sides, so it must stay free of DOM and Node APIs.
 import * as z from 'zod/mini';
+import { INVOICE_STATUSES, type InvoiceStatus } from './invoice-status.ts';
 
-export const INVOICE_STATUSES = [
-  'process',
-  'check',
-  'paid',
-  'paid_over',
-  'fail',
-  'wrong_amount',
-  'cancel',
-  'system_fail',
-  'refund_process',
-  'refund_fail',
-  'refund_paid',
-  'locked',
-] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export { INVOICE_STATUSES, type InvoiceStatus };
 
 export const WALLET_STATUSES = ['active', 'blocked', 'in_active'] as const;
 export type WalletStatus = (typeof WALLET_STATUSES)[number];
