@@ -133,7 +133,15 @@ export type PayerWallet = z.infer<typeof PayerWallet>;
 
 export const PayerInvoiceEnvelope = z.object({ state: z.literal(0), result: PayerInvoice });
 export const PayerWalletEnvelope = z.object({ state: z.literal(0), result: PayerWallet });
-export const PayerErrorEnvelope = z.object({ state: z.literal(1), message: z.string() });
+/**
+ * Why the payer API refused a payer's choice of currency and network: the page says it in the
+ * payer's language (src/page/i18n), `message` says it in English for other clients.
+ */
+export const CHOOSE_REFUSALS = ['choice_missing', 'not_available', 'already_chosen', 'expired'] as const;
+export type ChooseRefusal = (typeof CHOOSE_REFUSALS)[number];
+
+/** `code`: one of CHOOSE_REFUSALS when the refusal has one (a page that does not know it shows `message`). */
+export const PayerErrorEnvelope = z.object({ state: z.literal(1), message: z.string(), code: z.optional(z.string()) });
 export type PayerErrorEnvelope = z.infer<typeof PayerErrorEnvelope>;
 
 export const ChooseRequest = z.object({ currency: z.string(), network: z.string() });

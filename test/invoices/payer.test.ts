@@ -52,7 +52,8 @@ describe.each(await backends())('payer API on $name', (backend) => {
     const inv = await create({ amount: '130', currency: 'USD' });
     const bad = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'USDT', network: 'BTC' } });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json()).toEqual({ state: 1, message: 'This currency is not available for this invoice' });
+    // The code is what the page words in the payer's language; the message is for other clients.
+    expect(bad.json()).toEqual({ state: 1, message: 'This currency is not available for this invoice', code: 'not_available' });
     const ok = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'BTC', network: 'BTC' } });
     expect(ok.statusCode).toBe(200);
     const v = ok.json().result;
@@ -63,6 +64,9 @@ describe.each(await backends())('payer API on $name', (backend) => {
     expect(again.json().result.address).toBe(v.address);
     const other = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'USDT', network: 'TRON' } });
     expect(other.statusCode).toBe(422);
+    expect(other.json()).toEqual({ state: 1, message: 'A currency has already been chosen for this invoice', code: 'already_chosen' });
+    const missing = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'BTC' } });
+    expect(missing.json()).toEqual({ state: 1, message: 'Choose a currency and a network', code: 'choice_missing' });
     // The merchant sees the choice too.
     const info = (await gw.api('/v1/payment/info', { uuid: inv.uuid })).body.result;
     expect(info).toMatchObject({ payer_currency: 'BTC', network: 'BTC', address: v.address, payer_amount: '0.002', merchant_amount: '0.00196' });
