@@ -13,6 +13,7 @@ import { money } from '../money/format.ts';
 import type { InvoiceRow } from './model.ts';
 import { allowedPairs, type Restriction } from './options.ts';
 import { quoteFor } from './create.ts';
+import { isWalletActive } from '../wallets/merchant-wallets.ts';
 import { isUuid } from '../contracts/rules.ts';
 import { statement } from '../db/statement.ts';
 import { createHash } from 'node:crypto';
@@ -130,12 +131,19 @@ export async function payerAnswer(ctx: Ctx, uuid: string): Promise<{ etag: strin
   return { etag: tagOf(ctx, row as Stamp), result: await payerView(ctx, row, profile) };
 }
 
-/** Options to choose from, each priced as the payer would pay it; pairs outside their limits are left out. */
+/**
+ * Options to choose from, each priced as the payer would pay it; pairs outside their limits, and
+ * currencies whose business wallet the operator switched off (`receivable`), are left out.
+ */
 async function options(ctx: Ctx, inv: InvoiceRow): Promise<{ list: PayerCurrencyOption[]; test: boolean }> {
   const pairs = allowedPairs(ctx.chains, restriction(inv));
   const byCurrency = new Map<string, PayerCurrencyOption>();
+  const active = new Map<string, boolean>();
   let test = true;
   for (const { network, currency } of pairs) {
+    let on = active.get(currency.code);
+    if (on === undefined) active.set(currency.code, (on = await receivable(ctx, inv, currency)));
+    if (!on) continue;
     let amount: string;
     try {
       const q = await quoteFor(ctx, inv, network, currency, null);
@@ -280,6 +288,11 @@ export async function payerChoices(ctx: Ctx, uuid: string): Promise<PayerChoice[
   return (await options(ctx, inv)).list.flatMap((o) => o.networks.map((n) => ({ currency: o.currency, network: n.network, label: `${o.currency} on ${n.network_name}` })));
 }
 
+/** The rule invoice creation applies to a fixed currency: the merchant's business wallet in it is on. */
+function receivable(ctx: Ctx, inv: InvoiceRow, currency: CurrencyDef): Promise<boolean> {
+  return isWalletActive(ctx, ctx.storage.db, inv.merchant_id, 'business', currency.code);
+}
+
 /** A refused choice: its code for the page, its English words for other clients (the CLI, the simulator). */
 const REFUSED: Record<ChooseRefusal, string> = {
   choice_missing: 'Choose a currency and a network',
@@ -300,6 +313,8 @@ export async function chooseCurrency(ctx: Ctx, uuid: string, currencyCode: unkno
   if (!network || !currency) throw refused('not_available');
   const allowed = allowedPairs(ctx.chains, restriction(inv)).some((p) => p.network.code === network.code && p.currency.code === currency.code);
   if (!allowed) throw refused('not_available');
+  // As at creation: a currency whose business wallet the operator switched off is not received.
+  if (!(await receivable(ctx, inv, currency))) throw refused('not_available');
   const priced = await quoteFor(ctx, inv, network, currency, null);
   return ctx.storage.db.transaction().execute(async (trx) => {
     const cur = await ctx.storage.forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', inv.id)).executeTakeFirstOrThrow();

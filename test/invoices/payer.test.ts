@@ -3,6 +3,7 @@ import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { simulateConfirm, simulatePay } from '../../src/simulator/payments.ts';
 import { updateProfile } from '../../src/merchants/profile.ts';
+import { setWalletStatus } from '../../src/wallets/merchant-wallets.ts';
 
 describe.each(await backends())('payer API on $name', (backend) => {
   let gw: TestGateway;
@@ -70,6 +71,25 @@ describe.each(await backends())('payer API on $name', (backend) => {
     // The merchant sees the choice too.
     const info = (await gw.api('/v1/payment/info', { uuid: inv.uuid })).body.result;
     expect(info).toMatchObject({ payer_currency: 'BTC', network: 'BTC', address: v.address, payer_amount: '0.002', merchant_amount: '0.00196' });
+  });
+
+  it('refuses a currency whose business wallet the operator switched off, as creation does', async () => {
+    const inv = await create({ amount: '130', currency: 'USD', currencies: [{ currency: 'BTC' }, { currency: 'USDT', network: 'TRON' }] });
+    const listed = (v: any) => v.options.map((o: any) => o.currency);
+    expect(listed((await get(inv.uuid)).json().result)).toEqual(['BTC', 'USDT']);
+    await setWalletStatus(gw.ctx, gw.merchant.id, 'business', 'BTC', 'in_active');
+    try {
+      // The page no longer lists it, and a payer who picks it anyway (a page opened before) is refused.
+      expect(listed((await get(inv.uuid)).json().result)).toEqual(['USDT']);
+      const pick = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'BTC', network: 'BTC' } });
+      expect(pick.statusCode).toBe(422);
+      expect(pick.json()).toEqual({ state: 1, message: 'This currency is not available for this invoice', code: 'not_available' });
+      expect((await get(inv.uuid)).json().result).toMatchObject({ address: null, payer_currency: null });
+      const other = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'USDT', network: 'TRON' } });
+      expect(other.json().result).toMatchObject({ payer_currency: 'USDT', network: 'TRON' });
+    } finally {
+      await setWalletStatus(gw.ctx, gw.merchant.id, 'business', 'BTC', 'active');
+    }
   });
 
   it('answers 304 to a poll with the current ETag, and a new ETag after a payment', async () => {
