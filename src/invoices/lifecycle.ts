@@ -231,7 +231,7 @@ export async function expireDue(ctx: Ctx, limit = 200): Promise<number> {
     .limit(limit)
     .execute();
   for (const { id } of due) {
-    await ctx.storage.db.transaction().execute((trx) => reconcileInvoice(ctx, trx, id));
+    await ctx.storage.write((trx) => reconcileInvoice(ctx, trx, id));
   }
   return due.length;
 }

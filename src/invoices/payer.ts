@@ -316,7 +316,7 @@ export async function chooseCurrency(ctx: Ctx, uuid: string, currencyCode: unkno
   // As at creation: a currency whose business wallet the operator switched off is not received.
   if (!(await receivable(ctx, inv, currency))) throw refused('not_available');
   const priced = await quoteFor(ctx, inv, network, currency, null);
-  return ctx.storage.db.transaction().execute(async (trx) => {
+  return ctx.storage.write(async (trx) => {
     const cur = await ctx.storage.forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', inv.id)).executeTakeFirstOrThrow();
     if (cur.address) {
       if (cur.payer_currency === currency.code && cur.network === network.code) return cur;

@@ -27,7 +27,7 @@ export async function resendPaymentWebhook(ctx: Ctx, merchant: Merchant, input: 
     throw new ValidationError({ uuid: ['validation.required_without'], order_id: ['validation.required_without'], txid: ['validation.required_without'] });
   } else validate(input, resendWebhookOp.params);
   const { storage } = ctx;
-  return storage.db.transaction().execute(async (trx) => {
+  return storage.write(async (trx) => {
     let q = trx.selectFrom('invoices').selectAll().where('merchant_id', '=', merchant.id);
     if (byTxid) {
       const paidBy = trx.selectFrom('chain_transfers').select('owner_id').where('owner_kind', '=', 'invoice').where('txid', '=', String(input.txid));
