@@ -28,6 +28,7 @@ import { AddressError, decodePayee, scriptHex } from './address.ts';
 import type { ChainParams } from './params.ts';
 import type { BtcLog } from './scan.ts';
 import { CoinSelection, type FeePolicy, type Plan } from './coin-selection.ts';
+import { familyWrite } from '../family-tables.ts';
 
 export type { FeePolicy } from './coin-selection.ts';
 
@@ -200,7 +201,7 @@ export class BtcSender {
       updated_at: now,
     };
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      return await familyWrite(this.o.storage, this.db, async (trx) => {
         if (attempt === 0) {
           const dup = await trx.selectFrom('btc_outgoing').select('id').where('network', '=', this.code).where('request_id', '=', requestId).executeTakeFirst();
           if (dup) return null;

@@ -15,6 +15,7 @@ import type { Priority } from '../../registry/index.ts';
 import type { EvmDB, EvmOutgoingTable } from './schema.ts';
 import { num } from './rpc.ts';
 import type { Call, EvmChain, Fees } from './chain.ts';
+import { familyWrite } from '../family-tables.ts';
 
 export type OutgoingRow = EvmOutgoingTable;
 export type EvmTrx = Transaction<EvmDB>;
@@ -159,7 +160,7 @@ export class EvmOutgoing {
    * the movements it carried (and sweeps waiting for them) are marked failed. */
   private async voidUnsent(row: OutgoingRow): Promise<boolean> {
     const { c } = this;
-    return c.db.transaction().execute(async (trx) => {
+    return familyWrite(c.storage, c.db, async (trx) => {
       const n = await c.storage
         .forUpdate(
           trx
@@ -224,7 +225,7 @@ export class EvmOutgoing {
     const pending = await c.rpc.nonce(from, 'pending');
     for (let attempt = 0; ; attempt++) {
       try {
-        return await c.db.transaction().execute(async (trx) => {
+        return await familyWrite(c.storage, c.db, async (trx) => {
           const dup = await trx
             .selectFrom('evm_outgoing')
             .selectAll()

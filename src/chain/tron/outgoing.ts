@@ -23,6 +23,7 @@ import { accountIdHex } from './address.ts';
 import { decodeRaw, encodeSignedTransaction, ProtobufError, RESOURCE } from './protobuf.ts';
 import type { ChainView } from './scan.ts';
 import type { TronDB, TronOutgoingTable } from './schema.ts';
+import { familyWrite } from '../family-tables.ts';
 
 /** A send that cannot go out as asked; nothing was signed for it (the payout fails, funds return). */
 export class TronSendError extends SendRejectedError {}
@@ -178,7 +179,7 @@ export class TronOutgoing {
       updated_at: now,
     };
     try {
-      await this.o.db.transaction().execute(async (trx) => {
+      await familyWrite(this.o.storage, this.o.db, async (trx) => {
         await trx.insertInto('tron_outgoing').values(row).execute();
         if (p.also) await p.also(trx, row);
       });
