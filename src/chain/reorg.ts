@@ -6,6 +6,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ChainLog } from './contract.ts';
 import { FaultyNodeError } from './errors.ts';
+import type { Storage } from '../db/storage.ts';
 import { checkBehindCursor } from './head-guard.ts';
 
 /** How many recent blocks are remembered, so how deep a reorganisation the scan can undo. */
@@ -79,6 +80,8 @@ export interface BlockTrailOptions {
   network: string;
   /** The storage's Kysely (any view of it: the tables are named at run time). */
   db: Kysely<never>;
+  /** The same storage, through which the trail writes (`write`). */
+  storage: Storage;
   confirmations: number;
   now: () => number;
   log: ChainLog;
@@ -101,6 +104,11 @@ export class BlockTrail {
       transfers: `${o.family}_transfers` as 'scan_transfers',
     };
     this.keepBlocks = reorgWindow(o.confirmations);
+  }
+
+  /** Runs `fn` in the storage's write transaction (`Storage.write`), seen with the scan tables. */
+  write<R>(fn: (trx: Transaction<ScanDB>) => Promise<R>): Promise<R> {
+    return this.o.storage.write((trx) => fn(trx as unknown as Transaction<ScanDB>));
   }
 
   /**
@@ -128,7 +136,7 @@ export class BlockTrail {
     // A head the node cannot show a block below is made up: no cursor is saved from it.
     if (number >= 0 && !b) throw new FaultyNodeError('head', `the node reports head ${head} but has no block ${number}`);
     const cursor = { number, hash: b?.hash ?? null };
-    await this.db.transaction().execute(async (trx) => {
+    await this.write(async (trx) => {
       if (b) await this.storeBlocks(trx, [b]);
       await trx
         .insertInto(this.t.cursors)
@@ -165,7 +173,7 @@ export class BlockTrail {
     }
     const fork: Cursor = { number: k, hash };
     this.o.log('warn', `${family} chain reorganisation`, { network: this.o.network, from: cursor.number, fork: k });
-    await this.db.transaction().execute(async (trx) => {
+    await this.write(async (trx) => {
       await trx
         .updateTable(this.t.transfers)
         .set({ status: 'orphaned', updated_at: this.o.now() })

@@ -104,6 +104,7 @@ export class TronDriver implements ChainDriver {
       network: code,
       api: this.api,
       db: this.db,
+      storage: this.storage,
       native: this.native,
       tokens: opts.tokens,
       confirmations: opts.confirmations,
