@@ -15,13 +15,14 @@ import { Registry } from '../src/registry/index.ts';
 import type { ChainSink } from '../src/chain/contract.ts';
 import { createBitcoinDriver, configuredNetwork, type BitcoinCoreDriver } from '../src/chain/bitcoin/index.ts';
 import { btcDb } from '../src/chain/bitcoin/schema.ts';
+import { depositPaths } from '../src/chain/networks.ts';
 import { createInvoice } from '../src/invoices/create.ts';
 import { paramsFor } from '../src/http/signed-api.ts';
 import { createInvoiceOp } from '../src/contracts/merchant-api/invoices.ts';
 import { runWorkers } from '../src/worker/index.ts';
 import { backends } from '../test/helpers/backends.ts';
 import { Payer, REGTEST, startLitecoind, type Litecoind } from '../test/chain/bitcoin/litecoind.ts';
-import { startLtcGateway } from '../test/chain/bitcoin/gateway-setup.ts';
+import { startLtcGateway } from '../test/chain/gateway-setup.ts';
 
 const BLOCKS = Number(process.env.BENCH_BTC_BLOCKS ?? 40);
 const ROUNDS = 5;
@@ -40,7 +41,7 @@ async function scanner(node: Litecoind, dir: string, name: string, watched: stri
   const storage = openStorage({ sqlitePath: join(dir, `${name}.sqlite`) });
   await migrateToLatest(storage);
   const ltc = configuredNetwork(Registry.load().network('LTC')!, { driver: 'bitcoin-core', chain: 'regtest' });
-  const driver = createBitcoinDriver(ltc, { driver: 'bitcoin-core', rpc_url: node.url, chain: 'regtest', confirmations: 6, start_height: start }, { seed: SEED, storage });
+  const driver = createBitcoinDriver(ltc, { driver: 'bitcoin-core', rpc_url: node.url, chain: 'regtest', confirmations: 6, start_height: start }, { seed: SEED, storage, depositPaths: (addresses) => depositPaths(storage.db, ltc.code, addresses) });
   for (const address of watched) driver.scanner.watched.set(scriptOf(address), { address, kind: 'deposit' });
   return { driver, storage };
 }
@@ -77,7 +78,8 @@ async function scanRows(): Promise<Row[]> {
       for (const k of order) {
         const { driver, storage } = scanners[k];
         const db = btcDb(storage.db);
-        for (const t of ['btc_outputs', 'btc_blocks', 'btc_cursors'] as const) await db.deleteFrom(t).execute();
+        await db.deleteFrom('btc_outputs').execute();
+        for (const t of ['scan_blocks', 'scan_cursors'] as const) await db.deleteFrom(t).where('network', '=', 'LTC').execute();
         driver.scanner.reset();
         let reported = 0;
         const sink: ChainSink = { transfer: async () => void reported++, dropped: async () => {}, outgoing: async () => {} };
@@ -85,7 +87,7 @@ async function scanRows(): Promise<Row[]> {
         let height = -1;
         do {
           await driver.poll(sink);
-          height = Number((await db.selectFrom('btc_cursors').select('height').executeTakeFirst())?.height ?? -1);
+          height = Number((await db.selectFrom('scan_cursors').select('block_number').where('network', '=', 'LTC').executeTakeFirst())?.block_number ?? -1);
         } while (height < head);
         round[k] = blocks / ((performance.now() - t) / 1000);
         reports[k] = reported;

@@ -16,7 +16,6 @@ import { openStorage, type Storage } from '../src/db/dialect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { Registry } from '../src/registry/index.ts';
 import { EvmDriver } from '../src/chain/evm/evm-driver.ts';
-import { evmDb } from '../src/chain/evm/schema.ts';
 import type { ChainSink } from '../src/chain/contract.ts';
 import { processNetwork } from '../src/chain/ingest.ts';
 import { createInvoice } from '../src/invoices/create.ts';
@@ -24,7 +23,7 @@ import { paramsFor } from '../src/http/signed-api.ts';
 import { createInvoiceOp } from '../src/contracts/merchant-api/invoices.ts';
 import { runWorkers } from '../src/worker/index.ts';
 import { ANVIL_MNEMONIC, CHAIN_ID } from '../test/chain/evm/anvil.ts';
-import { GATEWAY_MNEMONIC, PAYER, startChain, startEvmGateway, type TestChain } from '../test/chain/evm/gateway-setup.ts';
+import { GATEWAY_MNEMONIC, PAYER, startChain, startEvmGateway, type TestChain } from '../test/chain/gateway-setup.ts';
 import type { Backend } from '../test/helpers/backends.ts';
 import type { Row } from './api.ts';
 
@@ -103,10 +102,10 @@ async function scanner(chain: TestChain, dir: string, name: string, watched: str
 
 /** Forgets what a scanner scanned: it starts again from its start block on its next poll. */
 async function forget(storage: Storage): Promise<void> {
-  const db = evmDb(storage.db);
-  await db.deleteFrom('evm_transfers').where('network', '=', 'ETH').execute();
-  await db.deleteFrom('evm_blocks').where('network', '=', 'ETH').execute();
-  await db.deleteFrom('evm_cursors').where('network', '=', 'ETH').execute();
+  const db = storage.db;
+  await db.deleteFrom('scan_transfers').where('network', '=', 'ETH').execute();
+  await db.deleteFrom('scan_blocks').where('network', '=', 'ETH').execute();
+  await db.deleteFrom('scan_cursors').where('network', '=', 'ETH').execute();
 }
 
 /** Seconds for `driver` to scan up to `head`, and how many transfers it reported. */
@@ -120,7 +119,7 @@ async function timeCatchUp(driver: EvmDriver, storage: Storage, head: number): P
     outgoing: async () => {},
   };
   const cursor = async () =>
-    Number((await evmDb(storage.db).selectFrom('evm_cursors').select('block_number').where('network', '=', 'ETH').executeTakeFirst())?.block_number ?? -1);
+    Number((await storage.db.selectFrom('scan_cursors').select('block_number').where('network', '=', 'ETH').executeTakeFirst())?.block_number ?? -1);
   const t = performance.now();
   do await driver.poll(sink);
   while ((await cursor()) < head);

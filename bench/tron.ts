@@ -13,12 +13,10 @@ import { openStorage, type Storage } from '../src/db/dialect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { Registry } from '../src/registry/index.ts';
 import { TronDriver } from '../src/chain/tron/tron-driver.ts';
-import { tronDb } from '../src/chain/tron/schema.ts';
 import { fromHexAddress } from '../src/chain/tron/address.ts';
 import type { ChainSink } from '../src/chain/contract.ts';
-import { GATEWAY_MNEMONIC } from '../test/chain/evm/gateway-setup.ts';
+import { GATEWAY_MNEMONIC, TRON_PAYER as PAYER, TRON_PAYER_KEY as PAYER_KEY, TRON_USDT as USDT } from '../test/chain/gateway-setup.ts';
 import { TronNodeDouble } from '../test/chain/tron/node-double.ts';
-import { PAYER, PAYER_KEY, USDT } from '../test/chain/tron/gateway-setup.ts';
 import type { Row } from './api.ts';
 
 const BLOCKS = 200;
@@ -45,14 +43,14 @@ async function scanner(url: string, dir: string, name: string, watched: string[]
 }
 
 async function forget(storage: Storage): Promise<void> {
-  const db = tronDb(storage.db);
-  for (const t of ['tron_transfers', 'tron_blocks', 'tron_cursors'] as const) await db.deleteFrom(t).where('network', '=', 'TRON').execute();
+  const db = storage.db;
+  for (const t of ['scan_transfers', 'scan_blocks', 'scan_cursors'] as const) await db.deleteFrom(t).where('network', '=', 'TRON').execute();
 }
 
 async function timeCatchUp(driver: TronDriver, storage: Storage, head: number): Promise<{ secs: number; reported: number }> {
   let reported = 0;
   const sink: ChainSink = { transfer: async () => void reported++, dropped: async () => {}, outgoing: async () => {} };
-  const cursor = async () => Number((await tronDb(storage.db).selectFrom('tron_cursors').select('block_number').where('network', '=', 'TRON').executeTakeFirst())?.block_number ?? -1);
+  const cursor = async () => Number((await storage.db.selectFrom('scan_cursors').select('block_number').where('network', '=', 'TRON').executeTakeFirst())?.block_number ?? -1);
   const t = performance.now();
   do await driver.poll(sink);
   while ((await cursor()) < head);

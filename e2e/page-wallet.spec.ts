@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { parseUnits } from 'viem';
 import { capture, expect, heading, test } from './support/page-helpers.ts';
 import { startGatewayProcess, type E2EGateway } from './support/gateway.ts';
-import { startChain, PAYER, type TestChain } from '../test/chain/evm/gateway-setup.ts';
+import { startChain, PAYER, type TestChain } from '../test/chain/gateway-setup.ts';
 import { CHAIN_ID } from '../test/chain/evm/anvil.ts';
 
 test.use({ viewport: { width: 320, height: 800 } });

@@ -133,9 +133,7 @@ export class ConfigError extends Error {
  * that real payouts draw on: refused, whatever else is configured.
  */
 function testMode(forced: boolean | undefined, networks: Record<string, NetworkConfig>): boolean {
-  const real = Object.entries(networks)
-    .filter(([, n]) => driverOf(n) !== SIMULATED_DRIVER)
-    .map(([code]) => code.toUpperCase());
+  const real = realNetworkCodes(networks);
   if (forced === true && real.length > 0) {
     throw new ConfigError(
       `SATCHEL_SIMULATOR (config file: "simulator") turns on test mode, which cannot run beside real networks (${real.join(', ')}): ` +
@@ -174,6 +172,22 @@ export const SIMULATED_DRIVER = 'simulated';
 /** The driver a network's settings name (src/chain/networks.ts answers every question built on it). */
 export function driverOf(settings: NetworkConfig | undefined): string {
   return settings?.driver ?? SIMULATED_DRIVER;
+}
+
+/**
+ * Whether a network runs on the simulated chain rather than a real one: the one rule. Once the
+ * chains exist everything asks `ctx.chains.isSimulated` (src/chain/networks.ts), which reads it;
+ * test mode and the start checks, which run before, read it here.
+ */
+export function isSimulatedSetting(settings: NetworkConfig | undefined): boolean {
+  return driverOf(settings) === SIMULATED_DRIVER;
+}
+
+/** The configured networks that run on a real chain, upper-cased. */
+export function realNetworkCodes(networks: Record<string, NetworkConfig>): string[] {
+  return Object.entries(networks)
+    .filter(([, n]) => !isSimulatedSetting(n))
+    .map(([code]) => code.toUpperCase());
 }
 
 /** The exchange sources an operator can name under `rates.sources`, as the configuration spells them. */

@@ -38,9 +38,15 @@ export const Msg = {
   invalidSign: 'Invalid Sign.',
 } as const;
 
-/** A business rule refused the request: HTTP 422 {"state":1,"message":...}. */
+/**
+ * A business rule refused the request: HTTP 422 {"state":1,"message":...}, plus `"code"` when
+ * given (the payer API's refusals, which the payment page words in the payer's language).
+ */
 export class BusinessError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
     super(message);
     this.name = 'BusinessError';
   }

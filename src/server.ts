@@ -8,6 +8,7 @@ import { buildApp } from './http/app.ts';
 import { createMerchant, listMerchants, type Merchant } from './merchants/store.ts';
 import { acquireWorkerLock, runWorkers } from './worker/index.ts';
 import { stopRefills } from './chain/allocate.ts';
+import { oneWorkerProcess } from './db/differences.ts';
 import type { ChainLog } from './chain/contract.ts';
 import type { NetworkReport } from './contracts/network-report.ts';
 
@@ -48,7 +49,7 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
   let workers: { stop(): Promise<void> } | null = null;
   let unlock: (() => void) | null = null;
   if (config.role !== 'api') {
-    unlock = ctx.storage.kind === 'sqlite' ? acquireWorkerLock(config.dataDir) : () => {};
+    unlock = oneWorkerProcess(ctx.storage) ? acquireWorkerLock(config.dataDir) : () => {};
     if (unlock) workers = runWorkers(ctx, { intervalMs: opts.workerIntervalMs ?? config.workerIntervalMs, log: app.log });
     else app.log.warn('another process runs the workers on this SQLite database; this one serves HTTP only');
   }

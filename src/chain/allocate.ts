@@ -20,6 +20,7 @@ import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef } from '../registry/index.ts';
 import type { AddressFormats } from './address/index.ts';
 import { statement } from '../db/statement.ts';
+import { writesInWith } from '../db/differences.ts';
 import { derivePooled, type PooledAddress } from './address/pool-deriver.ts';
 import { recordSeed, seedRecorded } from './seed-record.ts';
 
@@ -113,7 +114,7 @@ export async function allocateAddress(
 ): Promise<AllocatedAddress> {
   const seed = ctx.seed();
   const source = sourceOf(seed, network);
-  const combined = ctx.storage.kind === 'postgres';
+  const combined = writesInWith(ctx.storage);
   const { rows: [pooled] } = combined
     ? await takeAndRecord(trx, { network: network.code, source, kind: owner.kind, id: owner.id, now })
     : await takePooled(trx, { network: network.code, source });

@@ -209,7 +209,7 @@ function recordingSink(ctx: Ctx): ChainSink {
       const l = locate(t);
       const owner = (await owners([l])).get(`${l.network} ${l.to}`);
       if (!owner) return;
-      await ctx.storage.db.transaction().execute((trx) => record(trx, l, owner));
+      await ctx.storage.write((trx) => record(trx, l, owner));
     },
 
     async transferBatch(list: readonly IncomingTransfer[]) {
@@ -220,7 +220,7 @@ function recordingSink(ctx: Ctx): ChainSink {
         return owner ? [{ l, owner }] : [];
       });
       if (mine.length === 0) return;
-      await ctx.storage.db.transaction().execute(async (trx) => {
+      await ctx.storage.write(async (trx) => {
         await lockInvoices(ctx, trx, mine.filter((m) => m.owner.owner_kind === 'invoice').map((m) => m.owner.owner_id));
         for (const { l, owner } of mine) await record(trx, l, owner);
       });
@@ -228,7 +228,7 @@ function recordingSink(ctx: Ctx): ChainSink {
 
     async dropped(networkCode, txid, index) {
       const network = networkCode.toUpperCase();
-      await ctx.storage.db.transaction().execute(async (trx) => {
+      await ctx.storage.write(async (trx) => {
         const existing = await ctx.storage
           .forUpdate(trx.selectFrom('chain_transfers').selectAll().where('network', '=', network).where('txid', '=', txid).where('idx', '=', index))
           .executeTakeFirst();

@@ -2,7 +2,7 @@
 // payers, and how many confirmations make a transfer final: decided here and nowhere else. The
 // drivers come from the chain families the composition root passes in, and `family` answers what
 // the rest of the gateway asks of a network's family, so nothing in between names one.
-import { driverOf, SIMULATED_DRIVER, type Config, type NetworkConfig } from '../config.ts';
+import { driverOf, isSimulatedSetting, type Config, type NetworkConfig } from '../config.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { CurrencyDef, NetworkDef, Registry } from '../registry/index.ts';
 import type { ChainDriver, ChainLog, ChainSink, DriverFactories, NodeStatus } from './contract.ts';
@@ -110,7 +110,7 @@ export class Chains {
   }
 
   isSimulated(code: string): boolean {
-    return this.kind(code) === SIMULATED_DRIVER;
+    return isSimulatedSetting(this.opts.config.networks[code.toUpperCase()]);
   }
 
   /**

@@ -6,6 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { ChainLog } from './contract.ts';
 import { FaultyNodeError } from './errors.ts';
+import type { Storage } from '../db/storage.ts';
 import { checkBehindCursor } from './head-guard.ts';
 
 /** How many recent blocks are remembered, so how deep a reorganisation the scan can undo. */
@@ -30,10 +31,12 @@ export interface TrailBlock {
 }
 
 export interface BlockTrailOptions {
-  /** The family, as log lines name it: `evm`, `tron`. */
-  family: 'evm' | 'tron';
+  /** The family, as log lines name it (its ChainFamily name). */
+  family: string;
   network: string;
   db: Kysely<DB>;
+  /** The same storage, through which the trail writes (`write`). */
+  storage: Storage;
   confirmations: number;
   now: () => number;
   log: ChainLog;
@@ -50,6 +53,11 @@ export class BlockTrail {
   constructor(private readonly o: BlockTrailOptions) {
     this.db = o.db;
     this.keepBlocks = reorgWindow(o.confirmations);
+  }
+
+  /** Runs `fn` in the storage's write transaction (`Storage.write`), seen with the scan tables. */
+  write<R>(fn: (trx: Transaction<DB>) => Promise<R>): Promise<R> {
+    return this.o.storage.write(fn);
   }
 
   /**
@@ -77,7 +85,7 @@ export class BlockTrail {
     // A head the node cannot show a block below is made up: no cursor is saved from it.
     if (number >= 0 && !b) throw new FaultyNodeError('head', `the node reports head ${head} but has no block ${number}`);
     const cursor = { number, hash: b?.hash ?? null };
-    await this.db.transaction().execute(async (trx) => {
+    await this.write(async (trx) => {
       if (b) await this.storeBlocks(trx, [b]);
       await trx
         .insertInto('scan_cursors')
@@ -114,7 +122,7 @@ export class BlockTrail {
     }
     const fork: Cursor = { number: k, hash };
     this.o.log('warn', `${family} chain reorganisation`, { network: this.o.network, from: cursor.number, fork: k });
-    await this.db.transaction().execute(async (trx) => {
+    await this.write(async (trx) => {
       await trx
         .updateTable('scan_transfers')
         .set({ status: 'orphaned', updated_at: this.o.now() })

@@ -121,7 +121,7 @@ export class ReportedTransfers<B> {
     report.sort((a, b) => Number(a.block_number) - Number(b.block_number) || a.idx - b.idx);
     for (const r of report) await sink.transfer(this.toIncoming(r));
 
-    await trail.db.transaction().execute(async (trx) => {
+    await trail.write(async (trx) => {
       for (const r of changed.values()) {
         await trx
           .insertInto('scan_transfers')

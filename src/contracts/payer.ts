@@ -1,22 +1,9 @@
 // The payer API: what the hosted payment page reads and the server answers.
 // Single source of truth for both sides, so it must stay free of DOM and Node APIs.
 import * as z from 'zod/mini';
+import { INVOICE_STATUSES, type InvoiceStatus } from './invoice-status.ts';
 
-export const INVOICE_STATUSES = [
-  'process',
-  'check',
-  'paid',
-  'paid_over',
-  'fail',
-  'wrong_amount',
-  'cancel',
-  'system_fail',
-  'refund_process',
-  'refund_fail',
-  'refund_paid',
-  'locked',
-] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export { INVOICE_STATUSES, type InvoiceStatus };
 
 export const WALLET_STATUSES = ['active', 'blocked', 'in_active'] as const;
 export type WalletStatus = (typeof WALLET_STATUSES)[number];
@@ -146,7 +133,15 @@ export type PayerWallet = z.infer<typeof PayerWallet>;
 
 export const PayerInvoiceEnvelope = z.object({ state: z.literal(0), result: PayerInvoice });
 export const PayerWalletEnvelope = z.object({ state: z.literal(0), result: PayerWallet });
-export const PayerErrorEnvelope = z.object({ state: z.literal(1), message: z.string() });
+/**
+ * Why the payer API refused a payer's choice of currency and network: the page says it in the
+ * payer's language (src/page/i18n), `message` says it in English for other clients.
+ */
+export const CHOOSE_REFUSALS = ['choice_missing', 'not_available', 'already_chosen', 'expired'] as const;
+export type ChooseRefusal = (typeof CHOOSE_REFUSALS)[number];
+
+/** `code`: one of CHOOSE_REFUSALS when the refusal has one (a page that does not know it shows `message`). */
+export const PayerErrorEnvelope = z.object({ state: z.literal(1), message: z.string(), code: z.optional(z.string()) });
 export type PayerErrorEnvelope = z.infer<typeof PayerErrorEnvelope>;
 
 export const ChooseRequest = z.object({ currency: z.string(), network: z.string() });

@@ -1,11 +1,11 @@
 // Invoices: filters and search in the address bar, keyset pages, CSV export of the same filter.
+import { INVOICE_STATUSES } from '../contracts/invoice-status.ts';
 import { Card, Field, Page } from './ui.tsx';
 import { InvoiceTable } from './invoice-table.tsx';
 import { invoiceApi } from '../contracts/dashboard/invoices.ts';
 import { KeysetPager, ListFilters, LoadedList, useFilteredList } from './list-page.tsx';
 import { useStore } from './store.ts';
 
-const STATUSES = ['process', 'check', 'paid', 'paid_over', 'wrong_amount', 'fail', 'cancel', 'system_fail', 'refund_process', 'refund_paid', 'refund_fail', 'locked'];
 const FILTER_KEYS = ['q', 'status', 'currency', 'network', 'from', 'to'] as const;
 
 export function Invoices() {
@@ -22,7 +22,7 @@ export function Invoices() {
         </a>
       }
     >
-      <ListFilters list={list} label="Filter invoices" idPrefix="f" hint="order_id, uuid, txid or address" statuses={STATUSES}>
+      <ListFilters list={list} label="Filter invoices" idPrefix="f" hint="order_id, uuid, txid or address" statuses={INVOICE_STATUSES}>
         <Field id="f-from" label="From">
           {(id) => <input id={id} name="from" type="date" defaultValue={filters.from} />}
         </Field>

@@ -44,7 +44,7 @@ export async function invoiceDetail(ctx: Ctx, merchant: Merchant, id: string) {
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) throw new NotFoundError('Invoice not found');
-  const simulate = ctx.config.simulator && row.is_final !== 1;
+  const simulate = ctx.chains.simulator && row.is_final !== 1;
   const needed = row.network ? (ctx.registry.network(row.network)?.confirmations ?? null) : null;
   const transfers = (
     await db.selectFrom('chain_transfers').selectAll().where('owner_kind', '=', 'invoice').where('owner_id', '=', id).orderBy('seen_at').execute()

@@ -4,8 +4,7 @@
 // its values are swapped. The hot read paths (invoice info, payer polls) use it too. The values are
 // named and may be of any type, and the statement runs on whatever it is given: the database or an
 // open transaction.
-import { CompiledQuery, PostgresAdapter, type Compilable, type DialectAdapter, type Kysely, type QueryResult } from 'kysely';
-import type { DialectKind } from './storage.ts';
+import { CompiledQuery, PostgresAdapter, type Compilable, type DialectAdapter, type Kysely, type QueryResult, type SelectQueryBuilder } from 'kysely';
 import type { DB } from './schema.ts';
 
 const SENTINEL = '\u0000satchel-value-';
@@ -32,13 +31,21 @@ export function registerDirectRunner(db: Kysely<DB>, run: DirectRunner): void {
   direct.set(db, run);
 }
 
+/** What a statement may say that only one of the databases understands. */
+export interface StatementDialect {
+  /** Adds FOR UPDATE on PostgreSQL; on SQLite the transaction already holds the write lock. */
+  forUpdate<QB extends SelectQueryBuilder<any, any, any>>(qb: QB): QB;
+}
+const POSTGRES: StatementDialect = { forUpdate: (qb) => qb.forUpdate() as typeof qb };
+const SQLITE: StatementDialect = { forUpdate: (qb) => qb };
+
 /**
  * `build` receives stand-ins for the values (each property of `p` is a placeholder) and returns
  * the query; the placeholders must be used only as values (not as table or column names, not in
- * lists whose length varies). `kind` is the database's, for what only one of them says
+ * lists whose length varies). `dialect` says what only one of the databases understands
  * (`for update`). `db` may be a transaction.
  */
-export function statement<P extends object, R = unknown>(build: (db: Kysely<DB>, p: P, kind: DialectKind) => Compilable<R>): Statement<P, R> {
+export function statement<P extends object, R = unknown>(build: (db: Kysely<DB>, p: P, dialect: StatementDialect) => Compilable<R>): Statement<P, R> {
   // One shape per database (its dialect's adapter: a transaction shares its database's).
   const shapes = new WeakMap<DialectAdapter, Shape>();
   const stand = new Proxy({} as P, { get: (_t, name) => `${SENTINEL}${String(name)}` });
@@ -53,7 +60,7 @@ export function statement<P extends object, R = unknown>(build: (db: Kysely<DB>,
     const adapter = db.getExecutor().adapter;
     let shape = shapes.get(adapter);
     if (!shape) {
-      const compiled = build(db, stand, adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite').compile();
+      const compiled = build(db, stand, adapter instanceof PostgresAdapter ? POSTGRES : SQLITE).compile();
       const constants = [...compiled.parameters];
       const slots = constants.map((c) => (typeof c === 'string' && c.startsWith(SENTINEL) ? c.slice(SENTINEL.length) : null));
       shape = { sql: compiled.sql, slots, constants };

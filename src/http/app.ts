@@ -132,7 +132,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
 
   app.setErrorHandler((err: FastifyError | Error, req, reply) => {
     if (err instanceof ValidationError) return reply.code(422).send({ state: 1, errors: err.errors });
-    if (err instanceof BusinessError) return reply.code(422).send({ state: 1, message: err.message });
+    if (err instanceof BusinessError) return reply.code(422).send(err.code === undefined ? { state: 1, message: err.message } : { state: 1, message: err.message, code: err.code });
     if (err instanceof AuthError) return reply.code(401).send({ state: 1, message: err.message });
     if (err instanceof NotFoundError) return reply.code(404).send({ state: 1, message: err.message });
     if (err instanceof DatabaseUnavailableError || err instanceof ScanBusyError) {

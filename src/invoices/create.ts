@@ -226,7 +226,7 @@ async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, isRefresh: boolean): Prom
   const network = ctx.registry.network(inv.network);
   // No new address on a network the gateway no longer offers (nothing would watch it).
   if (inv.network && !ctx.chains.offered(inv.network)) return inv;
-  return ctx.storage.db.transaction().execute(async (trx) => {
+  return ctx.storage.write(async (trx) => {
     const current = await ctx.storage
       .forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', inv.id))
       .executeTakeFirstOrThrow();

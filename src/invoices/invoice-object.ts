@@ -2,14 +2,11 @@
 import type { InvoicesTable } from '../db/schema.ts';
 import type { Invoice } from '../contracts/merchant-api/objects.ts';
 import { isoMsk, money } from '../money/format.ts';
+import type { InvoiceStatus } from '../contracts/invoice-status.ts';
 
 export type InvoiceRow = InvoicesTable;
 
-export const INVOICE_STATUSES = [
-  'process', 'check', 'paid', 'paid_over', 'fail', 'wrong_amount', 'cancel', 'system_fail',
-  'refund_process', 'refund_fail', 'refund_paid', 'locked',
-] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export { INVOICE_STATUSES, type InvoiceStatus } from '../contracts/invoice-status.ts';
 
 export interface PresentOptions {
   publicUrl: string;

@@ -89,9 +89,9 @@ const updateInvoice = statementsByColumns<Partial<InvoiceRow> & { id: string }>(
 
 const paymentKeyOf = statement<{ id: string }, { payment_key: string }>((db, p) => db.selectFrom('merchants').select('payment_key').where('id', '=', p.id));
 
-const lockInvoice = statement<{ id: string }, InvoiceRow>((db, p, kind) => {
+const lockInvoice = statement<{ id: string }, InvoiceRow>((db, p, dialect) => {
   const q = db.selectFrom('invoices').selectAll().where('id', '=', p.id);
-  return kind === 'postgres' ? q.forUpdate() : q;
+  return dialect.forUpdate(q);
 });
 
 /**
@@ -232,7 +232,7 @@ export async function expireDue(ctx: Ctx, limit = 200): Promise<number> {
     .limit(limit)
     .execute();
   for (const { id } of due) {
-    await ctx.storage.db.transaction().execute((trx) => reconcileInvoice(ctx, trx, id));
+    await ctx.storage.write((trx) => reconcileInvoice(ctx, trx, id));
   }
   return due.length;
 }

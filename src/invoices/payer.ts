@@ -6,12 +6,13 @@ import { Decimal } from '../money/decimal.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import { explorerOrigin, explorerTxUrl } from '../chain/explorer.ts';
 import { currencyNetworkLabel, type CurrencyDef, type NetworkDef } from '../registry/index.ts';
-import type { PayerCurrencyOption, PayerEvm, PayerInvoice } from '../contracts/payer.ts';
+import type { ChooseRefusal, PayerCurrencyOption, PayerEvm, PayerInvoice } from '../contracts/payer.ts';
 import { tally } from './lifecycle.ts';
 import { money } from '../money/format.ts';
 import type { InvoiceRow } from './invoice-object.ts';
 import { allowedPairs, type Restriction } from './options.ts';
 import { quoteFor } from './create.ts';
+import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { isUuid } from '../contracts/rules.ts';
 import { statement } from '../db/statement.ts';
 import { createHash } from 'node:crypto';
@@ -129,12 +130,19 @@ export async function payerAnswer(ctx: Ctx, uuid: string): Promise<{ etag: strin
   return { etag: tagOf(ctx, row as Stamp), result: await payerView(ctx, row, profile) };
 }
 
-/** Options to choose from, each priced as the payer would pay it; pairs outside their limits are left out. */
+/**
+ * Options to choose from, each priced as the payer would pay it; pairs outside their limits, and
+ * currencies whose business wallet the operator switched off (`receivable`), are left out.
+ */
 async function options(ctx: Ctx, inv: InvoiceRow): Promise<{ list: PayerCurrencyOption[]; test: boolean }> {
   const pairs = allowedPairs(ctx.chains, restriction(inv));
   const byCurrency = new Map<string, PayerCurrencyOption>();
+  const active = new Map<string, boolean>();
   let test = true;
   for (const { network, currency } of pairs) {
+    let on = active.get(currency.code);
+    if (on === undefined) active.set(currency.code, (on = await receivable(ctx, inv, currency)));
+    if (!on) continue;
     let amount: string;
     try {
       const q = await quoteFor(ctx, inv, network, currency, null);
@@ -255,23 +263,41 @@ export async function payerChoices(ctx: Ctx, uuid: string): Promise<PayerChoice[
   return (await options(ctx, inv)).list.flatMap((o) => o.networks.map((n) => ({ currency: o.currency, network: n.network, label: `${o.currency} on ${n.network_name}` })));
 }
 
+/** The rule invoice creation applies to a fixed currency: the merchant's business wallet in it is on. */
+function receivable(ctx: Ctx, inv: InvoiceRow, currency: CurrencyDef): Promise<boolean> {
+  return isWalletActive(ctx, ctx.storage.db, inv.merchant_id, 'business', currency.code);
+}
+
+/** A refused choice: its code for the page, its English words for other clients (the CLI, the simulator). */
+const REFUSED: Record<ChooseRefusal, string> = {
+  choice_missing: 'Choose a currency and a network',
+  not_available: 'This currency is not available for this invoice',
+  already_chosen: 'A currency has already been chosen for this invoice',
+  expired: 'The invoice has expired',
+};
+function refused(code: ChooseRefusal): BusinessError {
+  return new BusinessError(REFUSED[code], code);
+}
+
 /** The payer picks currency and network: fixes the address, payer_amount and rate. */
 export async function chooseCurrency(ctx: Ctx, uuid: string, currencyCode: unknown, networkCode: unknown): Promise<InvoiceRow> {
-  if (typeof currencyCode !== 'string' || typeof networkCode !== 'string') throw new BusinessError('Choose a currency and a network');
+  if (typeof currencyCode !== 'string' || typeof networkCode !== 'string') throw refused('choice_missing');
   const inv = await loadInvoice(ctx, uuid);
   const network = ctx.registry.network(networkCode);
   const currency = network ? ctx.registry.currencyOn(network.code, currencyCode) : undefined;
-  if (!network || !currency) throw new BusinessError('This currency is not available for this invoice');
+  if (!network || !currency) throw refused('not_available');
   const allowed = allowedPairs(ctx.chains, restriction(inv)).some((p) => p.network.code === network.code && p.currency.code === currency.code);
-  if (!allowed) throw new BusinessError('This currency is not available for this invoice');
+  if (!allowed) throw refused('not_available');
+  // As at creation: a currency whose business wallet the operator switched off is not received.
+  if (!(await receivable(ctx, inv, currency))) throw refused('not_available');
   const priced = await quoteFor(ctx, inv, network, currency, null);
-  return ctx.storage.db.transaction().execute(async (trx) => {
+  return ctx.storage.write(async (trx) => {
     const cur = await ctx.storage.forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', inv.id)).executeTakeFirstOrThrow();
     if (cur.address) {
       if (cur.payer_currency === currency.code && cur.network === network.code) return cur;
-      throw new BusinessError('A currency has already been chosen for this invoice');
+      throw refused('already_chosen');
     }
-    if (cur.is_final === 1 || Number(cur.expired_at) * 1000 <= ctx.now()) throw new BusinessError('The invoice has expired');
+    if (cur.is_final === 1 || Number(cur.expired_at) * 1000 <= ctx.now()) throw refused('expired');
     const now = ctx.now();
     const a = await allocateAddress(trx, ctx, network, { kind: 'invoice', id: cur.id }, now);
     const patch: Partial<InvoiceRow> = { ...priced, address: a.address, address_path: a.path, updated_at: now, version: cur.version + 1 };

@@ -5,6 +5,7 @@ import { PRESENTED_COLUMNS, presentInvoice, type PresentedInvoice } from './invo
 import { qrDataUrl } from '../qr/png.ts';
 import { statement } from '../db/statement.ts';
 import { BatchedLookup } from '../db/batched-lookup.ts';
+import { gathersLookups } from '../db/differences.ts';
 import type { Storage } from '../db/storage.ts';
 import { sql } from 'kysely';
 import { historyPage, type Page } from '../db/history.ts';
@@ -63,7 +64,7 @@ function lookupsOf(storage: Storage): Lookups {
 
 /** By uuid or order_id (`order_id` wins when both are passed: see the operation). */
 export async function findInvoice(ctx: Ctx, merchantId: string, ref: RecordRef): Promise<PresentedInvoice | undefined> {
-  if (ctx.storage.kind === 'postgres') {
+  if (gathersLookups(ctx.storage)) {
     const l = lookupsOf(ctx.storage);
     return ref.uuid !== null ? l.byId.load({ merchantId, id: ref.uuid }) : l.byOrder.load({ merchantId, orderId: ref.order_id });
   }

@@ -33,9 +33,9 @@ export interface Movement {
 }
 
 const bookedKey = statement<{ key: string }, { id: string }>((db, p) => db.selectFrom('ledger_entries').select('id').where('key', '=', p.key));
-const lockBalance = statement<{ merchant_id: string; kind: Wallet; currency: string }, { amount: string }>((db, p, kind) => {
+const lockBalance = statement<{ merchant_id: string; kind: Wallet; currency: string }, { amount: string }>((db, p, dialect) => {
   const q = db.selectFrom('balances').select('amount').where('merchant_id', '=', p.merchant_id).where('kind', '=', p.kind).where('currency', '=', p.currency);
-  return kind === 'postgres' ? q.forUpdate() : q;
+  return dialect.forUpdate(q);
 });
 const createBalance = statement<{ merchant_id: string; kind: Wallet; currency: string; updated_at: number }>((db, p) =>
   db

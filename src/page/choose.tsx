@@ -1,7 +1,7 @@
 // The payer picks a currency and network when the merchant left the choice open.
 import { useState } from 'preact/hooks';
-import { useT } from './i18n/index.ts';
-import type { PayerCurrencyOption, PayerInvoice } from '../contracts/payer.ts';
+import { useT, type MessageKey, type Translate } from './i18n/index.ts';
+import type { ChooseRefusal, PayerCurrencyOption, PayerInvoice } from '../contracts/payer.ts';
 import { useStore } from './store.ts';
 import { CoinIcon, StoreLink, useAmount } from './ui.tsx';
 import { SearchGlyph } from './icons.tsx';
@@ -25,6 +25,20 @@ export function filterOptions(options: PayerCurrencyOption[], query: string): Pa
   return shown;
 }
 
+const REFUSALS: Record<ChooseRefusal, MessageKey> = {
+  choice_missing: 'choose_refused_choice_missing',
+  not_available: 'choose_refused_not_available',
+  already_chosen: 'choose_refused_already_chosen',
+  expired: 'choose_refused_expired',
+};
+
+/** Why the choice failed, in the payer's language when the server said it with a code the page knows. */
+function refusal(t: Translate, e: unknown): string {
+  if (!(e instanceof ApiError)) return t('load_error_body');
+  const key = e.code !== null && Object.hasOwn(REFUSALS, e.code) ? REFUSALS[e.code as ChooseRefusal] : null;
+  return key ? t(key) : e.message;
+}
+
 export function Choose({ invoice }: { invoice: PayerInvoice }) {
   const t = useT();
   const amount = useAmount();
@@ -43,8 +57,7 @@ export function Choose({ invoice }: { invoice: PayerInvoice }) {
     try {
       await store.choose(currency, network);
     } catch (e) {
-      const message = e instanceof ApiError ? e.message : t('load_error_body');
-      setError(t('choose_failed', { message }));
+      setError(t('choose_failed', { message: refusal(t, e) }));
       setBusy(null);
     }
   }

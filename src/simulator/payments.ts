@@ -150,7 +150,7 @@ async function sendTo(
   const confirmations = p.unconfirmed ? 0 : ctx.chains.confirmations(network.code);
   const txid = simTxid(network, randomBytes(16).toString('hex'), (hex) => ctx.chains.families.txid(network, hex));
   const from = ctx.chains.families.addresses.derive(network.address_format, PAYER_SEED, network.coin_type, randomBytes(3).readUIntBE(0, 3)).address;
-  await ctx.storage.db.transaction().execute(async (trx) => {
+  await ctx.storage.write(async (trx) => {
     await trx
       .insertInto('sim_transactions')
       .values({
@@ -195,7 +195,7 @@ async function settlePending(
   change: { status: 'mined' | 'dropped'; confirmations?: number; block_height?: number },
 ): Promise<number> {
   const addresses = await invoiceAddresses(ctx, inv);
-  const n = await ctx.storage.db.transaction().execute(async (trx) => {
+  const n = await ctx.storage.write(async (trx) => {
     const rows = await trx
       .selectFrom('sim_transactions')
       .select(['txid', 'idx'])
@@ -222,7 +222,7 @@ async function settlePending(
 /** Moves the invoice to its expiry now. */
 export async function simulateExpire(ctx: Ctx, opts: { invoice: string }): Promise<{ status: string }> {
   const inv = await invoiceFor(ctx, opts.invoice);
-  const updated = await ctx.storage.db.transaction().execute(async (trx) => {
+  const updated = await ctx.storage.write(async (trx) => {
     const nowS = Math.floor(ctx.now() / 1000);
     if (Number(inv.expired_at) > nowS) {
       await trx.updateTable('invoices').set({ expired_at: nowS }).where('id', '=', inv.id).execute();

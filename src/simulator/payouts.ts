@@ -34,7 +34,7 @@ async function sent(ctx: Ctx, ref: string): Promise<PayoutRow> {
 
 async function settle(ctx: Ctx, ref: string, patch: { status: 'mined' | 'failed'; confirmations: number }): Promise<OutgoingResult> {
   const row = await sent(ctx, ref);
-  await ctx.storage.db.transaction().execute(async (trx) => {
+  await ctx.storage.write(async (trx) => {
     const tx = await trx
       .selectFrom('sim_transactions')
       .select(['txid', 'idx', 'status'])

@@ -212,7 +212,7 @@ export class WebhookDeliverer {
    */
   private async claim(limit: number, skip: readonly string[]): Promise<Group[]> {
     const { storage } = this.ctx;
-    return storage.db.transaction().execute(async (trx) => {
+    return storage.write(async (trx) => {
       const now = this.ctx.now();
       const due = await storage
         .skipLocked(

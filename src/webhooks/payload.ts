@@ -1,16 +1,15 @@
 // Webhook bodies (docs/webhooks.md): the fields in their fixed order and the signature as the last
 // key.
-import { createHash } from 'node:crypto';
 import { Decimal } from '../money/decimal.ts';
 import type { InvoicesTable as InvoiceRow } from '../db/schema.ts';
 import { money } from '../money/format.ts';
 import { phpJsonEncode } from './php-json.ts';
+import { signBytes } from '../contracts/sign.ts';
 import { PAYMENT_WEBHOOK_ORDER, PAYOUT_WEBHOOK_ORDER, type PaymentWebhook, type PayoutWebhook } from '../contracts/merchant-api/webhooks.ts';
 
 /** md5_hex(base64(J) + key), where J is the PHP encoding of the fields without `sign`. */
 export function webhookSign(fields: object, key: string): string {
-  const j = phpJsonEncode(fields);
-  return createHash('md5').update(Buffer.from(j, 'utf8').toString('base64') + key).digest('hex');
+  return signBytes(phpJsonEncode(fields), key);
 }
 
 /** The exact body to deliver: `fields` with `sign` appended as the last key, PHP-encoded. */

@@ -20,7 +20,7 @@ export const RESENDABLE_STATUSES: ReadonlySet<string> = new Set(['wrong_amount',
  */
 export async function resendPaymentWebhook(ctx: Ctx, merchant: Merchant, params: ResendParams): Promise<string> {
   const { storage } = ctx;
-  return storage.db.transaction().execute(async (trx) => {
+  return storage.write(async (trx) => {
     let q = trx.selectFrom('invoices').selectAll().where('merchant_id', '=', merchant.id);
     if (params.txid !== null) {
       // The v2 path also finds the invoice by the transaction that paid it (order_id, then uuid, win).

@@ -1,12 +1,11 @@
 // The request signature, and how a webhook body is told apart from a request.
-import { hash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { signBytes } from '../contracts/sign.ts';
 import { webhookSign } from './payload.ts';
 
 /** sign = md5_hex(base64(raw body bytes) + api_key) (docs/api.md). */
 export function signBody(raw: Buffer | string, key: string): string {
-  const bytes = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
-  // One-shot hashing: no Hash object per request.
-  return hash('md5', bytes.toString('base64') + key, 'hex');
+  return signBytes(raw, key);
 }
 
 export function verifySignature(raw: Buffer, key: string, given: string | undefined): boolean {

@@ -3,6 +3,7 @@ import { backends } from '../helpers/backends.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { simulateConfirm, simulatePay } from '../../src/simulator/payments.ts';
 import { updateProfile } from '../../src/merchants/profile.ts';
+import { setWalletStatus } from '../../src/ledger/merchant-wallets.ts';
 
 describe.each(await backends())('payer API on $name', (backend) => {
   let gw: TestGateway;
@@ -52,7 +53,8 @@ describe.each(await backends())('payer API on $name', (backend) => {
     const inv = await create({ amount: '130', currency: 'USD' });
     const bad = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'USDT', network: 'BTC' } });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json()).toEqual({ state: 1, message: 'This currency is not available for this invoice' });
+    // The code is what the page words in the payer's language; the message is for other clients.
+    expect(bad.json()).toEqual({ state: 1, message: 'This currency is not available for this invoice', code: 'not_available' });
     const ok = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'BTC', network: 'BTC' } });
     expect(ok.statusCode).toBe(200);
     const v = ok.json().result;
@@ -63,9 +65,31 @@ describe.each(await backends())('payer API on $name', (backend) => {
     expect(again.json().result.address).toBe(v.address);
     const other = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'USDT', network: 'TRON' } });
     expect(other.statusCode).toBe(422);
+    expect(other.json()).toEqual({ state: 1, message: 'A currency has already been chosen for this invoice', code: 'already_chosen' });
+    const missing = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'BTC' } });
+    expect(missing.json()).toEqual({ state: 1, message: 'Choose a currency and a network', code: 'choice_missing' });
     // The merchant sees the choice too.
     const info = (await gw.api('/v1/payment/info', { uuid: inv.uuid })).body.result;
     expect(info).toMatchObject({ payer_currency: 'BTC', network: 'BTC', address: v.address, payer_amount: '0.002', merchant_amount: '0.00196' });
+  });
+
+  it('refuses a currency whose business wallet the operator switched off, as creation does', async () => {
+    const inv = await create({ amount: '130', currency: 'USD', currencies: [{ currency: 'BTC' }, { currency: 'USDT', network: 'TRON' }] });
+    const listed = (v: any) => v.options.map((o: any) => o.currency);
+    expect(listed((await get(inv.uuid)).json().result)).toEqual(['BTC', 'USDT']);
+    await setWalletStatus(gw.ctx, gw.merchant.id, 'business', 'BTC', 'in_active');
+    try {
+      // The page no longer lists it, and a payer who picks it anyway (a page opened before) is refused.
+      expect(listed((await get(inv.uuid)).json().result)).toEqual(['USDT']);
+      const pick = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'BTC', network: 'BTC' } });
+      expect(pick.statusCode).toBe(422);
+      expect(pick.json()).toEqual({ state: 1, message: 'This currency is not available for this invoice', code: 'not_available' });
+      expect((await get(inv.uuid)).json().result).toMatchObject({ address: null, payer_currency: null });
+      const other = await gw.app.inject({ method: 'POST', url: `/api/pay/${inv.uuid}/choose`, payload: { currency: 'USDT', network: 'TRON' } });
+      expect(other.json().result).toMatchObject({ payer_currency: 'USDT', network: 'TRON' });
+    } finally {
+      await setWalletStatus(gw.ctx, gw.merchant.id, 'business', 'BTC', 'active');
+    }
   });
 
   it('answers 304 to a poll with the current ETag, and a new ETag after a payment', async () => {

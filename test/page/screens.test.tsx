@@ -260,6 +260,19 @@ describe('choose', () => {
     expect(alert.textContent).toContain('Network is not available');
     expect((screen.getByRole('button', { name: 'Bitcoin 0.01284711 BTC' }) as HTMLButtonElement).disabled).toBe(false);
   });
+
+  test('a refusal with a code is worded by the page, not by the server', async () => {
+    fakeServer((call) =>
+      call.method === 'POST'
+        ? { status: 422, body: { state: 1, message: 'server words', code: 'already_chosen' } }
+        : ok(invoiceFixture({ payer_currency: null, network: null, address: null, options: chooseOptions })),
+    );
+    renderPage('/pay/inv-1');
+    await heading('Choose how to pay');
+    fireEvent.click(screen.getByRole('button', { name: 'Bitcoin 0.01284711 BTC' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Could not select this option: A currency has already been chosen for this invoice');
+  });
 });
 
 describe('static wallet', () => {

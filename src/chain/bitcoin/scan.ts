@@ -22,6 +22,7 @@ import { NULL_TXID, parseRawTx, type ParsedTx } from './rawtx.ts';
 import { FaultyNodeError } from '../errors.ts';
 import { checkBehindCursor, HeadGuard } from '../head-guard.ts';
 import { WatchedScripts } from './watched.ts';
+import { familyWrite } from '../family-tables.ts';
 
 export type BtcLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
 
@@ -127,7 +128,7 @@ export class BtcScanner {
     const hash = height >= 0 ? await this.o.node.hashAt(height) : null;
     // A head the node cannot show a block below is made up: no cursor is saved from it.
     if (height >= 0 && !hash) throw new FaultyNodeError('getblockcount', `the node reports head ${head} but has no block ${height}`);
-    await this.db.transaction().execute(async (trx) => {
+    await familyWrite(this.o.storage, this.db, async (trx) => {
       if (hash) await this.storeBlock(trx, height, hash);
       await trx
         .insertInto('scan_cursors')
@@ -157,7 +158,7 @@ export class BtcScanner {
     }
     this.o.log('warn', 'bitcoin chain reorganisation', { network: this.code, from: cursor.height, fork: h });
     const now = this.o.now();
-    await this.db.transaction().execute(async (trx) => {
+    await familyWrite(this.o.storage, this.db, async (trx) => {
       await trx
         .updateTable('btc_outputs')
         .set({ status: 'orphaned', updated_at: now })
@@ -276,7 +277,7 @@ export class BtcScanner {
     report.sort((a, b) => Number(a.block_height) - Number(b.block_height) || a.txid.localeCompare(b.txid) || a.vout - b.vout);
     for (const r of report) await this.report(sink, r);
     const spent = await this.spentRows(spends);
-    await this.db.transaction().execute(async (trx) => {
+    await familyWrite(this.o.storage, this.db, async (trx) => {
       for (const r of changed.values()) await this.outputs.upsert(trx, r);
       for (const s of spent) await this.outputs.markSpent(trx, s);
       for (const b of blocks) await this.storeBlock(trx, b.height, b.hash);
@@ -325,7 +326,7 @@ export class BtcScanner {
     await this.outputs.releaseDroppedSpends(mempool);
     if (arrived.length + back.length + gone.length + spent.length === 0) return;
     if (gone.length) this.o.log('info', 'bitcoin payments left the mempool unmined', { network: this.code, txids: gone.map((r) => r.txid), tip });
-    await this.db.transaction().execute(async (trx) => {
+    await familyWrite(this.o.storage, this.db, async (trx) => {
       for (const r of [...arrived, ...back, ...gone]) await this.outputs.upsert(trx, r);
       for (const s of spent) await this.outputs.markSpent(trx, s);
     });

@@ -29,6 +29,7 @@ import { AddressError, decodePayee, scriptHex } from './address.ts';
 import type { ChainParams } from './params.ts';
 import type { BtcLog } from './scan.ts';
 import { CoinSelection, type FeePolicy, type Plan } from './coin-selection.ts';
+import { familyWrite } from '../family-tables.ts';
 
 export type { FeePolicy } from './coin-selection.ts';
 
@@ -210,7 +211,7 @@ export class BtcSender {
     };
     const row: Row = { ...stored, spend };
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      return await familyWrite(this.o.storage, this.db, async (trx) => {
         if (attempt === 0) {
           const dup = await trx.selectFrom('scan_outgoing').select('id').where('network', '=', this.code).where('request_id', '=', requestId).executeTakeFirst();
           if (dup) return null;

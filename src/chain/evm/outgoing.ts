@@ -16,6 +16,7 @@ import type { ScanOutgoingTable } from '../../db/schema.ts';
 import type { EvmDB } from './schema.ts';
 import { num } from './rpc.ts';
 import type { Call, EvmChain, Fees } from './chain.ts';
+import { familyWrite } from '../family-tables.ts';
 
 export type OutgoingRow = ScanOutgoingTable;
 export type EvmTrx = Transaction<EvmDB>;
@@ -160,7 +161,7 @@ export class EvmOutgoing {
    * the movements it carried (and sweeps waiting for them) are marked failed. */
   private async voidUnsent(row: OutgoingRow): Promise<boolean> {
     const { c } = this;
-    return c.db.transaction().execute(async (trx) => {
+    return familyWrite(c.storage, c.db, async (trx) => {
       const n = await c.storage
         .forUpdate(
           trx
@@ -225,7 +226,7 @@ export class EvmOutgoing {
     const pending = await c.rpc.nonce(from, 'pending');
     for (let attempt = 0; ; attempt++) {
       try {
-        return await c.db.transaction().execute(async (trx) => {
+        return await familyWrite(c.storage, c.db, async (trx) => {
           const dup = await trx
             .selectFrom('scan_outgoing')
             .selectAll()

@@ -38,6 +38,7 @@ export class EvmScanner {
       family: 'evm',
       network: c.code,
       db: c.db as never,
+      storage: c.storage,
       confirmations: c.confirmations,
       now: c.now,
       log: c.log,

@@ -108,7 +108,7 @@ export class SimulatedDriver implements ChainDriver {
       await flush();
       const last = Number(rows[rows.length - 1]!.rev);
       // Several processes may follow the same chain (the gateway and the CLI): the cursor only moves forward.
-      await db.transaction().execute(async (trx) => {
+      await this.storage.write(async (trx) => {
         const c = await this.storage.forUpdate(trx.selectFrom('chain_cursors').select('cursor').where('network', '=', code)).executeTakeFirst();
         if (!c) {
           await trx
@@ -126,7 +126,7 @@ export class SimulatedDriver implements ChainDriver {
 
   async send(req: SendRequest): Promise<{ txid: string }> {
     const txid = simTxid(this.network, `out:${req.id}`, this.txid);
-    await this.storage.db.transaction().execute(async (trx) => {
+    await this.storage.write(async (trx) => {
       const exists = await trx.selectFrom('sim_transactions').select('txid').where('network', '=', this.network.code).where('txid', '=', txid).executeTakeFirst();
       if (exists) return;
       await trx

@@ -1,13 +1,11 @@
 // Simulated money must never reach a balance that real payouts draw on. config.ts refuses test
 // mode beside a real network; this refuses the other way in: a database that already holds
 // payments made with the simulator (an earlier test-mode run) is not started with a real network.
-import { driverOf, SIMULATED_DRIVER, ConfigError, type Config } from '../../config.ts';
+import { realNetworkCodes, ConfigError, type Config } from '../../config.ts';
 import type { Storage } from '../../db/dialect.ts';
 
 export async function refuseSimulatedMoneyBesideRealNetworks(config: Config, storage: Storage): Promise<void> {
-  const real = Object.entries(config.networks)
-    .filter(([, n]) => driverOf(n) !== SIMULATED_DRIVER)
-    .map(([code]) => code.toUpperCase());
+  const real = realNetworkCodes(config.networks);
   if (real.length === 0) return;
   const row = await storage.db.selectFrom('sim_transactions').select('txid').limit(1).executeTakeFirst();
   if (!row) return;

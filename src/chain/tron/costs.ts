@@ -7,9 +7,7 @@ import { Decimal } from '../../money/decimal.ts';
 import { toHexAddress } from './address.ts';
 import { nodeMessage, type TronApi } from './api.ts';
 import type { Intent } from './outgoing.ts';
-
-/** Whether the hot wallet can pay a payment now; when not, what it lacks, in words for the merchant. */
-export type Coverage = { covered: true } | { covered: false; currency: string; message: string };
+import type { Coverage } from '../contract.ts';
 
 /**
  * Bandwidth bytes of a signed transaction as java-tron counts them (raw_data + 65-byte signature +

@@ -24,6 +24,7 @@ import { decodeRaw, encodeSignedTransaction, ProtobufError, RESOURCE } from './p
 import type { ChainView } from './scan.ts';
 import type { ScanOutgoingTable } from '../../db/schema.ts';
 import type { TronDB } from './schema.ts';
+import { familyWrite } from '../family-tables.ts';
 
 /** A send that cannot go out as asked; nothing was signed for it (the payout fails, funds return). */
 export class TronSendError extends SendRejectedError {}
@@ -182,7 +183,7 @@ export class TronOutgoing {
       updated_at: now,
     };
     try {
-      await this.o.db.transaction().execute(async (trx) => {
+      await familyWrite(this.o.storage, this.o.db, async (trx) => {
         await trx.insertInto('scan_outgoing').values(row).execute();
         if (p.also) await p.also(trx, row);
       });

@@ -22,6 +22,7 @@ import { Decimal } from '../../money/decimal.ts';
 import { accountIdHex, fromHexAddress } from './address.ts';
 import type { TronApi, TronBlock, TronTxInfo } from './api.ts';
 import type { TronDB } from './schema.ts';
+import type { Storage } from '../../db/storage.ts';
 
 export const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
@@ -46,6 +47,8 @@ export interface ScannerOptions {
   network: string;
   api: TronApi;
   db: Kysely<TronDB>;
+  /** The storage `db` views, through which the scanner writes. */
+  storage: Storage;
   native: { code: string; decimals: number };
   tokens: TronToken[];
   confirmations: number;

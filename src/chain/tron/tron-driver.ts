@@ -4,7 +4,7 @@
 // one scanner per network (its caller holds the `scan:<NETWORK>` lock), payouts from the hot wallet
 // (m/44'/195'/1'/0/0), and the check that the hot wallet can cover a payout before it is accepted.
 import type { Kysely } from 'kysely';
-import type { ChainDriver, ChainSink, NodeStatus, SendRequest, WatchedAddress } from '../contract.ts';
+import type { ChainDriver, ChainSink, Coverage, NodeStatus, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError, HotWalletShortError } from '../errors.ts';
 import { HeadGuard } from '../head-guard.ts';
 import { TRON_NODE_LIMITS } from './limits.ts';
@@ -19,7 +19,7 @@ import { TronOutgoing, TronSendError, transferData, type Intent } from './outgoi
 import { TronScanner, type ChainView, type TronToken } from './scan.ts';
 import { tronDb, type TronDB } from './schema.ts';
 import { TronSweeper, type TronSweepPolicy } from './sweep.ts';
-import { chainCosts, type Coverage } from './costs.ts';
+import { chainCosts } from './costs.ts';
 
 export type TronLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
 
@@ -105,6 +105,7 @@ export class TronDriver implements ChainDriver {
       network: code,
       api: this.api,
       db: this.db,
+      storage: this.storage,
       native: this.native,
       tokens: opts.tokens,
       confirmations: opts.confirmations,

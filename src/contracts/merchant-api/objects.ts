@@ -1,13 +1,14 @@
 // The result objects the spec names (Invoice, Payout, static wallet, pagination, ...), as zod
 // schemas; each exported type is what the feature that builds the object returns.
 import * as z from 'zod';
+import { INVOICE_STATUSES } from '../invoice-status.ts';
 
 /** An amount on the wire: a decimal string ("10.28"), never a JSON number. */
 export const amount = z.string().regex(/^-?\d+(\.\d+)?$/);
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 const timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/);
 
-export const INVOICE_STATUS = z.enum(['process', 'check', 'paid', 'paid_over', 'fail', 'wrong_amount', 'cancel', 'system_fail', 'refund_process', 'refund_fail', 'refund_paid', 'locked']);
+export const INVOICE_STATUS = z.enum(INVOICE_STATUSES);
 export const PAYOUT_STATUS = z.enum(['process', 'check', 'paid', 'fail', 'cancel', 'system_fail']);
 
 export const InvoiceConvert = z.object({ to_currency: z.string(), commission: z.string().nullable(), rate: z.string(), amount: z.string() });

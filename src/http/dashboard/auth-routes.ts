@@ -36,7 +36,7 @@ async function me(ctx: Ctx, signedIn: SignedIn, merchant: Merchant, csrf: string
     merchant: { id: merchant.id, name: merchant.name, blocked: merchant.is_blocked === 1 },
     merchants: user.role === 'admin' ? (await listMerchants(ctx.storage.db)).map((m) => ({ id: m.id, name: m.name })) : null,
     csrf,
-    test_mode: ctx.config.simulator,
+    test_mode: ctx.chains.simulator,
     public_url: ctx.config.publicUrl,
   };
 }

@@ -79,7 +79,7 @@ export const invoiceRoutes: DashboardRouteGroup = async (app, { ctx }) => {
     app,
     invoiceApi.simulate,
     async ({ merchant, req, body, actor }) => {
-      if (!ctx.config.simulator) throw new UserInputError('The simulator is off (a network uses a real driver).');
+      if (!ctx.chains.simulator) throw new UserInputError('The simulator is off (a network uses a real driver).');
       const id = invoiceId(req.params);
       await invoiceDetail(ctx, merchant, id); // 404 for another merchant's invoice
       const mode = body.mode === 'partial' || body.mode === 'over' ? body.mode : 'full';

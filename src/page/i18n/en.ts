@@ -20,6 +20,11 @@ export const en = {
   choose_none: 'Nothing matches “{query}”.',
   choose_wait: 'Preparing your payment address…',
   choose_failed: 'Could not select this option: {message}',
+  // A refused choice, by the payer API's code (CHOOSE_REFUSALS in src/contracts/payer.ts); shown as {message} of choose_failed.
+  choose_refused_choice_missing: 'Choose a currency and a network',
+  choose_refused_not_available: 'This currency is not available for this invoice',
+  choose_refused_already_chosen: 'A currency has already been chosen for this invoice',
+  choose_refused_expired: 'The invoice has expired',
 
   pay_title: 'Send the payment',
   on_network: '{currency} on {network}',

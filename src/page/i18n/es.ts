@@ -21,6 +21,10 @@ const es: Messages = {
   choose_none: 'Nada coincide con «{query}».',
   choose_wait: 'Preparando tu dirección de pago…',
   choose_failed: 'No se pudo elegir esta opción: {message}',
+  choose_refused_choice_missing: 'Choose a currency and a network',
+  choose_refused_not_available: 'This currency is not available for this invoice',
+  choose_refused_already_chosen: 'A currency has already been chosen for this invoice',
+  choose_refused_expired: 'The invoice has expired',
 
   pay_title: 'Envía el pago',
   on_network: '{currency} en {network}',

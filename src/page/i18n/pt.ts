@@ -21,6 +21,10 @@ const pt: Messages = {
   choose_none: 'Nada corresponde a “{query}”.',
   choose_wait: 'Preparando seu endereço de pagamento…',
   choose_failed: 'Não foi possível escolher esta opção: {message}',
+  choose_refused_choice_missing: 'Choose a currency and a network',
+  choose_refused_not_available: 'This currency is not available for this invoice',
+  choose_refused_already_chosen: 'A currency has already been chosen for this invoice',
+  choose_refused_expired: 'The invoice has expired',
 
   pay_title: 'Envie o pagamento',
   on_network: '{currency} na rede {network}',

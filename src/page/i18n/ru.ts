@@ -21,6 +21,10 @@ const ru: Messages = {
   choose_none: 'Ничего не найдено по запросу «{query}».',
   choose_wait: 'Готовим адрес для оплаты…',
   choose_failed: 'Не удалось выбрать этот вариант: {message}',
+  choose_refused_choice_missing: 'Choose a currency and a network',
+  choose_refused_not_available: 'This currency is not available for this invoice',
+  choose_refused_already_chosen: 'A currency has already been chosen for this invoice',
+  choose_refused_expired: 'The invoice has expired',
 
   pay_title: 'Отправьте платёж',
   on_network: '{currency} в сети {network}',

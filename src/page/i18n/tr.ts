@@ -21,6 +21,10 @@ const tr: Messages = {
   choose_none: '“{query}” ile eşleşen bir şey yok.',
   choose_wait: 'Ödeme adresiniz hazırlanıyor…',
   choose_failed: 'Bu seçenek seçilemedi: {message}',
+  choose_refused_choice_missing: 'Choose a currency and a network',
+  choose_refused_not_available: 'This currency is not available for this invoice',
+  choose_refused_already_chosen: 'A currency has already been chosen for this invoice',
+  choose_refused_expired: 'The invoice has expired',
 
   pay_title: 'Ödemeyi gönderin',
   on_network: '{network} ağında {currency}',

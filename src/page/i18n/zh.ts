@@ -21,6 +21,10 @@ const zh: Messages = {
   choose_none: '没有与“{query}”匹配的结果。',
   choose_wait: '正在生成付款地址…',
   choose_failed: '无法选择此选项：{message}',
+  choose_refused_choice_missing: 'Choose a currency and a network',
+  choose_refused_not_available: 'This currency is not available for this invoice',
+  choose_refused_already_chosen: 'A currency has already been chosen for this invoice',
+  choose_refused_expired: 'The invoice has expired',
 
   pay_title: '发送付款',
   on_network: '{network} 上的 {currency}',

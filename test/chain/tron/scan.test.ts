@@ -47,7 +47,7 @@ describe('TRON scanner cost', () => {
     const calls = new Map<string, number>();
     const api = new TronApi(node.url, { onRequest: (p) => calls.set(p, (calls.get(p) ?? 0) + 1) });
     const scanner = new TronScanner({
-      network: 'TRON', api, db: tronDb(storage.db), native: { code: 'TRX', decimals: 6 }, tokens: [{ code: 'USDT', contract: USDT, decimals: 6 }],
+      network: 'TRON', api, db: tronDb(storage.db), storage, native: { code: 'TRX', decimals: 6 }, tokens: [{ code: 'USDT', contract: USDT, decimals: 6 }],
       confirmations: 19, watched: new Set(watched), now: Date.now, pollBatch: 10, maxBatchesPerPoll: 100, startBlock: first,
       isOwnTransaction: async () => new Set(), log: () => {},
     });
