@@ -15,18 +15,9 @@ import {
 } from '../contracts/payer.ts';
 import type { Route } from './route.ts';
 
-/** The server answered with an error envelope or an unexpected status. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    /** What the server's refusal means (e.g. CHOOSE_REFUSALS), for the page to say in the payer's language. */
-    readonly code: string | null = null,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+import { ApiError } from '../ui-kit/api-error.ts';
+
+export { ApiError };
 
 export type Payable = PayerInvoice | PayerWallet;
 
@@ -55,7 +46,7 @@ async function readResult<T>(response: Response, envelope: Envelope<T>): Promise
   const body: unknown = await response.json().catch(() => null);
   if (response.ok) return envelope.parse(body).result;
   const error = PayerErrorEnvelope.safeParse(body);
-  throw new ApiError(response.status, error.success ? error.data.message : `HTTP ${response.status}`, (error.success && error.data.code) || null);
+  throw new ApiError(response.status, error.success ? error.data.message : `HTTP ${response.status}`, null, (error.success && error.data.code) || null);
 }
 
 /** Reads the invoice or wallet; `etag` makes it a conditional request (304 = unchanged). */

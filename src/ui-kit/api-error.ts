@@ -1,10 +1,13 @@
 // A refusal from the gateway's own JSON API, as both apps show it: the HTTP status, the message of
-// the failure envelope, and the field errors of a 422 when there are some.
+// the failure envelope, the field errors of a 422 when there are some (the dashboard's forms), and
+// the code of the refusal when the server gives one (the payment page says it in the payer's
+// language, falling back to the message for a code it does not know).
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly errors: Record<string, string[]> | null = null,
+    readonly code: string | null = null,
   ) {
     super(message);
     this.name = 'ApiError';

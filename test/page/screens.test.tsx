@@ -273,6 +273,19 @@ describe('choose', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('Could not select this option: A currency has already been chosen for this invoice');
   });
+
+  test('a refusal with a code is said in the payer\'s language', async () => {
+    fakeServer((call) =>
+      call.method === 'POST'
+        ? { status: 422, body: { state: 1, message: 'server words', code: 'not_available' } }
+        : ok(invoiceFixture({ payer_currency: null, network: null, address: null, options: chooseOptions })),
+    );
+    renderPage('/pay/inv-1?lang=de');
+    const choose = await screen.findByRole('button', { name: /^Bitcoin 0,01284711 BTC/ });
+    fireEvent.click(choose);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Diese Option konnte nicht gewählt werden: Diese Währung ist für diese Rechnung nicht verfügbar');
+  });
 });
 
 describe('static wallet', () => {
