@@ -8,6 +8,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { base58check } from '../address/base58.ts';
 import { secpChildPoint, type SecpNode } from '../address/hd.ts';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { normalizeZ } from '@noble/curves/abstract/curve.js';
 import { chainLabel } from './address.ts';
 import { parseDescriptorSyntax, verifyChecksum, withChecksum, WatchOnlyError, type DescriptorScript } from './descriptor.ts';
 import type { BitcoinChain, BitcoinCoin, ChainParams } from './params.ts';
@@ -42,6 +43,7 @@ export interface WatchAddress {
 /** The longest input looked at: an origin, a key and the script around it fit well inside. */
 export const MAX_WATCH_ONLY_LENGTH = 400;
 const ACCOUNT_DEPTH = 3;
+const HARDENED = 0x80000000;
 
 // Extended key version bytes. SLIP-0132 ("Registered HD version bytes for BIP-0032", the
 // satoshilabs/slips table): xpub 0488b21e / xprv 0488ade4, ypub 049d7cb2 / yprv 049d7878,
@@ -172,7 +174,7 @@ function decodeKey(params: ChainParams, text: string): DecodedKey {
     refuse('unsupported_key_type', `${version.prefix} keys are for multisig wallets, which are not supported: give a single-signature account key`);
   }
   if (!ACCEPTED[params.coin][side(params.chain)].includes(version)) {
-    refuse('wrong_network', `A ${version.prefix} key is for ${homes(version)}, not ${label}`);
+    refuse('wrong_network', `This ${version.prefix} key is for ${homes(version)}, not ${label}`);
   }
   const depth = payload[4]!;
   if (depth !== ACCOUNT_DEPTH) {
@@ -219,9 +221,12 @@ export function parseWatchOnly(params: ChainParams, input: string): WatchOnlyMat
   const label = chainLabel(params);
 
   if (!text.includes('(')) {
+    if (/[[\]/#]/.test(text)) {
+      refuse('malformed_descriptor', 'A key with an origin [...] or a path /0/* must be inside a descriptor: wpkh(KEY), sh(wpkh(KEY)) or pkh(KEY)');
+    }
     const { version, hd } = decodeKey(params, text);
     const type = version.type!;
-    if (type !== 'p2pkh' && !params.segwit) refuse('wrong_network', `A ${version.prefix} key is for SegWit addresses, which ${label} does not have`);
+    if (type !== 'p2pkh' && !params.segwit) refuse('wrong_network', `This ${version.prefix} key is for SegWit addresses, which ${label} does not have`);
     const key = standardKey(params, hd);
     return { params, kind: 'extended-key', addressType: type, key, descriptor: canonicalDescriptor(type, key) };
   }
@@ -238,6 +243,11 @@ export function parseWatchOnly(params: ChainParams, input: string): WatchOnlyMat
   if (syntax.origin) {
     if (syntax.origin.path.length !== hd.depth) {
       refuse('origin_mismatch', `The key origin has ${syntax.origin.path.length} path steps but the key has depth ${hd.depth}; an account key's origin is like [fingerprint/84h/0h/0h]`);
+    }
+    // The origin's last step is the step that made this key: they must agree.
+    const last = syntax.origin.path[syntax.origin.path.length - 1]!;
+    if (parseInt(last, 10) + (last.endsWith('h') ? HARDENED : 0) !== hd.index) {
+      refuse('origin_mismatch', 'The key origin\'s last step is not the step this key was derived with: the origin belongs to another key');
     }
     origin = { fingerprint: syntax.origin.fingerprint, path: syntax.origin.path.join('/') };
   }
@@ -260,13 +270,25 @@ function receivingNode(material: WatchOnlyMaterial): SecpNode {
   return node;
 }
 
-/** The deposit address at receiving-chain index `index` (account/0/index) of the material, in its
- * network's encoding. */
-export function deriveWatchAddress(material: WatchOnlyMaterial, index: number): WatchAddress {
-  const publicKey = secpChildPoint(receivingNode(material), index).toBytes(true);
+function encode(material: WatchOnlyMaterial, publicKey: Uint8Array, index: number): WatchAddress {
   const net = material.params.net;
   const p =
     material.addressType === 'p2pkh' ? p2pkh(publicKey, net) : material.addressType === 'p2wpkh' ? p2wpkh(publicKey, net) : p2sh(p2wpkh(publicKey, net), net);
   const path = material.origin ? `m/${material.origin.path.replaceAll('h', "'")}/0/${index}` : `0/${index}`;
   return { address: p.address!, script: bytesToHex(p.script), path };
+}
+
+/** The deposit address at receiving-chain index `index` (account/0/index) of the material, in its
+ * network's encoding. */
+export function deriveWatchAddress(material: WatchOnlyMaterial, index: number): WatchAddress {
+  return encode(material, secpChildPoint(receivingNode(material), index).toBytes(true), index);
+}
+
+/** Deposit addresses `start` .. `start + count - 1`, their points made affine together (one field
+ * inversion for the batch instead of one each). */
+export function deriveWatchAddresses(material: WatchOnlyMaterial, start: number, count: number): WatchAddress[] {
+  if (!Number.isSafeInteger(count) || count < 0 || count > 10_000) throw new RangeError(`Address count must be an integer in [0, 10000]: ${count}`);
+  const node = receivingNode(material);
+  const points = normalizeZ(secp256k1.Point, Array.from({ length: count }, (_, i) => secpChildPoint(node, start + i)));
+  return points.map((p, i) => encode(material, p.toBytes(true), start + i));
 }

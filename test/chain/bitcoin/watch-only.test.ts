@@ -12,6 +12,7 @@ import { chainParams, type BitcoinChain, type BitcoinCoin, type ChainParams } fr
 import {
   descriptorChecksum,
   deriveWatchAddress,
+  deriveWatchAddresses,
   parseWatchOnly,
   WatchOnlyError,
   type WatchAddressType,
@@ -108,6 +109,17 @@ describe('extended public keys', () => {
     expect(m.addressType).toBe(type);
     expect(m.key.slice(0, 4)).toBe(chain === 'main' ? 'xpub' : 'tpub');
     for (const i of [0, 1, 2, 19, 1000]) expect(deriveWatchAddress(m, i).address).toBe(fromSeed(params, type, path, i));
+    // What is stored (the canonical descriptor) parses back to the same account.
+    expect(parseWatchOnly(params, m.descriptor)).toEqual({ ...m, kind: 'descriptor' });
+  });
+
+  it('a batch of addresses equals the addresses one by one', () => {
+    const m = parseWatchOnly(P('litecoin'), accountKey('Mtub', "m/49'/2'/0'"));
+    const batch = deriveWatchAddresses(m, 5, 20);
+    expect(batch).toHaveLength(20);
+    batch.forEach((a, i) => expect(a).toEqual(deriveWatchAddress(m, 5 + i)));
+    expect(deriveWatchAddresses(m, 0, 0)).toEqual([]);
+    expect(() => deriveWatchAddresses(m, 0, 10_001)).toThrow(RangeError);
   });
 
   it('agrees with the gateway\'s own seed-derived deposit addresses', () => {
@@ -271,6 +283,12 @@ describe('refusals', () => {
     fail(btc, withSum(`wpkh(${xpub}/0/*h)`), 'unsupported_path', xpub);
     fail(btc, withSum(`wpkh(${xpub}/0/0)`), 'unsupported_path', xpub);
     fail(btc, withSum(`wpkh([d34db33f/84h/0h]${xpub}/0/*)`), 'origin_mismatch', xpub);
+    // The key is m/84'/0'/0': an origin ending in 1h or in an unhardened 0 is another key's.
+    fail(btc, withSum(`wpkh([d34db33f/84h/0h/1h]${xpub}/0/*)`), 'origin_mismatch', xpub);
+    fail(btc, withSum(`wpkh([d34db33f/84h/0h/0]${xpub}/0/*)`), 'origin_mismatch', xpub);
+    // A key expression without its script.
+    expect(fail(btc, `[d34db33f/84h/0h/0h]${xpub}/0/*`, 'malformed_descriptor', xpub).message).toMatch(/inside a descriptor/);
+    fail(btc, `${xpub}/0/*`, 'malformed_descriptor', xpub);
     fail(btc, withSum(`wpkh([d34db33/84h/0h/0h]${xpub}/0/*)`), 'malformed_descriptor', xpub);
     fail(btc, withSum(`wpkh([d34db33f/84x/0h/0h]${xpub}/0/*)`), 'malformed_descriptor', xpub);
   });
