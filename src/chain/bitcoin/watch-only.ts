@@ -11,7 +11,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { normalizeZ } from '@noble/curves/abstract/curve.js';
 import { chainLabel } from './address.ts';
 import { parseDescriptorSyntax, verifyChecksum, withChecksum, WatchOnlyError, type DescriptorScript } from './descriptor.ts';
-import type { BitcoinChain, BitcoinCoin, ChainParams } from './params.ts';
+import { BITCOIN_CHAINS, chainParams, type BitcoinChain, type BitcoinCoin, type ChainParams } from './params.ts';
 
 export { WatchOnlyError, descriptorChecksum, type WatchOnlyReason } from './descriptor.ts';
 
@@ -106,8 +106,10 @@ function homes(version: Version): string {
 }
 
 // A WIF private key: its version is one of the chains' WIF bytes, 32 bytes of key and, when
-// compressed, a 0x01 flag.
-const WIF_VERSIONS = new Set([0x80, 0xef, 0xb0, 0x9e, 0xf1]);
+// compressed, a 0x01 flag. Any chain's WIF counts: a private key is refused whatever its network.
+const WIF_VERSIONS = new Set(
+  (['bitcoin', 'litecoin', 'dogecoin'] as const).flatMap((coin) => BITCOIN_CHAINS.map((chain) => chainParams(coin, chain).net.wif)),
+);
 
 function decodeBase58(text: string): Uint8Array | null {
   if (!/^[1-9A-HJ-NP-Za-km-z]+$/.test(text)) return null;
@@ -123,13 +125,13 @@ function isWif(payload: Uint8Array): boolean {
 }
 
 const PRIVATE_MESSAGE =
-  'This is a PRIVATE key, which can spend the funds: never paste it anywhere. Give the account\'s extended PUBLIC key (xpub, zpub, tpub, ...) instead';
+  'This is a PRIVATE key, which can spend the funds; it was not stored. Give the account\'s extended PUBLIC key (xpub, zpub, tpub, ...) instead';
 
 /** Refuses the input when any base58 run in it is a private key (extended or WIF) or it reads as a
  * seed phrase: said first, whatever else is wrong, since the merchant must learn it is exposed. */
 function refusePrivate(text: string): void {
   if (/^\s*([a-z]+\s+){11,}[a-z]+\s*$/.test(text)) {
-    refuse('private_key', 'This looks like a seed phrase, which can spend the funds: never paste it anywhere. Give the account\'s extended PUBLIC key instead');
+    refuse('private_key', 'This looks like a seed phrase, which can spend the funds; it was not stored. Give the account\'s extended PUBLIC key instead');
   }
   for (const run of text.match(/[1-9A-HJ-NP-Za-km-z]{50,}/g) ?? []) {
     const payload = decodeBase58(run);

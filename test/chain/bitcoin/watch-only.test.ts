@@ -211,7 +211,7 @@ describe('refusals', () => {
   it('extended private keys of every form, alone or in a descriptor', () => {
     for (const [prefix, path] of [['xpub', "m/44'/0'/0'"], ['zpub', "m/84'/0'/0'"], ['ypub', "m/49'/0'/0'"]] as const) {
       const prv = accountKey(prefix, path, true);
-      expect(fail(btc, prv, 'private_key').message).toMatch(/PRIVATE key/);
+      expect(fail(btc, prv, 'private_key').message).toMatch(/PRIVATE key.*not stored/);
       fail(btc, withSum(`wpkh(${prv}/0/*)`), 'private_key', prv);
       fail(btc, `wpkh(${prv}/0/*)#qqqqqqqq`, 'private_key', prv);
     }
@@ -228,6 +228,10 @@ describe('refusals', () => {
     const wif = (version: number) => base58check.encode(Uint8Array.of(version, ...new Uint8Array(32).fill(7), 1));
     fail(btc, wif(0x80), 'private_key');
     fail(reg, wif(0xef), 'private_key');
+    fail(P('litecoin'), wif(0xb0), 'private_key');
+    fail(P('dogecoin'), wif(0x9e), 'private_key');
+    // Uncompressed form: 32 bytes without the flag.
+    fail(btc, base58check.encode(Uint8Array.of(0x80, ...new Uint8Array(32).fill(7))), 'private_key');
     fail(btc, withSum(`wpkh(${wif(0x80)})`), 'private_key', wif(0x80));
     fail(btc, 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about', 'private_key');
   });
