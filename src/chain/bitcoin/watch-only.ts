@@ -182,7 +182,7 @@ function decodeKey(params: ChainParams, text: string): DecodedKey {
   if (depth !== ACCOUNT_DEPTH) {
     refuse(
       'wrong_depth',
-      `The key must be an account-level key (depth 3, such as m/84'/0'/0' as wallets export it); this one has depth ${depth}`,
+      `The key must be an account-level key (depth 3: m/purpose'/coin'/account', as wallets export it); this one has depth ${depth}`,
     );
   }
   let hd: HDKey;
@@ -197,7 +197,14 @@ function decodeKey(params: ChainParams, text: string): DecodedKey {
 /** The key in the plain BIP-32 serialisation for storage: xpub on main chains, tpub otherwise. */
 function standardKey(params: ChainParams, hd: HDKey): string {
   const v = params.chain === 'main' ? V.xpub : V.tpub;
-  return new HDKey({ versions: { public: v.pub, private: v.prv }, depth: hd.depth, index: hd.index, parentFingerprint: hd.parentFingerprint, chainCode: hd.chainCode!, publicKey: hd.publicKey! }).publicExtendedKey;
+  return new HDKey({
+    versions: { public: v.pub, private: v.prv },
+    depth: hd.depth,
+    index: hd.index,
+    parentFingerprint: hd.parentFingerprint,
+    chainCode: hd.chainCode!,
+    publicKey: hd.publicKey!,
+  }).publicExtendedKey;
 }
 
 const SCRIPT_TYPE: Record<DescriptorScript, WatchAddressType> = { pkh: 'p2pkh', wpkh: 'p2wpkh', 'sh-wpkh': 'p2sh-p2wpkh' };

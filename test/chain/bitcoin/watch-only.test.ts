@@ -306,6 +306,7 @@ describe('refusals', () => {
     fail(btc, `${good}x`, 'bad_descriptor_checksum', xpub);
     fail(btc, `${good.slice(0, -1)}`, 'bad_descriptor_checksum', xpub);
     fail(btc, `wpkh(${xpub}/0/*)#`, 'bad_descriptor_checksum', xpub);
+    fail(btc, 'wpkh(Ü)', 'malformed_descriptor');
     // The checksum covers the whole body: the same checksum on a changed body fails.
     fail(btc, `wpkh(${accountKey('xpub', "m/84'/0'/1'")}/0/*)#${sum}`, 'bad_descriptor_checksum');
   });
