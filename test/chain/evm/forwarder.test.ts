@@ -1,0 +1,334 @@
+// The deposit-address forwarder on a real node (anvil): the factory deployed through the
+// deterministic deployment proxy lands where create2.ts says; deposit addresses computed offline
+// receive ETH and tokens before they have code; one relayer transaction deploys and flushes them to
+// their merchant's cold address only; nobody can send the funds anywhere else. Gas is printed for
+// the comparison with today's sweep (gas top-up + token transfer from a deposit key).
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeFunctionData, getAddress, keccak256, parseEther, stringToHex, type Abi, type Address, type Hex } from 'viem';
+import { deployToken, startAnvil, type Anvil, type TestToken } from './anvil.ts';
+import * as artifacts from '../../../src/chain/evm/forwarder/artifacts.ts';
+import { compileForwarder } from '../../../src/chain/evm/forwarder/compile.ts';
+import {
+  DEPLOYMENT_PROXY,
+  depositSalt,
+  factoryAddress,
+  factoryDeployment,
+  forwarderAddress,
+  implementationAddress,
+  proxyInitCode,
+} from '../../../src/chain/evm/forwarder/create2.ts';
+
+const { FACTORY_ABI, FORWARDER_ABI } = artifacts;
+/** The factory's ABI with the forwarder's errors, which a flush through the factory passes on. */
+const FLUSH_ABI = [...FACTORY_ABI, ...FORWARDER_ABI.filter((x) => x.type === 'error')] as const;
+
+// Two merchants' cold addresses (keys nobody here holds) and an address a thief would like.
+const coldA = addr('merchant A cold');
+const coldB = addr('merchant B cold');
+const thief = addr('thief');
+const PAYER = 0;
+const RELAYER = 1;
+const DEPOSIT_EOA = 3; // today's sweep: a deposit address with its own key
+
+function addr(label: string): Address {
+  return getAddress(`0x${keccak256(stringToHex(label)).slice(26)}`);
+}
+
+let anvil: Anvil;
+let usdt: TestToken;
+let dai: TestToken;
+const gas: Record<string, bigint> = {};
+
+async function mined(hash: Hex) {
+  const r = await anvil.pub.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  expect(r.status).toBe('success');
+  return r;
+}
+
+async function flush(cold: Address, salt: Hex, tokens: Address[], from = RELAYER) {
+  const hash = await anvil.wallet(from).writeContract({
+    address: factoryAddress(),
+    abi: FACTORY_ABI,
+    functionName: 'flush',
+    args: [cold, salt, tokens],
+  });
+  return mined(hash);
+}
+
+async function pay(to: Address, wei: bigint, data?: Hex) {
+  return mined(await anvil.wallet(PAYER).sendTransaction({ to, value: wei, data }));
+}
+
+async function payToken(token: TestToken, to: Address, units: bigint) {
+  return mined(await token.transfer(PAYER, to, units));
+}
+
+const eth = (a: Address) => anvil.pub.getBalance({ address: a });
+const code = async (a: Address) => (await anvil.pub.getCode({ address: a })) ?? '0x';
+
+beforeAll(async () => {
+  anvil = await startAnvil({ automine: true });
+  usdt = await deployToken(anvil, 'USDT', 6);
+  dai = await deployToken(anvil, 'DAI', 18);
+  await mined(await usdt.mint(anvil.account(PAYER).address, 10n ** 12n));
+  await mined(await dai.mint(anvil.account(PAYER).address, 10n ** 24n));
+});
+
+afterAll(async () => {
+  console.log('forwarder gas:', Object.fromEntries(Object.entries(gas).map(([k, v]) => [k, Number(v)])));
+  await anvil?.stop();
+});
+
+describe('committed artifacts', () => {
+  it('are byte for byte what the recorded solc version and settings make of the sources', () => {
+    const c = compileForwarder();
+    expect(c.solcVersion).toBe(artifacts.SOLC_VERSION);
+    expect(c.settings).toEqual(artifacts.SOLC_SETTINGS);
+    expect(c.factory.bytecode).toBe(artifacts.FACTORY_BYTECODE);
+    expect(c.factory.deployedBytecode).toBe(artifacts.FACTORY_DEPLOYED_BYTECODE);
+    expect(c.forwarder.bytecode).toBe(artifacts.FORWARDER_BYTECODE);
+    expect(c.forwarder.deployedBytecode).toBe(artifacts.FORWARDER_DEPLOYED_BYTECODE);
+    expect(c.factory.abi).toEqual(artifacts.FACTORY_ABI);
+    expect(c.forwarder.abi).toEqual(artifacts.FORWARDER_ABI);
+  });
+
+  it('give the forwarder no function that takes a destination', () => {
+    const fns = FORWARDER_ABI.filter((x) => x.type === 'function').map((f) => `${f.name}(${f.inputs.map((i) => i.type).join(',')})`);
+    expect(fns.sort()).toEqual(['coldAddress()', 'flush(address[])']);
+  });
+});
+
+describe('forwarder on anvil', () => {
+  const saltA = depositSalt('invoice-1');
+  const saltB = depositSalt('invoice-2');
+  let fwdA: Address;
+  let fwdB: Address;
+
+  it('deploys the factory through the deterministic deployment proxy at the offline address', async () => {
+    expect(await code(DEPLOYMENT_PROXY)).not.toBe('0x');
+    expect(await code(factoryAddress())).toBe('0x');
+    const r = await mined(await anvil.wallet(RELAYER).sendTransaction(factoryDeployment()));
+    gas.factoryDeploy = r.gasUsed;
+    expect(await code(factoryAddress())).not.toBe('0x');
+    const impl = await anvil.pub.readContract({ address: factoryAddress(), abi: FACTORY_ABI, functionName: 'implementation' });
+    expect(impl).toBe(implementationAddress());
+    // on chain is the committed runtime code, with the immutable (the implementation's address) filled in
+    const unfill = (c: Hex) => c.replaceAll(impl.slice(2).toLowerCase().padStart(64, '0'), '0'.repeat(64));
+    expect(unfill(await code(impl))).toBe(artifacts.FORWARDER_DEPLOYED_BYTECODE);
+    expect(unfill(await code(factoryAddress()))).toBe(artifacts.FACTORY_DEPLOYED_BYTECODE);
+    // the factory's view agrees with the offline computation, init code included
+    fwdA = forwarderAddress(coldA, saltA);
+    fwdB = forwarderAddress(coldB, saltB);
+    for (const [cold, salt, fwd] of [[coldA, saltA, fwdA], [coldB, saltB, fwdB]] as const) {
+      const onChain = await anvil.pub.readContract({ address: factoryAddress(), abi: FACTORY_ABI, functionName: 'forwarderAddress', args: [cold, salt] });
+      expect(onChain).toBe(fwd);
+      const init = await anvil.pub.readContract({ address: factoryAddress(), abi: FACTORY_ABI, functionName: 'proxyInitCode', args: [cold] });
+      expect(init).toBe(proxyInitCode(cold).toLowerCase());
+    }
+    expect(fwdA).not.toBe(fwdB);
+    expect(forwarderAddress(coldB, saltA)).not.toBe(fwdA);
+  });
+
+  it('pays two merchants at addresses without code, and one relayer transaction each deploys and flushes', async () => {
+    expect(await code(fwdA)).toBe('0x');
+    expect(await code(fwdB)).toBe('0x');
+    await pay(fwdA, parseEther('1.5'));
+    await payToken(usdt, fwdA, 123_450_000n);
+    await pay(fwdB, parseEther('0.25'));
+    await payToken(usdt, fwdB, 7_000_000n);
+    await payToken(dai, fwdB, parseEther('42'));
+
+    const relayerBefore = await eth(anvil.account(RELAYER).address);
+    const rA = await flush(coldA, saltA, [usdt.address]);
+    gas.deployAndFlushNativeAnd1Token = rA.gasUsed;
+    expect(await code(fwdA)).toMatch(/^0x36600557005b/);
+    expect(await eth(coldA)).toBe(parseEther('1.5'));
+    expect(await usdt.balanceOf(coldA)).toBe(123_450_000n);
+    expect(await eth(fwdA)).toBe(0n);
+    expect(await usdt.balanceOf(fwdA)).toBe(0n);
+    // merchant B untouched by A's flush
+    expect(await eth(coldB)).toBe(0n);
+    expect(await eth(fwdB)).toBe(parseEther('0.25'));
+    // the relayer only paid gas
+    const relayerAfter = await eth(anvil.account(RELAYER).address);
+    expect(relayerBefore - relayerAfter).toBe(rA.gasUsed * rA.effectiveGasPrice);
+
+    const rB = await flush(coldB, saltB, [usdt.address, dai.address]);
+    gas.deployAndFlushNativeAnd2Tokens = rB.gasUsed;
+    expect(await eth(coldB)).toBe(parseEther('0.25'));
+    expect(await usdt.balanceOf(coldB)).toBe(7_000_000n);
+    expect(await dai.balanceOf(coldB)).toBe(parseEther('42'));
+    expect(await eth(fwdB)).toBe(0n);
+    expect(await usdt.balanceOf(fwdB)).toBe(0n);
+    expect(await dai.balanceOf(fwdB)).toBe(0n);
+    expect(await usdt.balanceOf(coldA)).toBe(123_450_000n);
+
+    const coldOfA = await anvil.pub.readContract({ address: fwdA, abi: FORWARDER_ABI, functionName: 'coldAddress' });
+    expect(coldOfA).toBe(coldA);
+  });
+
+  it('accepts later payments at the deployed address and flushes them again', async () => {
+    const plain = await pay(fwdA, parseEther('0.5'));
+    gas.plainPaymentToDeployed = plain.gasUsed;
+    expect(plain.gasUsed).toBeLessThan(21_100n); // accepted by the proxy itself, no delegatecall
+    const withData = await pay(fwdA, parseEther('0.1'), '0xdeadbeef');
+    gas.paymentWithDataToDeployed = withData.gasUsed;
+    await payToken(usdt, fwdA, 1_000_000n);
+    expect(await eth(fwdA)).toBe(parseEther('0.6'));
+
+    const r = await flush(coldA, saltA, [usdt.address]);
+    gas.secondFlushNativeAnd1Token = r.gasUsed;
+    expect(await eth(coldA)).toBe(parseEther('2.1'));
+    expect(await usdt.balanceOf(coldA)).toBe(124_450_000n);
+    expect(await eth(fwdA)).toBe(0n);
+    expect(await usdt.balanceOf(fwdA)).toBe(0n);
+
+    // a flush with nothing to move is harmless
+    await flush(coldA, saltA, [usdt.address, dai.address]);
+    expect(await eth(coldA)).toBe(parseEther('2.1'));
+  });
+
+  it('lets nobody send a deposit anywhere but its cold address', async () => {
+    await pay(fwdA, parseEther('0.3'));
+    await payToken(usdt, fwdA, 5_000_000n);
+
+    // the relayer naming another cold address with A's salt reaches a different, empty forwarder
+    const elsewhere = forwarderAddress(thief, saltA);
+    expect(elsewhere).not.toBe(fwdA);
+    await flush(thief, saltA, [usdt.address]);
+    expect(await eth(thief)).toBe(0n);
+    expect(await usdt.balanceOf(thief)).toBe(0n);
+    expect(await eth(fwdA)).toBe(parseEther('0.3'));
+    expect(await usdt.balanceOf(fwdA)).toBe(5_000_000n);
+
+    // calling the deposit address directly: a token-transfer-shaped call moves nothing
+    await mined(
+      await anvil.wallet(RELAYER).sendTransaction({
+        to: fwdA,
+        data: encodeFunctionData({ abi: erc20TransferAbi, functionName: 'transfer', args: [thief, 5_000_000n] }),
+      }),
+    );
+    expect(await usdt.balanceOf(fwdA)).toBe(5_000_000n);
+
+    // the implementation refuses to act for itself (its code carries no cold address)
+    const impl = implementationAddress();
+    await expect(
+      anvil.pub.simulateContract({ address: impl, abi: FORWARDER_ABI, functionName: 'flush', args: [[]], account: anvil.account(RELAYER) }),
+    ).rejects.toThrow(/NotAProxy/);
+    const direct = await anvil.wallet(PAYER).sendTransaction({ to: impl, value: 1n, gas: 100_000n });
+    expect((await anvil.pub.waitForTransactionReceipt({ hash: direct, pollingInterval: 20 })).status).toBe('reverted');
+    expect(await eth(impl)).toBe(0n);
+
+    // a zero cold address is refused
+    await expect(
+      anvil.pub.simulateContract({
+        address: factoryAddress(),
+        abi: FACTORY_ABI,
+        functionName: 'flush',
+        args: ['0x0000000000000000000000000000000000000000', saltA, []],
+        account: anvil.account(RELAYER),
+      }),
+    ).rejects.toThrow(/ZeroColdAddress/);
+
+    // anyone may flush, and it still goes to A's cold address
+    await flush(coldA, saltA, [usdt.address], 4);
+    expect(await eth(coldA)).toBe(parseEther('2.4'));
+    expect(await usdt.balanceOf(coldA)).toBe(129_450_000n);
+    expect(await eth(fwdA)).toBe(0n);
+  });
+
+  it('forwards tokens that return no bool (USDT-style) and refuses tokens that return false', async () => {
+    const { noBool, falsy } = await deployOddTokens();
+    const salt = depositSalt('invoice-odd');
+    const fwd = forwarderAddress(coldA, salt);
+    await mined(await anvil.wallet(PAYER).writeContract({ address: noBool, abi: oddAbi, functionName: 'mint', args: [fwd, 777n] }));
+    await flush(coldA, salt, [noBool]);
+    expect(await oddBalance(noBool, coldA)).toBe(777n);
+    expect(await oddBalance(noBool, fwd)).toBe(0n);
+
+    await mined(await anvil.wallet(PAYER).writeContract({ address: falsy, abi: oddAbi, functionName: 'mint', args: [fwd, 5n] }));
+    await expect(
+      anvil.pub.simulateContract({ address: factoryAddress(), abi: FLUSH_ABI, functionName: 'flush', args: [coldA, salt, [falsy]], account: anvil.account(RELAYER) }),
+    ).rejects.toThrow(/TokenTransferFailed/);
+    // an address without code is not a token
+    await expect(
+      anvil.pub.simulateContract({ address: factoryAddress(), abi: FLUSH_ABI, functionName: 'flush', args: [coldA, salt, [thief]], account: anvil.account(RELAYER) }),
+    ).rejects.toThrow(/TokenBalanceFailed/);
+  });
+
+  it('measures today\'s sweep for comparison: gas top-up, then a token transfer signed by the deposit key', async () => {
+    const deposit = anvil.account(DEPOSIT_EOA).address;
+    await payToken(usdt, deposit, 123_450_000n);
+    const topUp = await mined(await anvil.wallet(RELAYER).sendTransaction({ to: deposit, value: parseEther('0.001') }));
+    gas.todayTopUp = topUp.gasUsed;
+    // to a fresh address, like the forwarder's first flush to a cold address without tokens
+    const fresh = addr('fresh hot wallet');
+    const t = await mined(await usdt.transfer(DEPOSIT_EOA, fresh, 123_450_000n));
+    gas.todayTokenTransferToFreshAddress = t.gasUsed;
+    const t2 = await mined(
+      await anvil.wallet(PAYER).writeContract({ address: usdt.address, abi: erc20TransferAbi, functionName: 'transfer', args: [fresh, 1n] }),
+    );
+    gas.todayTokenTransferToFundedAddress = t2.gasUsed;
+    const native = await mined(await anvil.wallet(DEPOSIT_EOA).sendTransaction({ to: fresh, value: parseEther('0.5') }));
+    gas.todayNativeSweep = native.gasUsed;
+    // a full Forwarder's code deployed per address instead of the 71-byte proxy
+    const full = await mined(await anvil.wallet(RELAYER).deployContract({ abi: FORWARDER_ABI, bytecode: artifacts.FORWARDER_BYTECODE }));
+    gas.fullForwarderCodeDeploy = full.gasUsed;
+    expect(gas.deployAndFlushNativeAnd1Token).toBeLessThan(full.gasUsed);
+  });
+});
+
+const erc20TransferAbi = [
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+] as const;
+
+const oddAbi = [
+  { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'v', type: 'uint256' }], outputs: [] },
+  { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'a', type: 'address' }], outputs: [{ name: '', type: 'uint256' }] },
+] as const;
+
+const ODD_TOKENS = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract NoBoolToken {
+    mapping(address => uint256) public balanceOf;
+    function mint(address to, uint256 v) external { balanceOf[to] += v; }
+    function transfer(address to, uint256 v) external { balanceOf[msg.sender] -= v; balanceOf[to] += v; }
+}
+contract FalseToken {
+    mapping(address => uint256) public balanceOf;
+    function mint(address to, uint256 v) external { balanceOf[to] += v; }
+    function transfer(address, uint256) external pure returns (bool) { return false; }
+}`;
+
+async function deployOddTokens(): Promise<{ noBool: Address; falsy: Address }> {
+  const solc = createRequire(import.meta.url)('solc') as { compile(input: string): string };
+  const out = JSON.parse(
+    solc.compile(
+      JSON.stringify({
+        language: 'Solidity',
+        sources: { 'Odd.sol': { content: ODD_TOKENS } },
+        settings: { evmVersion: 'paris', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+      }),
+    ),
+  ) as { contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>> };
+  const deploy = async (name: string) => {
+    const c = out.contracts['Odd.sol']![name]!;
+    const r = await mined(await anvil.wallet(PAYER).deployContract({ abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }));
+    return r.contractAddress!;
+  };
+  return { noBool: await deploy('NoBoolToken'), falsy: await deploy('FalseToken') };
+}
+
+const oddBalance = (token: Address, who: Address) =>
+  anvil.pub.readContract({ address: token, abi: oddAbi, functionName: 'balanceOf', args: [who] });
