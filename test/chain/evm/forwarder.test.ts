@@ -83,7 +83,7 @@ afterAll(async () => {
 describe('committed artifacts', () => {
   it('are byte for byte what the recorded solc version and settings make of the sources', () => {
     const c = compileForwarder();
-    expect(c.solcVersion).toBe(artifacts.SOLC_VERSION);
+    expect(c.solcVersion, 'solc differs from the recorded version: compile with that one').toBe(artifacts.SOLC_VERSION);
     expect(c.settings).toEqual(artifacts.SOLC_SETTINGS);
     expect(c.factory.bytecode).toBe(artifacts.FACTORY_BYTECODE);
     expect(c.factory.deployedBytecode).toBe(artifacts.FACTORY_DEPLOYED_BYTECODE);
@@ -96,6 +96,31 @@ describe('committed artifacts', () => {
   it('give the forwarder no function that takes a destination', () => {
     const fns = FORWARDER_ABI.filter((x) => x.type === 'function').map((f) => `${f.name}(${f.inputs.map((i) => i.type).join(',')})`);
     expect(fns.sort()).toEqual(['coldAddress()', 'flush(address[])']);
+  });
+});
+
+describe('offline addresses', () => {
+  it('pin the factory address: changing the contracts or their compilation moves every address', () => {
+    // Deposit addresses handed out before a change would no longer be flushable by the new
+    // factory, so a change here must be deliberate (and made before the first deployment).
+    expect(factoryAddress()).toBe('0x106288d0133112fc5Ca0f8dB0A9A0E61eeFEe82b');
+    expect(implementationAddress()).toBe('0xb80aB34c6A3d8e121638Dbb69C12204471f765cb');
+    expect(forwarderAddress('0x000000000000000000000000000000000000dEaD', depositSalt('invoice-1'))).toBe(
+      '0x110723f07827Bf450CA598Ef4838E416000EfDEC',
+    );
+  });
+
+  it('commit to the cold address and the salt, and refuse bad input', () => {
+    const salt = depositSalt('invoice-1');
+    expect(forwarderAddress(coldA, salt)).not.toBe(forwarderAddress(coldB, salt));
+    expect(forwarderAddress(coldA, salt)).not.toBe(forwarderAddress(coldA, depositSalt('invoice-2')));
+    expect(forwarderAddress(coldA.toLowerCase() as Address, salt)).toBe(forwarderAddress(coldA, salt));
+    expect(proxyInitCode(coldA).toLowerCase().endsWith(coldA.slice(2).toLowerCase())).toBe(true);
+    expect((proxyInitCode(coldA).length - 2) / 2).toBe(10 + 71);
+    expect(() => forwarderAddress('0x0000000000000000000000000000000000000000', salt)).toThrow(/zero address/);
+    expect(() => forwarderAddress(coldA, '0x1234')).toThrow(/32 bytes/);
+    expect(() => forwarderAddress('0x1234' as Address, salt)).toThrow();
+    expect(() => depositSalt('')).toThrow();
   });
 });
 
@@ -189,6 +214,32 @@ describe('forwarder on anvil', () => {
     expect(await eth(coldA)).toBe(parseEther('2.1'));
   });
 
+  it('costs less for a merchant whose cold address already holds the coin and the token', async () => {
+    // the usual case: the first flush to a cold address pays for creating its account and token
+    // balance once; later invoices of the same merchant do not
+    const salt = depositSalt('invoice-3');
+    const fwd = forwarderAddress(coldA, salt);
+    await pay(fwd, parseEther('0.2'));
+    await payToken(usdt, fwd, 2_000_000n);
+    const r = await flush(coldA, salt, [usdt.address]);
+    gas.deployAndFlushNativeAnd1TokenToFundedCold = r.gasUsed;
+    expect(await eth(coldA)).toBe(parseEther('2.3'));
+    expect(await usdt.balanceOf(coldA)).toBe(126_450_000n);
+    expect(await eth(fwd)).toBe(0n);
+    expect(await usdt.balanceOf(fwd)).toBe(0n);
+
+    // token only (the common stablecoin invoice)
+    const salt4 = depositSalt('invoice-4');
+    await payToken(usdt, forwarderAddress(coldA, salt4), 3_000_000n);
+    gas.deployAndFlush1TokenToFundedCold = (await flush(coldA, salt4, [usdt.address])).gasUsed;
+    // native only
+    const salt5 = depositSalt('invoice-5');
+    await pay(forwarderAddress(coldA, salt5), parseEther('0.1'));
+    gas.deployAndFlushNativeToFundedCold = (await flush(coldA, salt5, [])).gasUsed;
+    expect(await eth(coldA)).toBe(parseEther('2.4'));
+    expect(await usdt.balanceOf(coldA)).toBe(129_450_000n);
+  });
+
   it('lets nobody send a deposit anywhere but its cold address', async () => {
     await pay(fwdA, parseEther('0.3'));
     await payToken(usdt, fwdA, 5_000_000n);
@@ -233,8 +284,8 @@ describe('forwarder on anvil', () => {
 
     // anyone may flush, and it still goes to A's cold address
     await flush(coldA, saltA, [usdt.address], 4);
-    expect(await eth(coldA)).toBe(parseEther('2.4'));
-    expect(await usdt.balanceOf(coldA)).toBe(129_450_000n);
+    expect(await eth(coldA)).toBe(parseEther('2.7'));
+    expect(await usdt.balanceOf(coldA)).toBe(134_450_000n);
     expect(await eth(fwdA)).toBe(0n);
   });
 

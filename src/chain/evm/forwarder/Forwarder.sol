@@ -17,6 +17,10 @@ pragma solidity ^0.8.20;
 ///   sends whatever is left to the same cold address.
 /// - Called directly (not through a proxy) it refuses everything: its own code carries no cold
 ///   address, so it must neither forward nor hold funds.
+/// - Native coin is pulled by flush, not pushed on receipt: pushing would make every later payment
+///   cost the payer a call to the cold address, fail for senders that give only the 2300-gas
+///   stipend of Solidity's transfer(), and bounce payments whenever the cold address rejects them.
+///   Accepting and waiting for the next flush behaves like the address did before it had code.
 contract Forwarder {
     /// @dev Length of the proxy's runtime code before the appended cold address (see the factory).
     uint256 private constant COLD_OFFSET = 51;
