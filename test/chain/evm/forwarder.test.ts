@@ -18,10 +18,9 @@ import {
   implementationAddress,
   proxyInitCode,
 } from '../../../src/chain/evm/forwarder/create2.ts';
+import { FLUSH_ABI, flushCall } from '../../../src/chain/evm/forwarder/index.ts';
 
 const { FACTORY_ABI, FORWARDER_ABI } = artifacts;
-/** The factory's ABI with the forwarder's errors, which a flush through the factory passes on. */
-const FLUSH_ABI = [...FACTORY_ABI, ...FORWARDER_ABI.filter((x) => x.type === 'error')] as const;
 
 // Two merchants' cold addresses (keys nobody here holds) and an address a thief would like.
 const coldA = addr('merchant A cold');
@@ -47,13 +46,7 @@ async function mined(hash: Hex) {
 }
 
 async function flush(cold: Address, salt: Hex, tokens: Address[], from = RELAYER) {
-  const hash = await anvil.wallet(from).writeContract({
-    address: factoryAddress(),
-    abi: FACTORY_ABI,
-    functionName: 'flush',
-    args: [cold, salt, tokens],
-  });
-  return mined(hash);
+  return mined(await anvil.wallet(from).sendTransaction(flushCall(cold, salt, tokens)));
 }
 
 async function pay(to: Address, wei: bigint, data?: Hex) {
@@ -289,8 +282,19 @@ describe('forwarder on anvil', () => {
     expect(await eth(fwdA)).toBe(0n);
   });
 
+  it('accepts a payment from a contract that gives only the 2300-gas stipend (Solidity transfer())', async () => {
+    const { stipend } = await deployOddContracts();
+    const before = await eth(fwdA);
+    await mined(
+      await anvil.wallet(PAYER).writeContract({ address: stipend, abi: stipendAbi, functionName: 'pay', args: [fwdA], value: 12345n, gas: 100_000n }),
+    );
+    expect(await eth(fwdA)).toBe(before + 12345n);
+    await flush(coldA, saltA, []);
+    expect(await eth(fwdA)).toBe(0n);
+  });
+
   it('forwards tokens that return no bool (USDT-style) and refuses tokens that return false', async () => {
-    const { noBool, falsy } = await deployOddTokens();
+    const { noBool, falsy } = await deployOddContracts();
     const salt = depositSalt('invoice-odd');
     const fwd = forwarderAddress(coldA, salt);
     await mined(await anvil.wallet(PAYER).writeContract({ address: noBool, abi: oddAbi, functionName: 'mint', args: [fwd, 777n] }));
@@ -343,12 +347,16 @@ const erc20TransferAbi = [
   },
 ] as const;
 
+const stipendAbi = [
+  { type: 'function', name: 'pay', stateMutability: 'payable', inputs: [{ name: 'to', type: 'address' }], outputs: [] },
+] as const;
+
 const oddAbi = [
   { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'v', type: 'uint256' }], outputs: [] },
   { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'a', type: 'address' }], outputs: [{ name: '', type: 'uint256' }] },
 ] as const;
 
-const ODD_TOKENS = `
+const ODD_CONTRACTS = `
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 contract NoBoolToken {
@@ -356,19 +364,22 @@ contract NoBoolToken {
     function mint(address to, uint256 v) external { balanceOf[to] += v; }
     function transfer(address to, uint256 v) external { balanceOf[msg.sender] -= v; balanceOf[to] += v; }
 }
+contract StipendSender {
+    function pay(address payable to) external payable { to.transfer(msg.value); }
+}
 contract FalseToken {
     mapping(address => uint256) public balanceOf;
     function mint(address to, uint256 v) external { balanceOf[to] += v; }
     function transfer(address, uint256) external pure returns (bool) { return false; }
 }`;
 
-async function deployOddTokens(): Promise<{ noBool: Address; falsy: Address }> {
+async function deployOddContracts(): Promise<{ noBool: Address; falsy: Address; stipend: Address }> {
   const solc = createRequire(import.meta.url)('solc') as { compile(input: string): string };
   const out = JSON.parse(
     solc.compile(
       JSON.stringify({
         language: 'Solidity',
-        sources: { 'Odd.sol': { content: ODD_TOKENS } },
+        sources: { 'Odd.sol': { content: ODD_CONTRACTS } },
         settings: { evmVersion: 'paris', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
       }),
     ),
@@ -378,7 +389,7 @@ async function deployOddTokens(): Promise<{ noBool: Address; falsy: Address }> {
     const r = await mined(await anvil.wallet(PAYER).deployContract({ abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }));
     return r.contractAddress!;
   };
-  return { noBool: await deploy('NoBoolToken'), falsy: await deploy('FalseToken') };
+  return { noBool: await deploy('NoBoolToken'), falsy: await deploy('FalseToken'), stipend: await deploy('StipendSender') };
 }
 
 const oddBalance = (token: Address, who: Address) =>
