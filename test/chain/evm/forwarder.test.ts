@@ -293,6 +293,18 @@ describe('forwarder on anvil', () => {
     expect(await eth(fwdA)).toBe(0n);
   });
 
+  it('needs no reentrancy guard: a cold address that flushes again on receipt still gets exactly the deposit', async () => {
+    const { reentering } = await deployOddContracts();
+    const salt = depositSalt('invoice-reenter');
+    await mined(await anvil.wallet(PAYER).writeContract({ address: reentering, abi: reenteringAbi, functionName: 'set', args: [factoryAddress(), salt] }));
+    const fwd = forwarderAddress(reentering, salt);
+    await pay(fwd, parseEther('0.4'));
+    await flush(reentering, salt, []);
+    expect(await anvil.pub.readContract({ address: reentering, abi: reenteringAbi, functionName: 'calls' })).toBe(1n);
+    expect(await eth(reentering)).toBe(parseEther('0.4'));
+    expect(await eth(fwd)).toBe(0n);
+  });
+
   it('forwards tokens that return no bool (USDT-style) and refuses tokens that return false', async () => {
     const { noBool, falsy } = await deployOddContracts();
     const salt = depositSalt('invoice-odd');
@@ -351,6 +363,11 @@ const stipendAbi = [
   { type: 'function', name: 'pay', stateMutability: 'payable', inputs: [{ name: 'to', type: 'address' }], outputs: [] },
 ] as const;
 
+const reenteringAbi = [
+  { type: 'function', name: 'set', stateMutability: 'nonpayable', inputs: [{ name: 'f', type: 'address' }, { name: 's', type: 'bytes32' }], outputs: [] },
+  { type: 'function', name: 'calls', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'uint256' }] },
+] as const;
+
 const oddAbi = [
   { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'v', type: 'uint256' }], outputs: [] },
   { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'a', type: 'address' }], outputs: [{ name: '', type: 'uint256' }] },
@@ -367,13 +384,32 @@ contract NoBoolToken {
 contract StipendSender {
     function pay(address payable to) external payable { to.transfer(msg.value); }
 }
+interface IFlush { function flush(address cold, bytes32 salt, address[] calldata tokens) external returns (address); }
+/// A cold address that calls flush again from its receive: the reentrant flush finds the deposit
+/// address already empty, and nothing can go anywhere but here.
+contract ReenteringCold {
+    uint256 public calls;
+    address public factory;
+    bytes32 public salt;
+    function set(address f, bytes32 s) external { factory = f; salt = s; }
+    receive() external payable {
+        if (++calls == 1) IFlush(factory).flush(address(this), salt, new address[](0));
+    }
+}
 contract FalseToken {
     mapping(address => uint256) public balanceOf;
     function mint(address to, uint256 v) external { balanceOf[to] += v; }
     function transfer(address, uint256) external pure returns (bool) { return false; }
 }`;
 
-async function deployOddContracts(): Promise<{ noBool: Address; falsy: Address; stipend: Address }> {
+let odd: Promise<{ noBool: Address; falsy: Address; stipend: Address; reentering: Address }> | undefined;
+
+/** The helper contracts above, compiled and deployed once. */
+function deployOddContracts() {
+  return (odd ??= compileAndDeployOdd());
+}
+
+async function compileAndDeployOdd(): Promise<{ noBool: Address; falsy: Address; stipend: Address; reentering: Address }> {
   const solc = createRequire(import.meta.url)('solc') as { compile(input: string): string };
   const out = JSON.parse(
     solc.compile(
@@ -389,7 +425,7 @@ async function deployOddContracts(): Promise<{ noBool: Address; falsy: Address; 
     const r = await mined(await anvil.wallet(PAYER).deployContract({ abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }));
     return r.contractAddress!;
   };
-  return { noBool: await deploy('NoBoolToken'), falsy: await deploy('FalseToken'), stipend: await deploy('StipendSender') };
+  return { noBool: await deploy('NoBoolToken'), falsy: await deploy('FalseToken'), stipend: await deploy('StipendSender'), reentering: await deploy('ReenteringCold') };
 }
 
 const oddBalance = (token: Address, who: Address) =>
