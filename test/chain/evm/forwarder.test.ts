@@ -45,8 +45,8 @@ async function mined(hash: Hex) {
   return r;
 }
 
-async function flush(cold: Address, salt: Hex, tokens: Address[], from = RELAYER) {
-  return mined(await anvil.wallet(from).sendTransaction(flushCall(cold, salt, tokens)));
+async function flush(cold: Address, salt: Hex, tokens: Address[], from = RELAYER, native = true) {
+  return mined(await anvil.wallet(from).sendTransaction(flushCall(cold, salt, tokens, { native })));
 }
 
 async function pay(to: Address, wei: bigint, data?: Hex) {
@@ -88,7 +88,7 @@ describe('committed artifacts', () => {
 
   it('give the forwarder no function that takes a destination', () => {
     const fns = FORWARDER_ABI.filter((x) => x.type === 'function').map((f) => `${f.name}(${f.inputs.map((i) => i.type).join(',')})`);
-    expect(fns.sort()).toEqual(['coldAddress()', 'flush(address[])']);
+    expect(fns.sort()).toEqual(['coldAddress()', 'flush(address[],bool)']);
   });
 });
 
@@ -96,10 +96,10 @@ describe('offline addresses', () => {
   it('pin the factory address: changing the contracts or their compilation moves every address', () => {
     // Deposit addresses handed out before a change would no longer be flushable by the new
     // factory, so a change here must be deliberate (and made before the first deployment).
-    expect(factoryAddress()).toBe('0x106288d0133112fc5Ca0f8dB0A9A0E61eeFEe82b');
-    expect(implementationAddress()).toBe('0xb80aB34c6A3d8e121638Dbb69C12204471f765cb');
+    expect(factoryAddress()).toBe('0xa4960B3A6A9739bCA5320c1008eEcd4D9E6F8015');
+    expect(implementationAddress()).toBe('0x79F6888E7ef6762801A3175D9d6a67b12c7F13Fd');
     expect(forwarderAddress('0x000000000000000000000000000000000000dEaD', depositSalt('invoice-1'))).toBe(
-      '0x110723f07827Bf450CA598Ef4838E416000EfDEC',
+      '0xafE461b0e453EBf916f01d47A83Af9325F314BBC',
     );
   });
 
@@ -258,7 +258,7 @@ describe('forwarder on anvil', () => {
     // the implementation refuses to act for itself (its code carries no cold address)
     const impl = implementationAddress();
     await expect(
-      anvil.pub.simulateContract({ address: impl, abi: FORWARDER_ABI, functionName: 'flush', args: [[]], account: anvil.account(RELAYER) }),
+      anvil.pub.simulateContract({ address: impl, abi: FORWARDER_ABI, functionName: 'flush', args: [[], true], account: anvil.account(RELAYER) }),
     ).rejects.toThrow(/NotAProxy/);
     const direct = await anvil.wallet(PAYER).sendTransaction({ to: impl, value: 1n, gas: 100_000n });
     expect((await anvil.pub.waitForTransactionReceipt({ hash: direct, pollingInterval: 20 })).status).toBe('reverted');
@@ -270,7 +270,7 @@ describe('forwarder on anvil', () => {
         address: factoryAddress(),
         abi: FACTORY_ABI,
         functionName: 'flush',
-        args: ['0x0000000000000000000000000000000000000000', saltA, []],
+        args: ['0x0000000000000000000000000000000000000000', saltA, [], true],
         account: anvil.account(RELAYER),
       }),
     ).rejects.toThrow(/ZeroColdAddress/);
@@ -305,6 +305,21 @@ describe('forwarder on anvil', () => {
     expect(await eth(fwd)).toBe(0n);
   });
 
+  it('still moves the tokens when the cold address refuses the native coin (one wei cannot block them)', async () => {
+    const { falsy: refuses } = await deployOddContracts(); // a contract without receive or fallback
+    const salt = depositSalt('invoice-refusing-cold');
+    const fwd = forwarderAddress(refuses, salt);
+    await pay(fwd, 1n);
+    await payToken(usdt, fwd, 9_000_000n);
+    await expect(
+      anvil.pub.simulateContract({ address: factoryAddress(), abi: FLUSH_ABI, functionName: 'flush', args: [refuses, salt, [usdt.address], true], account: anvil.account(RELAYER) }),
+    ).rejects.toThrow(/NativeTransferFailed/);
+    await flush(refuses, salt, [usdt.address], RELAYER, false);
+    expect(await usdt.balanceOf(refuses)).toBe(9_000_000n);
+    expect(await usdt.balanceOf(fwd)).toBe(0n);
+    expect(await eth(fwd)).toBe(1n); // kept for a later flush
+  });
+
   it('forwards tokens that return no bool (USDT-style) and refuses tokens that return false', async () => {
     const { noBool, falsy } = await deployOddContracts();
     const salt = depositSalt('invoice-odd');
@@ -316,11 +331,11 @@ describe('forwarder on anvil', () => {
 
     await mined(await anvil.wallet(PAYER).writeContract({ address: falsy, abi: oddAbi, functionName: 'mint', args: [fwd, 5n] }));
     await expect(
-      anvil.pub.simulateContract({ address: factoryAddress(), abi: FLUSH_ABI, functionName: 'flush', args: [coldA, salt, [falsy]], account: anvil.account(RELAYER) }),
+      anvil.pub.simulateContract({ address: factoryAddress(), abi: FLUSH_ABI, functionName: 'flush', args: [coldA, salt, [falsy], true], account: anvil.account(RELAYER) }),
     ).rejects.toThrow(/TokenTransferFailed/);
     // an address without code is not a token
     await expect(
-      anvil.pub.simulateContract({ address: factoryAddress(), abi: FLUSH_ABI, functionName: 'flush', args: [coldA, salt, [thief]], account: anvil.account(RELAYER) }),
+      anvil.pub.simulateContract({ address: factoryAddress(), abi: FLUSH_ABI, functionName: 'flush', args: [coldA, salt, [thief], true], account: anvil.account(RELAYER) }),
     ).rejects.toThrow(/TokenBalanceFailed/);
   });
 
@@ -384,7 +399,7 @@ contract NoBoolToken {
 contract StipendSender {
     function pay(address payable to) external payable { to.transfer(msg.value); }
 }
-interface IFlush { function flush(address cold, bytes32 salt, address[] calldata tokens) external returns (address); }
+interface IFlush { function flush(address cold, bytes32 salt, address[] calldata tokens, bool native) external returns (address); }
 /// A cold address that calls flush again from its receive: the reentrant flush finds the deposit
 /// address already empty, and nothing can go anywhere but here.
 contract ReenteringCold {
@@ -393,7 +408,7 @@ contract ReenteringCold {
     bytes32 public salt;
     function set(address f, bytes32 s) external { factory = f; salt = s; }
     receive() external payable {
-        if (++calls == 1) IFlush(factory).flush(address(this), salt, new address[](0));
+        if (++calls == 1) IFlush(factory).flush(address(this), salt, new address[](0), true);
     }
 }
 contract FalseToken {

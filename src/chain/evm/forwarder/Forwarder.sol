@@ -33,20 +33,23 @@ contract Forwarder {
     error TokenBalanceFailed(address token);
     error TokenTransferFailed(address token);
 
-    /// @notice Sends the whole native balance and the whole balance of each token in `tokens` to
-    /// the cold address fixed in this deposit address's code.
-    /// @dev A token whose balanceOf fails or whose transfer fails or returns false reverts the whole
-    /// flush, so nothing is reported as forwarded that was not: the caller retries without it.
-    /// Tokens that return no data from transfer (USDT on Ethereum) are accepted, which is why the
-    /// call is low-level. A listed address without code fails balanceOf (no 32-byte answer).
-    function flush(address[] calldata tokens) external {
+    /// @notice Sends the whole balance of each token in `tokens`, and with `native` the whole native
+    /// balance, to the cold address fixed in this deposit address's code.
+    /// @dev Any failure reverts the whole flush, so nothing is reported as forwarded that was not
+    /// (and gas estimation sees the gas a full flush needs): a token whose balanceOf fails or whose
+    /// transfer fails or returns false, or a refused native transfer. The caller retries without
+    /// it. That is why the native leg can be left out: otherwise anyone could send one wei to a
+    /// deposit address whose cold address is a contract refusing the native coin and so block its
+    /// tokens. Tokens that return no data from transfer (USDT on Ethereum) are accepted, which is
+    /// why the call is low-level. A listed address without code fails balanceOf (no 32-byte answer).
+    function flush(address[] calldata tokens, bool native) external {
         if (address(this) == self) revert NotAProxy();
         address cold = coldAddress();
-        uint256 native = address(this).balance;
-        if (native != 0) {
+        uint256 amount = native ? address(this).balance : 0;
+        if (amount != 0) {
             // All gas is forwarded: the cold address may be a contract wallet whose receive costs
             // more than 2300 gas.
-            (bool ok, ) = cold.call{value: native}("");
+            (bool ok, ) = cold.call{value: amount}("");
             if (!ok) revert NativeTransferFailed();
         }
         for (uint256 i = 0; i < tokens.length; ++i) {

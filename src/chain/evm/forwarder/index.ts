@@ -13,10 +13,21 @@ export * from './create2.ts';
 export const FLUSH_ABI = [...FACTORY_ABI, ...FORWARDER_ABI.filter((x) => x.type === 'error')] as const;
 
 /** The relayer's transaction (no value): deploy the deposit address for (cold, salt) if it has no
- * code yet, then move its native balance and its whole balance of each token to `cold`. */
-export function flushCall(cold: Address, salt: Hex, tokens: readonly Address[], factory: Address = factoryAddress()): { to: Address; data: Hex } {
+ * code yet, then move its whole balance of each token and (unless `native` is false) its native
+ * balance to `cold`. Leave the native coin out only when the cold address refuses it, so that
+ * the tokens still move. */
+export function flushCall(
+  cold: Address,
+  salt: Hex,
+  tokens: readonly Address[],
+  opts: { native?: boolean; factory?: Address } = {},
+): { to: Address; data: Hex } {
   return {
-    to: factory,
-    data: encodeFunctionData({ abi: FACTORY_ABI, functionName: 'flush', args: [getAddress(cold), salt, tokens.map((t) => getAddress(t))] }),
+    to: opts.factory ?? factoryAddress(),
+    data: encodeFunctionData({
+      abi: FACTORY_ABI,
+      functionName: 'flush',
+      args: [getAddress(cold), salt, tokens.map((t) => getAddress(t)), opts.native ?? true],
+    }),
   };
 }
