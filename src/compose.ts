@@ -86,8 +86,8 @@ function connectionLog(): (msg: string, err: unknown) => void {
 
 /** A process starting while its database restarts (a supervisor restarting everything at once)
  * waits for it, up to a minute, instead of exiting. */
-async function migrateWhenReachable(storage: Storage): Promise<void> {
-  const deadline = Date.now() + 60_000;
+async function migrateWhenReachable(storage: Storage, waitMs: number): Promise<void> {
+  const deadline = Date.now() + (Number.isFinite(waitMs) && waitMs > 0 ? waitMs : 0);
   for (let waited = false; ; waited = true) {
     try {
       await migrateToLatest(storage);
@@ -109,7 +109,7 @@ export async function createContext(
     sqlitePath: join(config.dataDir, 'satchel.sqlite'),
     log: connectionLog(),
   });
-  await migrateWhenReachable(storage);
+  await migrateWhenReachable(storage, config.dbStartWaitMs);
   // Networks as their drivers' settings make them (a test chain's address prefixes and coin type).
   const registry = Registry.load(config.registryFile).withNetworks((n) => families.configuredNetwork(n, config.networks[n.code]));
   const now = opts.now ?? Date.now;

@@ -56,6 +56,8 @@ export interface Config {
   workerIntervalMs: number;
   /** Longest a graceful shutdown (SIGTERM) may take before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** How long a start waits for a database that does not answer yet (ms). */
+  dbStartWaitMs: number;
   /** How long a payout the hot wallet cannot cover stays `process` before it fails and its funds return. */
   payoutStuckTimeoutMs: number;
   /** One webhook attempt's time limit; a claimed batch's lease is derived from it. */
@@ -109,6 +111,7 @@ type FileConfig = Partial<{
   trust_proxy: boolean | number | string;
   worker_interval_ms: number;
   shutdown_timeout_ms: number;
+  db_start_wait_ms: number;
   payout_stuck_timeout_seconds: number;
   webhook_timeout_ms: number;
   webhook_target_limit: number;
@@ -334,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConnectionsPerAddress: count('SATCHEL_MAX_CONNECTIONS_PER_ADDRESS', env.SATCHEL_MAX_CONNECTIONS_PER_ADDRESS ?? fc.max_connections_per_address, 64, 0),
     workerIntervalMs: Number(env.SATCHEL_WORKER_INTERVAL_MS ?? fc.worker_interval_ms ?? 500),
     shutdownTimeoutMs: Number(env.SATCHEL_SHUTDOWN_TIMEOUT_MS ?? fc.shutdown_timeout_ms ?? 25_000),
+    dbStartWaitMs: Number(env.SATCHEL_DB_START_WAIT_MS ?? fc.db_start_wait_ms ?? 60_000),
     payoutStuckTimeoutMs: 1000 * Number(env.SATCHEL_PAYOUT_STUCK_TIMEOUT_SECONDS ?? fc.payout_stuck_timeout_seconds ?? 3600),
     webhookTimeoutMs: Number(env.SATCHEL_WEBHOOK_TIMEOUT_MS ?? fc.webhook_timeout_ms ?? 10_000),
     webhookTargetLimit: Math.max(1, Number(env.SATCHEL_WEBHOOK_TARGET_LIMIT ?? fc.webhook_target_limit ?? 8)),

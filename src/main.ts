@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { demoBanner, startGateway } from './server.ts';
+import { demoBanner, startGatewayWhenDatabaseAnswers } from './server.ts';
 import { demoLink } from './demo/index.ts';
 import { demoDashboardBanner } from './dashboard/demo.ts';
 import { formatNetworkTable } from './chain/network-report.ts';
@@ -12,7 +12,9 @@ try {
   console.error(`satchel: ${e.message}`);
   process.exit(1);
 }
-const gw = await startGateway(config).catch((e: unknown) => {
+// A database that does not answer yet (it restarts, or starts after the gateway) is waited for,
+// up to SATCHEL_DB_START_WAIT_MS; then the start fails as before.
+const gw = await startGatewayWhenDatabaseAnswers(config, { waitMs: config.dbStartWaitMs, say: (line) => console.error(line) }).catch((e: unknown) => {
   if (!(e instanceof ConfigError)) throw e;
   console.error(`satchel: ${e.message}`);
   process.exit(1);

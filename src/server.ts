@@ -9,6 +9,7 @@ import { createMerchant, listMerchants, type Merchant } from './merchants/store.
 import { acquireWorkerLock, runWorkers } from './worker/index.ts';
 import { stopRefills } from './chain/allocate.ts';
 import { oneWorkerProcess } from './db/differences.ts';
+import { DatabaseUnavailableError } from './errors.ts';
 import type { ChainLog } from './chain/contract.ts';
 import type { NetworkReport } from './contracts/network-report.ts';
 
@@ -31,17 +32,26 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
     throw e;
   }
   let demo: Merchant | null = null;
-  if (opts.createDemo !== false && (await listMerchants(ctx.storage.db)).length === 0) {
-    demo = await createMerchant(ctx.storage.db, 'Demo shop');
+  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  let networks: NetworkReport[];
+  try {
+    if (opts.createDemo !== false && (await listMerchants(ctx.storage.db)).length === 0) {
+      demo = await createMerchant(ctx.storage.db, 'Demo shop');
+    }
+    app = await buildApp(ctx, { logger: opts.logger });
+    // The drivers' lines (reorganisations, alarms) go where the server's own go.
+    ctx.chains.useLog(app.log);
+    // Before the first request: a real network whose node does not answer now is not offered
+    // until it does, and the timer below is what notices that it does (in every role: an API
+    // process decides what it offers too).
+    networks = await ctx.chains.checkNodes(chainLogOf(app));
+  } catch (e) {
+    // Nothing is listening yet: let go of the database, so a start tried again holds one pool.
+    await app?.close().catch(() => {});
+    await ctx.storage.close().catch(() => {});
+    throw e;
   }
-  const app = await buildApp(ctx, { logger: opts.logger });
-  // The drivers' lines (reorganisations, alarms) go where the server's own go.
-  ctx.chains.useLog(app.log);
-  const chainLog: ChainLog = (level, msg, data) => app.log[level](data ?? {}, msg);
-  // Before the first request: a real network whose node does not answer now is not offered until
-  // it does, and the timer below is what notices that it does (in every role: an API process
-  // decides what it offers too).
-  const networks = await ctx.chains.checkNodes(chainLog);
+  const chainLog = chainLogOf(app);
   const nodeChecks = setInterval(() => void ctx.chains.checkNodes(chainLog).catch(() => {}), config.nodeCheckIntervalMs);
   nodeChecks.unref();
   // A worker-only process serves no HTTP (it would take the API's port); `url` is then empty.
@@ -71,6 +81,32 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
       await ctx.storage.close();
     },
   };
+}
+
+function chainLogOf(app: FastifyInstance): ChainLog {
+  return (level, msg, data) => app.log[level](data ?? {}, msg);
+}
+
+/**
+ * Starts the gateway, waiting for the database when it does not answer yet (a database that
+ * restarts at the same moment as the gateway, or comes up after it): every `retryMs` until
+ * `waitMs` has passed, saying so once per attempt. Any other failure ends the start at once.
+ */
+export async function startGatewayWhenDatabaseAnswers(
+  config: Config,
+  opts: { waitMs: number; retryMs?: number; say?: (line: string) => void; start?: (config: Config) => Promise<Gateway> },
+): Promise<Gateway> {
+  const start = opts.start ?? startGateway;
+  const deadline = Date.now() + (Number.isFinite(opts.waitMs) && opts.waitMs > 0 ? opts.waitMs : 0);
+  for (;;) {
+    try {
+      return await start(config);
+    } catch (e) {
+      if (!(e instanceof DatabaseUnavailableError) || Date.now() >= deadline) throw e;
+      opts.say?.(`satchel: the database does not answer yet (${String((e.cause as Error | undefined)?.message ?? e.message)}); trying again`);
+      await new Promise((r) => setTimeout(r, opts.retryMs ?? 1000));
+    }
+  }
 }
 
 // The banner lives with the demo (src/demo/banner.ts), where `satchel merchant show` reprints it.
