@@ -1,22 +1,15 @@
 // Whatever differs between SQLite and PostgreSQL is decided inside src/db/ (src/db/differences.ts
 // and the storage itself): no other source file asks which of them it runs on. And writes go one
 // way: through Storage.write (or relaxedWrite), never a transaction opened on the Kysely itself.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './helpers/source-files.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(join(ROOT, dir))) {
-    const path = `${dir}/${name}`;
-    if (statSync(join(ROOT, path)).isDirectory()) out.push(...files(path));
-    else if (/\.(ts|tsx|js)$/.test(name)) out.push(path);
-  }
-  return out;
-}
+const files = sourceFiles;
 
 /** What reads which database is behind the storage: its `kind`, or a comparison with a database's name. */
 const ASKS_WHICH = [/\bstorage\s*\??\.\s*kind\b/, /\bkind\s*[!=]==?\s*['"](sqlite|postgres)['"]/, /['"](sqlite|postgres)['"]\s*[!=]==?\s*\w*kind\b/, /\bDialectKind\b/, /\bStorage\s*\[\s*['"]kind['"]\s*\]/];

@@ -2,11 +2,12 @@
 // test/architecture.layers.json: no import points to a later layer, no file reaches itself
 // through imports, and no feature imports another feature (one feature asks another through
 // ctx.features). What still breaks a rule is listed there exactly, so the lists only shrink.
-import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './helpers/source-files.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SPEC = JSON.parse(readFileSync(join(ROOT, 'test/architecture.layers.json'), 'utf8')) as {
@@ -15,15 +16,7 @@ const SPEC = JSON.parse(readFileSync(join(ROOT, 'test/architecture.layers.json')
   remaining: { upward: string[]; cycles: string[]; features: string[] };
 };
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(join(ROOT, dir))) {
-    const path = `${dir}/${name}`;
-    if (statSync(join(ROOT, path)).isDirectory()) out.push(...files(path));
-    else if (/\.(ts|tsx|js)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
+const files = sourceFiles;
 
 /** Every module specifier of a file, as TypeScript's own scanner reads them (comments and strings
  * cannot fool it): import/export ... from, side-effect imports, import(). */
