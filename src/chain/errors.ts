@@ -86,3 +86,15 @@ export class FaultyNodeError extends NodeError {
     super(method, null, message);
   }
 }
+
+/** What a merchant supplied as receiving material cannot be used; the message names the problem
+ * (and never repeats a secret). `problem`: a short code (`private_key`, `wrong_network`, ...). */
+export class CustodyInputError extends Error {
+  constructor(
+    readonly problem: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CustodyInputError';
+  }
+}

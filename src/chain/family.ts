@@ -11,8 +11,51 @@ import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import type { DriverFactories, DriverFactory } from './contract.ts';
 import { AddressFormats, type AddressFormatRules } from './address/index.ts';
 
-/** How a family's deposit keys are held. `seed`: derived from the gateway's BIP-39 seed. */
-export type CustodyForm = 'seed';
+/** How a family's deposit keys are held. `seed`: derived from the gateway's BIP-39 seed;
+ * `watch-only`: from what each merchant supplies, with no spending key on the gateway. */
+export type CustodyForm = 'seed' | 'watch-only';
+
+/** What a merchant may supply for a watch-only network (one of them; the family says which). */
+export interface CustodyInput {
+  /** An account-level extended public key (xpub, zpub, Ltub, ...). */
+  xpub?: string;
+  /** An output descriptor. */
+  descriptor?: string;
+  /** A cold address the funds must end up at. */
+  address?: string;
+}
+
+/** A merchant's receiving material as stored: public, and enough to derive every deposit address. */
+export interface ParsedCustody {
+  /** `extended-key`, `descriptor` or `address`. */
+  kind: 'extended-key' | 'descriptor' | 'address';
+  /** The canonical form deposit addresses are derived from (a descriptor with its checksum, a
+   * checksummed address). */
+  material: string;
+  /** What the merchant and the dashboard are shown (the key, the descriptor or the address). */
+  summary: string;
+}
+
+/** A family's watch-only receiving: checking what a merchant supplies and deriving from it. */
+export interface WatchOnlyCustody {
+  /** What the merchant gives, in words for the CLI's and dashboard's help. */
+  readonly accepts: string;
+  /** Which CustodyInput fields the family takes. */
+  readonly inputs: readonly (keyof CustodyInput)[];
+  /**
+   * Checks the input for the network (its chain, its prefixes). Throws CustodyInputError (../chain/errors.ts)
+   * naming the problem; a private key in the input is refused and never echoed.
+   */
+  parse(network: NetworkDef, input: CustodyInput): ParsedCustody;
+  /**
+   * Deposit address number `index` of stored material `material` (custody row `custodyId`), and
+   * the path recorded with it (./watch-paths.ts). Pure and cheap: no node is asked.
+   */
+  deposit(network: NetworkDef, material: string, custodyId: string, index: number): { address: string; path: string };
+  /** A warning about valid input the merchant should look at again (a cold address that is a
+   * contract, say), when the family can tell; asks the network's node, so it may fail: callers ignore failures. */
+  warn?(network: NetworkDef, settings: NetworkConfig | undefined, parsed: ParsedCustody): Promise<string | null>;
+}
 
 /** How far a network's scan has come, from its stored cursor (for /readyz and /metrics). */
 export interface ScanStatus {
@@ -50,6 +93,8 @@ export interface ChainFamily {
   readonly addressFormats?: Readonly<Record<string, AddressFormatRules>>;
   /** How its keys may be held. */
   readonly custody: readonly CustodyForm[];
+  /** Its watch-only receiving, when `custody` includes `watch-only`. */
+  readonly watchOnly?: WatchOnlyCustody;
   /** A transaction id in the family's shape, from 32 bytes written as 64 hex digits. */
   readonly txid?: (hex: string) => string;
   /** The one written form of an address, where several mean the same account. */

@@ -120,3 +120,27 @@ export function sweepThresholds(s: { enabled?: unknown; min_native?: unknown; mi
     everyMs: every * 1000,
   };
 }
+
+/**
+ * How a network's received funds are held (`networks.CODE.custody`, docs/custody.md):
+ * - `watch-only` (the default of every real driver): deposit addresses derive from what the merchant
+ *   supplied for the network (an extended public key, a descriptor, a cold address behind a
+ *   forwarder); the gateway holds no key that can spend them.
+ * - `hot`: deposit addresses derive from the gateway's seed, which can spend them (the older model).
+ * The simulated driver has no real money and always derives from the seed: it reports `hot`.
+ */
+export type CustodyMode = 'hot' | 'watch-only';
+
+export const CUSTODY_MODES: readonly CustodyMode[] = ['hot', 'watch-only'];
+
+/** The `custody` setting of a network run by driver `driver`; `where` names it in the error. */
+export function custodyMode(cfg: NetworkConfig | undefined, driver: string, where: string): CustodyMode {
+  const v = cfg?.custody;
+  if (driver === 'simulated') {
+    if (v !== undefined && v !== 'hot') throw new Error(`${where}.custody: the simulated driver holds no real money; only "hot" (or nothing) is accepted`);
+    return 'hot';
+  }
+  if (v === undefined || v === null) return 'watch-only';
+  if (v !== 'hot' && v !== 'watch-only') throw new Error(`${where}.custody: "watch-only" or "hot" is required`);
+  return v;
+}

@@ -13,6 +13,7 @@ import { countIncident } from './incidents.ts';
 import { FaultyNodeError } from './errors.ts';
 import { listNodeFaults, NodeFaults, type NodeFault } from './node-faults.ts';
 import { pollSignal } from './poll-signal.ts';
+import { custodyMode, type CustodyMode } from './network-settings.ts';
 
 /**
  * How far behind the newest address already read each poll reads the addresses table again. An
@@ -89,6 +90,10 @@ export class Chains {
     for (const [code, settings] of Object.entries(opts.config.networks)) {
       const kind = driverOf(settings);
       if (!this.factories[kind]) throw new Error(`networks.${code}.driver: unknown driver "${kind}" (known: ${Object.keys(this.factories).join(', ')})`);
+      const network = opts.registry.network(code);
+      if (network && custodyMode(settings, kind, `networks.${code}`) === 'watch-only' && !this.families.of(network)?.watchOnly) {
+        throw new Error(`networks.${code}.custody: driver "${kind}" cannot receive watch-only yet; set "custody": "hot" to run it with the gateway's seed`);
+      }
     }
   }
 
@@ -107,6 +112,20 @@ export class Chains {
   /** The name of the driver that runs the network. */
   kind(code: string): string {
     return driverKind(this.opts.config.networks, code);
+  }
+
+  /**
+   * How the network's received funds are held (`networks.CODE.custody`): `watch-only`, the
+   * default of every real driver, or `hot`. The simulated driver is always `hot`.
+   */
+  custodyMode(code: string): CustodyMode {
+    const c = code.toUpperCase();
+    return custodyMode(this.opts.config.networks[c], this.kind(c), `networks.${c}`);
+  }
+
+  /** The real networks the operator runs in hot custody (a warning at start and on the dashboard). */
+  hotRealNetworks(): string[] {
+    return this.opts.registry.networks.filter((n) => !this.isSimulated(n.code) && !this.isDisabled(n.code) && this.custodyMode(n.code) === 'hot').map((n) => n.code);
   }
 
   isSimulated(code: string): boolean {

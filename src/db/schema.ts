@@ -2,8 +2,8 @@
 // in ./tables/; amounts are text (exact decimals); booleans are 0/1 integers on both databases;
 // times are integer milliseconds since the epoch unless named *_at_s (seconds).
 import type { Generated } from 'kysely';
-import type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWalletsTable } from './tables/merchants.ts';
-export type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWalletsTable } from './tables/merchants.ts';
+import type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWalletsTable, MerchantCustodyTable } from './tables/merchants.ts';
+export type { MerchantsTable, MerchantProfilesTable, OrderIdsTable, MerchantWalletsTable, MerchantCustodyTable } from './tables/merchants.ts';
 import type { SeedRecordTable, HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, NodeFaultsTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
 export type { SeedRecordTable, HdCountersTable, AddressPoolTable, AddressesTable, ChainTransfersTable, ChainCursorsTable, ChainScansTable, NodeFaultsTable, SimTransactionsTable, OutgoingEventsTable, SetAsideTransfersTable } from './tables/chain.ts';
 import type { ScanCursorsTable, ScanBlocksTable, ScanTransfersTable, ScanOutgoingTable } from './tables/scan.ts';
@@ -21,6 +21,7 @@ export type { DashboardUsersTable, DashboardLinksTable, DashboardSessionsTable, 
 
 export interface DB {
   merchants: MerchantsTable;
+  merchant_custody: MerchantCustodyTable;
   merchant_profiles: MerchantProfilesTable;
   hd_counters: HdCountersTable;
   seed_record: SeedRecordTable;

@@ -57,7 +57,7 @@ describe.each(list)('migration 021 (scan tables) on $name', (backend) => {
     expect(ran).toContain('020_node_faults');
     expect(ran).not.toContain('021_scan_tables');
     await fillFamilyTables(storage.db as unknown as Kysely<any>);
-    expect(await migrateToLatest(storage)).toEqual(['021_scan_tables']);
+    expect(await migrateToLatest(storage)).toContain('021_scan_tables');
   });
   afterAll(async () => {
     await storage?.close();

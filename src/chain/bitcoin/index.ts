@@ -7,6 +7,7 @@ import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { DepositPaths, DriverDeps } from '../contract.ts';
 import type { ChainFamily } from '../family.ts';
+import { bitcoinWatchOnly } from './custody.ts';
 import { BITCOIN_NODE_LIMITS } from './limits.ts';
 import { bitcoinScanStatus } from './status.ts';
 import { bitcoinAddressFormat, dogecoinAddressFormat, litecoinAddressFormat } from './address-format.ts';
@@ -47,7 +48,8 @@ export const bitcoinFamily: ChainFamily = {
   name: 'bitcoin',
   drivers: { [BITCOIN_CORE]: bitcoinDriverFactory },
   addressFormats: { bitcoin: bitcoinAddressFormat, litecoin: litecoinAddressFormat, dogecoin: dogecoinAddressFormat },
-  custody: ['seed'],
+  custody: ['seed', 'watch-only'],
+  watchOnly: bitcoinWatchOnly,
   configuredNetwork,
   expectedChain: (network) => network.chain ?? 'main',
   isDevChain: (chain) => chain === 'regtest',

@@ -9,6 +9,7 @@ import type { NetworkDef } from '../../registry/index.ts';
 import { getAddress, isAddress } from 'viem';
 import type { DriverDeps } from '../contract.ts';
 import type { ChainFamily } from '../family.ts';
+import { evmWatchOnly } from './custody.ts';
 import { EVM_NODE_LIMITS } from './limits.ts';
 import { evmPaymentTarget, evmWalletPay } from './wallet-pay.ts';
 import { evmAddressFormat } from './address-format.ts';
@@ -36,7 +37,8 @@ export const evmFamily: ChainFamily = {
   name: 'evm',
   drivers: { evm: evmDriverFactory },
   addressFormats: { evm: evmAddressFormat },
-  custody: ['seed'],
+  custody: ['seed', 'watch-only'],
+  watchOnly: evmWatchOnly,
   txid: (hex) => `0x${hex}`,
   // EIP-55: one account, written in mixed case by its checksum.
   canonicalAddress: (address) => {

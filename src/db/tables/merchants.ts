@@ -52,3 +52,20 @@ export interface MerchantWalletsTable {
   status: string;
   updated_at: number;
 }
+
+/** A merchant's receiving material for one watch-only network; the current one has no replaced_at. */
+export interface MerchantCustodyTable {
+  id: string;
+  merchant_id: string;
+  network: string;
+  /** `extended-key`, `descriptor` or `address`. */
+  kind: string;
+  /** Canonical public material deposit addresses derive from. */
+  material: string;
+  /** What the merchant gave, as shown back (public: private keys are refused before storing). */
+  summary: string;
+  /** Who set it: `cli`, or `dashboard:<user id>`. */
+  actor: string;
+  created_at: number;
+  replaced_at: number | null;
+}
