@@ -23,6 +23,9 @@ import { statement } from '../db/statement.ts';
 import { writesInWith } from '../db/differences.ts';
 import { derivePooled, type PooledAddress } from './address/pool-deriver.ts';
 import { recordSeed, seedRecorded } from './seed-record.ts';
+import { CustodyMissingError } from './errors.ts';
+import type { ChainFamily } from './family.ts';
+import type { CustodyMode } from './network-settings.ts';
 
 /** Addresses kept derived ahead per network (the worker tops the pool up to this). */
 export const POOL_TARGET = 256;
@@ -36,8 +39,20 @@ const BATCH = 4 * CHUNK;
 export interface AllocatorCtx {
   storage: Storage;
   seed: () => Uint8Array;
-  /** The address formats of the chain families. */
-  chains: { readonly families: { readonly addresses: AddressFormats } };
+  /** The address formats of the chain families, each network's custody and its family. */
+  chains: {
+    readonly families: { readonly addresses: AddressFormats };
+    custodyMode(code: string): CustodyMode;
+    family(code: string): ChainFamily | undefined;
+  };
+}
+
+/** Who a deposit address is handed out to. */
+export interface AddressOwner {
+  kind: 'invoice' | 'wallet';
+  id: string;
+  /** The merchant: on a watch-only network the address derives from this merchant's material. */
+  merchantId: string;
 }
 
 export interface AllocatedAddress {
@@ -109,9 +124,10 @@ export async function allocateAddress(
   trx: Kysely<DB> | Transaction<DB>,
   ctx: AllocatorCtx,
   network: NetworkDef,
-  owner: { kind: 'invoice' | 'wallet'; id: string },
+  owner: AddressOwner,
   now: number,
 ): Promise<AllocatedAddress> {
+  if (ctx.chains.custodyMode(network.code) === 'watch-only') return allocateWatchOnly(trx, ctx, network, owner, now);
   const seed = ctx.seed();
   const source = sourceOf(seed, network);
   const combined = writesInWith(ctx.storage);
@@ -131,6 +147,29 @@ export async function allocateAddress(
   if (!pooled || !combined) await recordAddress(trx, { address: out.address, network: network.code, path: out.path, kind: owner.kind, id: owner.id, now });
   refillSoon(ctx, network, !pooled);
   return out;
+}
+
+/**
+ * On a watch-only network: the next receiving address of the merchant's current material, never
+ * one before (its own counter, `custody:<row id>`, so a change of material starts afresh and the
+ * old material's addresses keep their owners). A pure derivation (a child public key, or a CREATE2
+ * hash), so no pool is kept. Throws CustodyMissingError when the merchant has supplied none: the
+ * callers have checked the merchant's offer, so only a race with a first set can get here.
+ */
+async function allocateWatchOnly(trx: Kysely<DB> | Transaction<DB>, ctx: AllocatorCtx, network: NetworkDef, owner: AddressOwner, now: number): Promise<AllocatedAddress> {
+  const watchOnly = ctx.chains.family(network.code)?.watchOnly;
+  const material = await trx
+    .selectFrom('merchant_custody')
+    .select(['id', 'material'])
+    .where('merchant_id', '=', owner.merchantId)
+    .where('network', '=', network.code)
+    .where('replaced_at', 'is', null)
+    .executeTakeFirst();
+  if (!watchOnly || !material) throw new CustodyMissingError(network.code);
+  const { rows: [row] } = await nextIndex(trx, { key: `custody:${material.id}` });
+  const { address, path } = watchOnly.deposit(network, material.material, material.id, Number(row!.next_index) - 1);
+  await recordAddress(trx, { address, network: network.code, path, kind: owner.kind, id: owner.id, now });
+  return { address, path, qr: null };
 }
 
 /** Addresses of `network` waiting in the pool (made from the current seed). */

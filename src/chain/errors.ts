@@ -98,3 +98,12 @@ export class CustodyInputError extends Error {
     this.name = 'CustodyInputError';
   }
 }
+
+/** A watch-only network was asked for a merchant's deposit address, and the merchant has supplied
+ * no receiving material for it. */
+export class CustodyMissingError extends Error {
+  constructor(readonly network: string) {
+    super(`No receiving material for ${network}`);
+    this.name = 'CustodyMissingError';
+  }
+}

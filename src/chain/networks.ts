@@ -229,7 +229,7 @@ export class Chains {
         network: code,
         driver: this.kind(code),
         mode: simulated ? 'test' : 'live',
-        custody: simulated ? 'simulated' : 'hot',
+        custody: simulated ? 'simulated' : this.custodyMode(code),
         node_reachable: simulated ? null : (node?.reachable ?? null),
         confirmations: this.confirmations(code),
         chain: node?.status?.chain ?? null,

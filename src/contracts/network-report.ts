@@ -12,10 +12,10 @@ export interface NetworkReport {
   /** `test` for a simulated network (its money is not real), `live` for a real driver. */
   mode: 'live' | 'test';
   /**
-   * Who holds the keys that receive and pay: `hot` (the gateway's own seed, today every real
-   * driver) or `simulated`. A field of its own so that other custody models can be named here.
+   * Who holds the keys that receive: `watch-only` (each merchant's own wallet; the default of a
+   * real driver), `hot` (the gateway's own seed) or `simulated`.
    */
-  custody: 'hot' | 'simulated';
+  custody: 'hot' | 'watch-only' | 'simulated';
   /** Whether the node answered the last status question; null when there is no node or it was not asked. */
   node_reachable: boolean | null;
   confirmations: number;

@@ -9,6 +9,7 @@ import { allocateAddress } from '../chain/allocate.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { presentInvoice, type InvoiceRow } from './invoice-object.ts';
 import { allowedPairs } from './options.ts';
+import { receivingOffer } from '../custody/offer.ts';
 import { price } from '../pricing/invoice-price.ts';
 import { qrDataUrl } from '../qr/png.ts';
 import { commissionPercent, quoteRate } from '../pricing/rates.ts';
@@ -41,6 +42,10 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, params: Create
   if (networkCode && !ctx.chains.offered(networkCode)) throw new BusinessError(Msg.networkNotFound);
   if (!toCurrency && registry.isCrypto(currency) && ctx.chains.offeredNetworksOf(currency).length === 0) throw new BusinessError(Msg.currencyNotFound);
   if (toCurrency && (!registry.isCrypto(toCurrency) || ctx.chains.offeredNetworksOf(toCurrency).length === 0)) throw new BusinessError(Msg.toCurrencyNotFound);
+  // What this merchant can receive on: a watch-only network needs the merchant's own receiving
+  // material (src/custody/); without it the merchant has no wallet there.
+  const offer = await receivingOffer(ctx, merchant.id);
+  if (networkCode && !offer.offered(networkCode)) throw new BusinessError(Msg.walletNotFound);
 
   const currencies = params.currencies;
   const except = params.except_currencies;
@@ -54,7 +59,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, params: Create
   const crypto = toCurrency ?? (registry.isCrypto(currency) ? currency : null);
   let fixed: { network: NetworkDef; currency: CurrencyDef } | null = null;
   if (crypto) {
-    const nets = ctx.chains.offeredNetworksOf(crypto);
+    const nets = offer.offeredNetworksOf(crypto);
     const net = networkCode ? registry.network(networkCode) : nets.length === 1 ? nets[0] : undefined;
     if (net) {
       const def = registry.currencyOn(net.code, crypto);
@@ -64,7 +69,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, params: Create
     // The merchant's business wallet in that currency must be on (an operator can switch it off).
     if (!(await isWalletActive(ctx, ctx.storage.db, merchant.id, 'business', crypto))) throw new BusinessError(Msg.walletNotFound);
   }
-  if (!fixed && allowedPairs(ctx.chains, { currencies, except, currency: crypto, network: networkCode }).length === 0) {
+  if (!fixed && allowedPairs(offer, { currencies, except, currency: crypto, network: networkCode }).length === 0) {
     throw new BusinessError(Msg.walletNotFound);
   }
 
@@ -135,7 +140,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, params: Create
     // order_id is unique across the merchant's invoices and static wallets (the spec).
     if ((await claimOrderId(trx, merchant.id, orderId, 'invoice')) !== 'invoice') throw new ValidationError({ order_id: ['validation.unique'] });
     if (fixed) {
-      const a = await allocateAddress(trx, ctx, fixed.network, { kind: 'invoice', id }, now);
+      const a = await allocateAddress(trx, ctx, fixed.network, { kind: 'invoice', id, merchantId: merchant.id }, now);
       row.address = a.address;
       row.address_path = a.path;
       qr = a.qr;
@@ -225,7 +230,7 @@ async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, isRefresh: boolean): Prom
   if (!isRefresh || !expired || !untouched) return inv;
   const network = ctx.registry.network(inv.network);
   // No new address on a network the gateway no longer offers (nothing would watch it).
-  if (inv.network && !ctx.chains.offered(inv.network)) return inv;
+  if (inv.network && !(await receivingOffer(ctx, inv.merchant_id)).offered(inv.network)) return inv;
   return ctx.storage.write(async (trx) => {
     const current = await ctx.storage
       .forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', inv.id))
@@ -239,7 +244,7 @@ async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, isRefresh: boolean): Prom
       version: inv.version + 1,
     };
     if (inv.address && network) {
-      const a = await allocateAddress(trx, ctx, network, { kind: 'invoice', id: inv.id }, now);
+      const a = await allocateAddress(trx, ctx, network, { kind: 'invoice', id: inv.id, merchantId: inv.merchant_id }, now);
       patch.address = a.address;
       patch.address_path = a.path;
     }

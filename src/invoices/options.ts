@@ -1,6 +1,6 @@
-// Which (currency, network) pairs a payer may choose for an invoice: the offered pairs
-// (Chains.offeredPairs) that the invoice's restriction allows.
-import type { Chains } from '../chain/networks.ts';
+// Which (currency, network) pairs a payer may choose for an invoice: the pairs the merchant can
+// receive on (src/custody/offer.ts) that the invoice's restriction allows.
+import type { ReceivingOffer } from '../custody/offer.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 
 export interface CurrencyFilter {
@@ -24,7 +24,7 @@ function matches(f: CurrencyFilter, network: NetworkDef, currency: CurrencyDef):
   );
 }
 
-export function allowedPairs(chains: Chains, r: Restriction): Array<{ network: NetworkDef; currency: CurrencyDef }> {
+export function allowedPairs(chains: Pick<ReceivingOffer, 'offeredPairs'>, r: Restriction): Array<{ network: NetworkDef; currency: CurrencyDef }> {
   return chains.offeredPairs().filter(({ network, currency }) => {
     if (r.currency && r.currency.toUpperCase() !== currency.code.toUpperCase()) return false;
     if (r.network && r.network.toUpperCase() !== network.code.toUpperCase()) return false;

@@ -11,6 +11,7 @@ import { tally } from './lifecycle.ts';
 import { money } from '../money/format.ts';
 import type { InvoiceRow } from './invoice-object.ts';
 import { allowedPairs, type Restriction } from './options.ts';
+import { receivingOffer } from '../custody/offer.ts';
 import { quoteFor } from './create.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { isUuid } from '../contracts/rules.ts';
@@ -135,7 +136,7 @@ export async function payerAnswer(ctx: Ctx, uuid: string): Promise<{ etag: strin
  * currencies whose business wallet the operator switched off (`receivable`), are left out.
  */
 async function options(ctx: Ctx, inv: InvoiceRow): Promise<{ list: PayerCurrencyOption[]; test: boolean }> {
-  const pairs = allowedPairs(ctx.chains, restriction(inv));
+  const pairs = allowedPairs(await receivingOffer(ctx, inv.merchant_id), restriction(inv));
   const byCurrency = new Map<string, PayerCurrencyOption>();
   const active = new Map<string, boolean>();
   let test = true;
@@ -286,7 +287,7 @@ export async function chooseCurrency(ctx: Ctx, uuid: string, currencyCode: unkno
   const network = ctx.registry.network(networkCode);
   const currency = network ? ctx.registry.currencyOn(network.code, currencyCode) : undefined;
   if (!network || !currency) throw refused('not_available');
-  const allowed = allowedPairs(ctx.chains, restriction(inv)).some((p) => p.network.code === network.code && p.currency.code === currency.code);
+  const allowed = allowedPairs(await receivingOffer(ctx, inv.merchant_id), restriction(inv)).some((p) => p.network.code === network.code && p.currency.code === currency.code);
   if (!allowed) throw refused('not_available');
   // As at creation: a currency whose business wallet the operator switched off is not received.
   if (!(await receivable(ctx, inv, currency))) throw refused('not_available');
@@ -299,7 +300,7 @@ export async function chooseCurrency(ctx: Ctx, uuid: string, currencyCode: unkno
     }
     if (cur.is_final === 1 || Number(cur.expired_at) * 1000 <= ctx.now()) throw refused('expired');
     const now = ctx.now();
-    const a = await allocateAddress(trx, ctx, network, { kind: 'invoice', id: cur.id }, now);
+    const a = await allocateAddress(trx, ctx, network, { kind: 'invoice', id: cur.id, merchantId: cur.merchant_id }, now);
     const patch: Partial<InvoiceRow> = { ...priced, address: a.address, address_path: a.path, updated_at: now, version: cur.version + 1 };
     await trx.updateTable('invoices').set(patch).where('id', '=', cur.id).execute();
     return { ...cur, ...patch };

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { allocateAddress } from '../chain/allocate.ts';
+import { receivingOffer } from '../custody/offer.ts';
 import { qrDataUrl } from '../qr/png.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { presentWallet, type StaticWalletRow } from './wallet-object.ts';
@@ -42,6 +43,8 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, params: C
   // A network the gateway does not offer (Chains.offered) is no service: nothing would watch the address.
   if (!network || !currency || !ctx.chains.offered(network.code)) throw new BusinessError(Msg.serviceNotFound);
   if (!(await isWalletActive(ctx, ctx.storage.db, merchant.id, 'business', currency.code))) throw new BusinessError(Msg.walletNotFound);
+  // A watch-only network needs the merchant's own receiving material (src/custody/).
+  if (!(await receivingOffer(ctx, merchant.id)).offered(network.code)) throw new BusinessError(Msg.walletNotFound);
 
   const now = ctx.now();
   const row: StaticWalletRow = {
@@ -66,7 +69,7 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, params: C
   const inserted = await ctx.storage
     .write(async (trx) => {
       if ((await claimOrderId(trx, merchant.id, orderId, 'wallet')) !== 'wallet') throw new ValidationError({ order_id: ['validation.unique'] });
-      const a = await allocateAddress(trx, ctx, network, { kind: 'wallet', id: row.id }, now);
+      const a = await allocateAddress(trx, ctx, network, { kind: 'wallet', id: row.id, merchantId: merchant.id }, now);
       row.address = a.address;
       row.address_path = a.path;
       const r = await trx

@@ -36,14 +36,14 @@ describe.each(await backends())('address pool on $name', (backend) => {
     const tron = ctx.registry.network('TRON')!;
     const seed = mnemonicToSeedSync(TEST_MNEMONIC);
     // Empty pool: derived in the request (index 0), no QR drawn yet.
-    const first = await ctx.storage.write((trx) => allocateAddress(trx, ctx, tron, { kind: 'invoice', id: 'inv-0' }, 1));
+    const first = await ctx.storage.write((trx) => allocateAddress(trx, ctx, tron, { kind: 'invoice', id: 'inv-0', merchantId: 'm' }, 1));
     expect(first).toEqual({ ...deriveAddress('tron', seed, 195, 0), qr: null });
     const jobs = poolThreadJobs();
     await refillAddressPool(ctx, tron);
     expect(await pooledCount(ctx, tron)).toBeGreaterThanOrEqual(POOL_TARGET);
     // Derived on the pool thread, not on the thread that serves requests.
     expect(poolThreadJobs()).toBeGreaterThan(jobs);
-    const second = await ctx.storage.write((trx) => allocateAddress(trx, ctx, tron, { kind: 'invoice', id: 'inv-1' }, 2));
+    const second = await ctx.storage.write((trx) => allocateAddress(trx, ctx, tron, { kind: 'invoice', id: 'inv-1', merchantId: 'm' }, 2));
     const { address, path } = deriveAddress('tron', seed, 195, 1);
     expect(second).toEqual({ address, path, qr: await qrDataUrl(address) });
     const rows = await ctx.storage.db.selectFrom('addresses').selectAll().where('network', '=', 'TRON').orderBy('created_at').execute();
@@ -57,13 +57,13 @@ describe.each(await backends())('address pool on $name', (backend) => {
     let taken = '';
     await expect(
       ctx.storage.write(async (trx) => {
-        taken = (await allocateAddress(trx, ctx, eth, { kind: 'invoice', id: 'rolled-back' }, 3)).address;
+        taken = (await allocateAddress(trx, ctx, eth, { kind: 'invoice', id: 'rolled-back', merchantId: 'm' }, 3)).address;
         throw new Error('the invoice insert failed');
       }),
     ).rejects.toThrow('the invoice insert failed');
     expect(await pooledCount(ctx, eth)).toBe(before);
     expect(await ctx.storage.db.selectFrom('addresses').select('address').where('address', '=', taken).execute()).toEqual([]);
-    const next = await ctx.storage.write((trx) => allocateAddress(trx, ctx, eth, { kind: 'invoice', id: 'kept' }, 4));
+    const next = await ctx.storage.write((trx) => allocateAddress(trx, ctx, eth, { kind: 'invoice', id: 'kept', merchantId: 'm' }, 4));
     expect(next.address).toBe(taken);
   });
 
@@ -72,7 +72,7 @@ describe.each(await backends())('address pool on $name', (backend) => {
     await refillAddressPool(ctx, bsc);
     const owners = Array.from({ length: 120 }, (_, i) => `conc-${i}`);
     const refills = [refillAddressPool(ctx, bsc, Infinity, POOL_TARGET * 2), refillAddressPool(ctx, bsc, Infinity, POOL_TARGET * 2)];
-    const got = await Promise.all(owners.map((id) => ctx.storage.write((trx) => allocateAddress(trx, ctx, bsc, { kind: 'invoice', id }, 5))));
+    const got = await Promise.all(owners.map((id) => ctx.storage.write((trx) => allocateAddress(trx, ctx, bsc, { kind: 'invoice', id, merchantId: 'm' }, 5))));
     await Promise.all(refills);
     expect(new Set(got.map((g) => g.address)).size).toBe(owners.length);
     const pooled = await ctx.storage.db.selectFrom('address_pool').select('address').where('network', '=', bsc.code).execute();
@@ -92,7 +92,7 @@ describe.each(await backends())('address pool on $name', (backend) => {
     // Takers keep draining while a refill (which reserves its next batch ahead) runs.
     const refilling = refillAddressPool(ctx, tron, Infinity, POOL_TARGET);
     for (let round = 0; round < 6; round++) {
-      const batch = await Promise.all(Array.from({ length: 60 }, (_, i) => ctx.storage.write((trx) => allocateAddress(trx, ctx, tron, { kind: 'invoice', id: `stream-${round}-${i}` }, 5))));
+      const batch = await Promise.all(Array.from({ length: 60 }, (_, i) => ctx.storage.write((trx) => allocateAddress(trx, ctx, tron, { kind: 'invoice', id: `stream-${round}-${i}`, merchantId: 'm' }, 5))));
       given.push(...batch.map((g) => g.address));
     }
     await refilling;
@@ -111,7 +111,7 @@ describe.each(await backends())('address pool on $name', (backend) => {
   it('a background refill told to stop (shutdown) reserves nothing more and ends with the chunk it is storing', async () => {
     const polygon = ctx.registry.network('POLYGON')!;
     // An empty pool: the first taker derives inline and starts a background refill to the target.
-    await ctx.storage.write((trx) => allocateAddress(trx, ctx, polygon, { kind: 'invoice', id: 'stop-0' }, 7));
+    await ctx.storage.write((trx) => allocateAddress(trx, ctx, polygon, { kind: 'invoice', id: 'stop-0', merchantId: 'm' }, 7));
     // Under way: its first chunk is stored.
     for (let i = 0; i < 2000 && (await pooledCount(ctx, polygon)) === 0; i++) await new Promise((r) => setTimeout(r, 2));
     expect(await pooledCount(ctx, polygon)).toBeGreaterThan(0);
@@ -135,7 +135,7 @@ describe.each(await backends())('address pool on $name', (backend) => {
     const other = { ...ctx, seed: () => mnemonicToSeedSync(otherMnemonic) };
     expect(await pooledCount(other, tron)).toBe(0);
     const before = await ctx.storage.db.selectFrom('addresses').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
-    await expect(ctx.storage.write((trx) => allocateAddress(trx, other, tron, { kind: 'invoice', id: 'other-seed' }, 6))).rejects.toBeInstanceOf(SeedMismatchError);
+    await expect(ctx.storage.write((trx) => allocateAddress(trx, other, tron, { kind: 'invoice', id: 'other-seed', merchantId: 'm' }, 6))).rejects.toBeInstanceOf(SeedMismatchError);
     const after = await ctx.storage.db.selectFrom('addresses').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });

@@ -7,7 +7,7 @@ export const NetworkRow = z.object({
   network: z.string(),
   driver: z.string(),
   mode: z.enum(['live', 'test']),
-  custody: z.enum(['hot', 'simulated']),
+  custody: z.enum(['hot', 'watch-only', 'simulated']),
   node_reachable: z.nullable(z.boolean()),
   confirmations: z.number(),
   chain: z.nullable(z.string()),
