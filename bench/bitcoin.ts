@@ -40,8 +40,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function scanner(node: Litecoind, dir: string, name: string, watched: string[], start: number): Promise<{ driver: BitcoinCoreDriver; storage: Storage }> {
   const storage = openStorage({ sqlitePath: join(dir, `${name}.sqlite`) });
   await migrateToLatest(storage);
-  const ltc = configuredNetwork(Registry.load().network('LTC')!, { driver: 'bitcoin-core', chain: 'regtest' });
-  const driver = createBitcoinDriver(ltc, { driver: 'bitcoin-core', rpc_url: node.url, chain: 'regtest', confirmations: 6, start_height: start }, { seed: SEED, storage, depositPaths: (addresses) => depositPaths(storage.db, ltc.code, addresses) });
+  const ltc = configuredNetwork(Registry.load().network('LTC')!, { driver: 'bitcoin-core', custody: 'hot', chain: 'regtest' });
+  const driver = createBitcoinDriver(ltc, { driver: 'bitcoin-core', custody: 'hot', rpc_url: node.url, chain: 'regtest', confirmations: 6, start_height: start }, { seed: SEED, storage, depositPaths: (addresses) => depositPaths(storage.db, ltc.code, addresses) });
   for (const address of watched) driver.scanner.watched.set(scriptOf(address), { address, kind: 'deposit' });
   return { driver, storage };
 }

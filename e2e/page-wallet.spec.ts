@@ -22,6 +22,7 @@ test.beforeAll(async () => {
   chain = await startChain();
   const eth = {
     driver: 'evm',
+    custody: 'hot',
     rpc_url: chain.anvil.url,
     chain_id: CHAIN_ID,
     confirmations: 1,

@@ -229,6 +229,8 @@ export async function startEvmGateway(backend: Backend, opts: EvmGatewayOptions 
   const { anvil, usdt, usdc } = chain;
   const network: NetworkConfig = {
     driver: 'evm',
+    // Today's tests run in hot custody (the seed receives and pays); watch-only tests say so in `network`.
+    custody: 'hot',
     rpc_url: anvil.url,
     chain_id: CHAIN_ID,
     confirmations: opts.confirmations ?? 2,
@@ -281,6 +283,8 @@ export async function startLtcGateway(backend: Backend, opts: LtcGatewayOptions 
   const { node, payer } = opts.node ?? (await startNode());
   const network: NetworkConfig = {
     driver: 'bitcoin-core',
+    // Today's tests run in hot custody (the seed receives and pays); watch-only tests say so in `network`.
+    custody: 'hot',
     rpc_url: node.url,
     chain: 'regtest',
     confirmations: opts.confirmations ?? 2,
@@ -325,6 +329,8 @@ export async function startTronGateway(backend: Backend, opts: TronGatewayOption
   node.mine();
   const network: NetworkConfig = {
     driver: 'tron',
+    // Today's tests run in hot custody (the seed receives and pays); watch-only tests say so in `network`.
+    custody: 'hot',
     api_url: node.url,
     confirmations: opts.confirmations ?? 3,
     tokens: { USDT: TRON_USDT },

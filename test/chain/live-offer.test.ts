@@ -76,7 +76,7 @@ describe.each(await backends())('live mode offers only what is watched, on $name
     await s.gw.close();
   }
   const eth = (rpcUrl: string, more: Record<string, unknown> = {}) =>
-    JSON.stringify({ ETH: { driver: 'evm', rpc_url: rpcUrl, chain_id: CHAIN_ID, confirmations: 2, ...more } });
+    JSON.stringify({ ETH: { driver: 'evm', custody: 'hot', rpc_url: rpcUrl, chain_id: CHAIN_ID, confirmations: 2, ...more } });
   const row = (rows: NetworkReport[], code: string) => rows.find((r) => r.network === code)!;
   const refused = (r: { status: number; body: any }, message: string) => {
     expect(r.status).toBe(422);
@@ -121,7 +121,7 @@ describe.each(await backends())('live mode offers only what is watched, on $name
       const rows = g.gw.networks;
       expect(rows.map((r) => r.network).sort()).toEqual(['ETH', ...SIMULATED].sort());
       expect(row(rows, 'ETH')).toMatchObject({
-        driver: 'evm', mode: 'live', custody: 'hot', node_reachable: true, confirmations: 2, chain: String(CHAIN_ID), offered: true, reason: null,
+        driver: 'evm', custody: 'hot', mode: 'live', custody: 'hot', node_reachable: true, confirmations: 2, chain: String(CHAIN_ID), offered: true, reason: null,
       });
       expect(row(rows, 'ETH').head_height).toBe(await anvil.head());
       for (const code of SIMULATED) {
@@ -215,7 +215,7 @@ describe.each(await backends())('live mode offers only what is watched, on $name
   it('enabled: false on ETH removes it: nothing is offered, and the table says why', async () => {
     const g = await start({ SATCHEL_NETWORKS: eth(anvil.url, { enabled: false }) });
     try {
-      expect(row(g.gw.networks, 'ETH')).toMatchObject({ driver: 'evm', offered: false, reason: 'disabled' });
+      expect(row(g.gw.networks, 'ETH')).toMatchObject({ driver: 'evm', custody: 'hot', offered: false, reason: 'disabled' });
       expect(formatNetworkTable(g.gw.networks)).toContain('No network is offered');
       expect((await g.api('/v1/payment/services', {})).body.result).toEqual([]);
       refused(await g.api('/v1/payment', { amount: '0.01', currency: 'ETH', network: 'ETH', order_id: 'off-1' }), 'The network was not found');
@@ -230,7 +230,7 @@ describe.each(await backends())('live mode offers only what is watched, on $name
     const g = await start({ SATCHEL_NETWORKS: eth(`http://127.0.0.1:${port}`), SATCHEL_NODE_CHECK_INTERVAL_MS: '100' });
     let proxy: Server | undefined;
     try {
-      expect(row(g.gw.networks, 'ETH')).toMatchObject({ driver: 'evm', mode: 'live', node_reachable: false, offered: false, reason: 'node not answering' });
+      expect(row(g.gw.networks, 'ETH')).toMatchObject({ driver: 'evm', custody: 'hot', mode: 'live', node_reachable: false, offered: false, reason: 'node not answering' });
       expect(g.gw.ctx.chains.simulator).toBe(false);
       refused(await g.api('/v1/payment', { amount: '0.01', currency: 'ETH', network: 'ETH', order_id: 'down-1' }), 'The network was not found');
 

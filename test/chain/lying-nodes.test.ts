@@ -29,7 +29,7 @@ const cases: Case[] = [
     currency: 'ETH',
     decimals: 18,
     start: 1000,
-    settings: (url) => ({ driver: 'evm', rpc_url: url, chain_id: 31337, confirmations: 1 }),
+    settings: (url) => ({ driver: 'evm', custody: 'hot', rpc_url: url, chain_id: 31337, confirmations: 1 }),
     lies: ['0x20000000000040', '0x1fffffffffffff', '0x8000000000000000', '-0x1', '0x3e8zz', '1000', new Raw(1000), 1000.5, '0x', null, { n: 1 }],
   },
   {
@@ -38,7 +38,7 @@ const cases: Case[] = [
     currency: 'BTC',
     decimals: 8,
     start: 1000,
-    settings: (url) => ({ driver: 'bitcoin-core', rpc_url: url, chain: 'regtest', confirmations: 1 }),
+    settings: (url) => ({ driver: 'bitcoin-core', custody: 'hot', rpc_url: url, chain: 'regtest', confirmations: 1 }),
     lies: [9007199254741000, 2 ** 53 - 1, 2n ** 63n, -1, 1000.5, '1000', '0x3e8', null],
   },
   {
@@ -47,7 +47,7 @@ const cases: Case[] = [
     currency: 'TRX',
     decimals: 6,
     start: 5000,
-    settings: (url) => ({ driver: 'tron', api_url: url, confirmations: 1 }),
+    settings: (url) => ({ driver: 'tron', custody: 'hot', api_url: url, confirmations: 1 }),
     lies: [9007199254741000, 2 ** 53 - 1, 2n ** 63n, -1, 5000.5, '5000', null],
   },
 ];

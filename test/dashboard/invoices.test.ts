@@ -120,7 +120,7 @@ describe.each(await backends())('dashboard invoices on $name', (backend) => {
     // On a real driver the same transfer links to the registry's explorer.
     const networks = gw.ctx.config.networks;
     const saved = networks.TRON;
-    networks.TRON = { ...saved, driver: 'tron' };
+    networks.TRON = { ...saved, driver: 'tron', custody: 'hot' };
     try {
       const real = (await viewer.call('GET', `/invoices/${inv.uuid}`)).body.result;
       expect(real.transfers[0].explorer).toBe(`https://tronscan.org/#/transaction/${d.transfers[0].txid}`);

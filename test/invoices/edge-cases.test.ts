@@ -103,7 +103,7 @@ describe.each(await backends())('with a real network configured, on $name', (bac
   beforeAll(async () => {
     gw = await startTestGateway(backend, {
       env: {
-        SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }),
+        SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', custody: 'hot', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }),
         SATCHEL_ALLOW_PRIVATE_CALLBACKS: '0',
         SATCHEL_RATES: STATIC_RATES,
       },

@@ -164,12 +164,12 @@ describe.each(await backends())('payer API on $name', (backend) => {
     // The same invoice as the page sees it when TRON runs on a real driver: the registry's template.
     const networks = gw.ctx.config.networks;
     const saved = networks.TRON;
-    networks.TRON = { ...saved, driver: 'tron' };
+    networks.TRON = { ...saved, driver: 'tron', custody: 'hot' };
     try {
       const real = (await get(inv.uuid)).json().result;
       expect(real).toMatchObject({ test_mode: false, txid, explorer_url: `https://tronscan.org/#/transaction/${txid}` });
       // The operator's own explorer, when the network names one.
-      networks.TRON = { ...saved, driver: 'tron', explorer_url: 'https://explorer.shop.example/tx/{txid}' };
+      networks.TRON = { ...saved, driver: 'tron', custody: 'hot', explorer_url: 'https://explorer.shop.example/tx/{txid}' };
       expect((await get(inv.uuid)).json().result).toMatchObject({ explorer_url: `https://explorer.shop.example/tx/${txid}` });
     } finally {
       if (saved) networks.TRON = saved;

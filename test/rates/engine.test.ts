@@ -30,7 +30,7 @@ async function switchable(first: Handler): Promise<FakeExchange & { use(h: Handl
 
 const dead: Handler = (_req, res) => json(res, 500, { code: -1000, msg: 'internal' });
 // A live gateway: one real network configured turns test mode off.
-const LIVE = { SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }) };
+const LIVE = { SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', custody: 'hot', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }) };
 
 function tableFile(usd: Record<string, string>): string {
   const path = join(mkdtempSync(join(tmpdir(), 'satchel-rates-')), 'rates.json');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
-const LIVE = { SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }) };
+const LIVE = { SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', custody: 'hot', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }) };
 const load = (env: Record<string, string>) => loadConfig({ SATCHEL_CONFIG: '', SATCHEL_DATA_DIR: mkdtempSync(join(tmpdir(), 'satchel-rates-')), ...env });
 const refusal = (env: Record<string, string>) => {
   try {

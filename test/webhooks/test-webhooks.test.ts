@@ -219,7 +219,7 @@ describe.each(await backends())('POST /v1/test-webhook/* on $name', (backend) =>
 
   it('does not send to private addresses outside test mode when private callbacks are not allowed', async () => {
     const strict = await startTestGateway(backend, {
-      env: { SATCHEL_ALLOW_PRIVATE_CALLBACKS: '0', SATCHEL_RATES: STATIC_RATES, SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }) },
+      env: { SATCHEL_ALLOW_PRIVATE_CALLBACKS: '0', SATCHEL_RATES: STATIC_RATES, SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'evm', custody: 'hot', rpc_url: 'http://127.0.0.1:9', chain_id: 1 } }) },
     });
     try {
       rec.deliveries.length = 0;

@@ -122,7 +122,7 @@ describe.each(await backends())('/demo settings on $name', (backend) => {
       await off.close();
     }
     const real = await withDemoMerchant(undefined, () =>
-      startTestGateway(backend, { app: DEMO, env: { SATCHEL_NETWORKS: JSON.stringify({ TRON: { driver: 'tron', rpc_url: 'http://127.0.0.1:9' } }) } }),
+      startTestGateway(backend, { app: DEMO, env: { SATCHEL_NETWORKS: JSON.stringify({ TRON: { driver: 'tron', custody: 'hot', rpc_url: 'http://127.0.0.1:9' } }) } }),
     );
     try {
       await createMerchant(real.ctx.storage.db, 'Demo shop');
