@@ -1,0 +1,122 @@
+// Watch-only receiving on an EVM network, through the whole gateway on anvil: a merchant without
+// receiving material is not offered the network; with a cold address, each invoice gets its own
+// CREATE2 forwarder address for that cold address (two merchants, two cold addresses, never one
+// address); payments to forwarders are credited as any deposit; a change of material applies only
+// to invoices created after it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { privateKeyToAccount } from 'viem/accounts';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { backends } from '../helpers/backends.ts';
+import { balanceOf } from '../../src/ledger/index.ts';
+import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
+import { checkCustody, currentCustody, writeCustody } from '../../src/custody/store.ts';
+import { evmDeposit } from '../../src/chain/evm/custody.ts';
+import type { CustodyInput } from '../../src/chain/family.ts';
+import type { Ctx } from '../../src/context.ts';
+import { GATEWAY_MNEMONIC, startEvmGateway, type EvmGateway } from '../chain/gateway-setup.ts';
+
+const COLD_A = '0x1111111111111111111111111111111111111111';
+const COLD_B = '0x2222222222222222222222222222222222222222';
+const COLD_A2 = '0x3333333333333333333333333333333333333333';
+
+async function setMaterial(ctx: Ctx, merchantId: string, network: string, input: CustodyInput, replace = false) {
+  const req = { merchantId, network, input, actor: 'test', replace };
+  const checked = await checkCustody(ctx, req);
+  return ctx.storage.write((trx) => writeCustody(trx, req, checked, ctx.now()));
+}
+
+describe.each(await backends())('watch-only receiving on EVM ($name)', (backend) => {
+  let g: EvmGateway;
+  let b: Merchant;
+  let n = 0;
+  beforeAll(async () => {
+    g = await startEvmGateway(backend, { confirmations: 1, network: { custody: 'watch-only' } });
+    b = await createMerchant(g.ctx.storage.db, 'Second shop');
+  });
+  afterAll(async () => {
+    await g?.stopAll();
+  });
+
+  const invoice = (body: Record<string, unknown>, merchant?: Merchant) =>
+    g.api('/v1/payment', { amount: '0.01', currency: 'ETH', network: 'ETH', order_id: `wo-${++n}`, ...body }, merchant ? { merchant } : {});
+
+  it('does not offer a watch-only network to a merchant without receiving material: Wallet not found', async () => {
+    expect(g.ctx.chains.custodyMode('ETH')).toBe('watch-only');
+    const r = await invoice({});
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({ state: 1, message: 'Wallet not found' });
+    const w = await g.api('/v1/wallet', { currency: 'USDT', network: 'ETH', order_id: `wo-w-${++n}` });
+    expect(w.status).toBe(422);
+    expect(w.body).toMatchObject({ state: 1, message: 'Wallet not found' });
+    // Nothing is left half-written.
+    expect(await g.ctx.storage.db.selectFrom('invoices').select('id').execute()).toHaveLength(0);
+    expect(await g.ctx.storage.db.selectFrom('addresses').select('address').execute()).toHaveLength(0);
+  });
+
+  it('pays each merchant into a forwarder of that merchant\'s own cold address, credited as any deposit', async () => {
+    const ra = await setMaterial(g.ctx, g.merchant.id, 'ETH', { address: COLD_A });
+    const rb = await setMaterial(g.ctx, b.id, 'ETH', { address: COLD_B.toLowerCase() });
+    expect(ra!.material).toBe(COLD_A);
+    const ia = (await invoice({})).body.result;
+    const ib = (await invoice({}, b)).body.result;
+    expect(ia.address).toBe(evmDeposit(g.ctx.registry.network('ETH')!, COLD_A, ra!.id, 0).address);
+    expect(ib.address).toBe(evmDeposit(g.ctx.registry.network('ETH')!, COLD_B, rb!.id, 0).address);
+    expect(ia.address).not.toBe(ib.address);
+    const stored = await g.ctx.storage.db.selectFrom('addresses').select(['address', 'path']).where('owner_id', '=', ia.uuid).executeTakeFirstOrThrow();
+    expect(stored.path).toMatch(/^forwarder:0x1111111111111111111111111111111111111111:0x[0-9a-f]{64}$/);
+
+    // A token invoice of merchant A gets the next forwarder, not the same one.
+    const it2 = (await invoice({ amount: '25', currency: 'USDT' })).body.result;
+    expect(it2.address).toBe(evmDeposit(g.ctx.registry.network('ETH')!, COLD_A, ra!.id, 1).address);
+
+    await g.payNative(ia.address, '0.01');
+    await g.payNative(ib.address, '0.01');
+    await g.payToken(it2.address, '25');
+    await g.mineAndTick();
+    const info = async (uuid: string, m?: Merchant) => (await g.api('/v1/payment/info', { uuid }, m ? { merchant: m } : {})).body.result;
+    expect(await info(ia.uuid)).toMatchObject({ payment_status: 'paid', payment_amount: '0.01' });
+    expect(await info(ib.uuid, b)).toMatchObject({ payment_status: 'paid', payment_amount: '0.01' });
+    expect(await info(it2.uuid)).toMatchObject({ payment_status: 'paid', payment_amount: '25.00' });
+    expect(await balanceOf(g.ctx.storage.db, g.merchant.id, 'business', 'USDT')).not.toBe('0');
+  });
+
+  it('no deposit address derives from the gateway\'s own seed on the standard paths', async () => {
+    const rows = await g.ctx.storage.db.selectFrom('addresses').select('address').execute();
+    const deposits = new Set(rows.map((r) => r.address.toLowerCase()));
+    const root = HDKey.fromMasterSeed(mnemonicToSeedSync(GATEWAY_MNEMONIC));
+    for (const account of [0, 1]) {
+      for (let i = 0; i < 50; i++) {
+        const k = root.derive(`m/44'/60'/${account}'/0/${i}`);
+        const a = privateKeyToAccount(`0x${bytesToHex(k.privateKey!)}`).address.toLowerCase();
+        expect(deposits.has(a)).toBe(false);
+      }
+    }
+  });
+
+  it('a change of material applies to invoices created after it; the earlier ones keep their address', async () => {
+    const before = (await invoice({})).body.result;
+    await expect(setMaterial(g.ctx, g.merchant.id, 'ETH', { address: COLD_A2 })).rejects.toThrow(/confirm to replace/);
+    const replaced = await setMaterial(g.ctx, g.merchant.id, 'ETH', { address: COLD_A2 }, true);
+    const after = (await invoice({})).body.result;
+    expect(after.address).toBe(evmDeposit(g.ctx.registry.network('ETH')!, COLD_A2, replaced!.id, 0).address);
+    const again = (await g.api('/v1/payment/info', { uuid: before.uuid })).body.result;
+    expect(again.address).toBe(before.address);
+    expect((await currentCustody(g.ctx.storage.db, g.merchant.id, 'ETH'))!.material).toBe(COLD_A2);
+    // Setting the same material again changes nothing.
+    expect(await setMaterial(g.ctx, g.merchant.id, 'ETH', { address: COLD_A2 }, true)).toBeNull();
+  });
+
+  it('refuses a cold address that is one of the gateway\'s deposit addresses, or malformed, and stores nothing', async () => {
+    const dep = (await g.ctx.storage.db.selectFrom('addresses').select('address').executeTakeFirstOrThrow()).address;
+    await expect(setMaterial(g.ctx, b.id, 'ETH', { address: dep }, true)).rejects.toThrow(/deposit address of this gateway/);
+    await expect(setMaterial(g.ctx, b.id, 'ETH', { address: '0x0000000000000000000000000000000000000000' }, true)).rejects.toThrow(/zero address/);
+    await expect(setMaterial(g.ctx, b.id, 'ETH', { address: '0x52908400098527886E0F7030069857D2E4169EE7'.replace('E7', 'e7') }, true)).rejects.toThrow(/checksum/);
+    const secret = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+    await expect(setMaterial(g.ctx, b.id, 'ETH', { address: secret }, true)).rejects.toThrow(/private key/);
+    const rows = await g.ctx.storage.db.selectFrom('merchant_custody').selectAll().where('merchant_id', '=', b.id).execute();
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(secret);
+  });
+});
