@@ -45,6 +45,14 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
     // until it does, and the timer below is what notices that it does (in every role: an API
     // process decides what it offers too).
     networks = await ctx.chains.checkNodes(chainLogOf(app));
+    // Hot custody on a real network: whoever copies the seed owns what is received there.
+    const hot = ctx.chains.hotRealNetworks();
+    if (hot.length) {
+      app.log.warn(
+        { networks: hot },
+        `hot custody on ${hot.join(', ')}: deposit addresses derive from the gateway's own seed, so whoever copies it can spend what they receive; "custody": "watch-only" receives into each merchant's own wallet (docs/custody.md)`,
+      );
+    }
   } catch (e) {
     // Nothing is listening yet: let go of the database, so a start tried again holds one pool.
     await app?.close().catch(() => {});

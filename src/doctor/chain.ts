@@ -90,40 +90,53 @@ function confirmationsCheck(ctx: Ctx, def: NetworkDef, dev: boolean): Finding {
 }
 
 /**
- * Whose keys receive and send each merchant's money on each live network. Today every live network
- * derives deposit addresses from, and pays from, the hot HD seed on this server; a custody mode
- * (keys held elsewhere) answers here per merchant and network when it comes.
+ * Whose keys receive each merchant's money on a live network. Watch-only (the default of a real
+ * driver): the merchant's own wallet, from the material they supplied, or nothing offered until they
+ * do. Hot: the gateway's seed on this server, which can spend what it receives.
  */
-export function custodyOf(ctx: Ctx, merchant: { id: string; name: string }, network: string): Finding {
-  void merchant;
+export function custodyOf(ctx: Ctx, merchant: { id: string; name: string }, network: string, material: ReadonlyMap<string, string>): Finding {
+  if (ctx.chains.custodyMode(network) === 'hot') {
+    return {
+      status: 'WARN',
+      name: `custody ${network}`,
+      detail: 'hot custody: deposits derive from the seed on this server, which can spend them',
+      fix: `set "custody": "watch-only" on ${network} and have each merchant set their receiving material (satchel merchant custody set), or keep the seed backed up apart from the database and this host locked down`,
+    };
+  }
+  if (merchant.id && material.has(`${merchant.id}|${network}`)) {
+    return { status: 'OK', name: `custody ${network}`, detail: "watch-only: payments go to the merchant's own wallet" };
+  }
   return {
     status: 'WARN',
     name: `custody ${network}`,
-    detail: 'deposits and payouts use the hot HD seed on this server',
-    fix: 'a custody model is coming; meanwhile keep the seed backed up apart from the database, and this host locked down',
+    detail: 'watch-only, but no receiving material: the network is not offered to this merchant',
+    fix: `satchel merchant custody set --merchant ID --network ${network} (--xpub | --descriptor | --address)`,
   };
 }
 
 export async function custodyChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
   if (live.length === 0) return [];
-  try {
+  // The seed matters for receiving only where a network is in hot custody.
+  if (live.some((n) => ctx.chains.custodyMode(n) === 'hot')) try {
     ctx.config.mnemonic();
   } catch (e) {
     return [{ status: 'FAIL', name: 'custody', detail: `the HD seed cannot be read (${e instanceof Error ? e.message : String(e)})`, fix: 'set SATCHEL_MNEMONIC_FILE to the file of the phrase this gateway was set up with' }];
   }
   const merchants = await ctx.storage.db.selectFrom('merchants').select(['id', 'name']).where('is_blocked', '=', 0).orderBy('name').execute();
+  const rows = await ctx.storage.db.selectFrom('merchant_custody').select(['merchant_id', 'network', 'summary']).where('replaced_at', 'is', null).execute();
+  const material = new Map(rows.map((r) => [`${r.merchant_id}|${r.network}`, r.summary]));
   const out: Finding[] = [];
   for (const network of live) {
     // One line per network and outcome, naming how many merchants share it.
     const groups = new Map<string, { f: Finding; n: number }>();
     for (const m of merchants) {
-      const f = custodyOf(ctx, m, network);
+      const f = custodyOf(ctx, m, network, material);
       const key = `${f.status}|${f.detail}`;
       const g = groups.get(key);
       if (g) g.n++;
       else groups.set(key, { f, n: 1 });
     }
-    if (merchants.length === 0) out.push({ ...custodyOf(ctx, { id: '', name: '' }, network) });
+    if (merchants.length === 0) out.push({ ...custodyOf(ctx, { id: '', name: '' }, network, material) });
     for (const { f, n } of groups.values()) out.push({ ...f, detail: `${f.detail} (${n} merchant${n === 1 ? '' : 's'})` });
   }
   return out;

@@ -121,7 +121,7 @@ describe.each(await backends())('live mode offers only what is watched, on $name
       const rows = g.gw.networks;
       expect(rows.map((r) => r.network).sort()).toEqual(['ETH', ...SIMULATED].sort());
       expect(row(rows, 'ETH')).toMatchObject({
-        driver: 'evm', custody: 'hot', mode: 'live', custody: 'hot', node_reachable: true, confirmations: 2, chain: String(CHAIN_ID), offered: true, reason: null,
+        driver: 'evm', mode: 'live', custody: 'hot', node_reachable: true, confirmations: 2, chain: String(CHAIN_ID), offered: true, reason: null,
       });
       expect(row(rows, 'ETH').head_height).toBe(await anvil.head());
       for (const code of SIMULATED) {

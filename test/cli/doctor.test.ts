@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { createContext, driverFactories } from '../../src/compose.ts';
+import { checkCustody, writeCustody } from '../../src/custody/store.ts';
 import type { ChainDriver, DriverFactories, NodeStatus } from '../../src/chain/contract.ts';
 import { doctorCli } from '../../src/cli/doctor.ts';
 import type { DoctorDeps } from '../../src/doctor/index.ts';
-import { createMerchant, setMerchantDefaults } from '../../src/merchants/store.ts';
+import { createMerchant, listMerchants, setMerchantDefaults } from '../../src/merchants/store.ts';
 import { TEST_MNEMONIC } from '../helpers/gateway.ts';
 
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
@@ -85,11 +86,24 @@ describe('satchel doctor', () => {
     expect(lines).toContain('OK   confirmations ETH: 12');
     expect(lines).toContain(`OK   HD seed: ${seedFile} has mode 0600`);
     expect(lines).toContain('OK   backups: nightly sqlite3 .backup to the NAS');
-    expect(lines).toContain('WARN custody ETH: deposits and payouts use the hot HD seed on this server (1 merchant). Fix: a custody model is coming; meanwhile keep the seed backed up apart from the database, and this host locked down');
+    expect(lines).toContain('WARN custody ETH: watch-only, but no receiving material: the network is not offered to this merchant (1 merchant). Fix: satchel merchant custody set --merchant ID --network ETH (--xpub | --descriptor | --address)');
     const json = await doctor({}, ['--json']);
     expect(json.code).toBe(0);
     const list = JSON.parse(json.lines[0]!) as Array<{ status: string; name: string }>;
     expect(list.map((f) => `${f.status} ${f.name}`)).toContain('OK node ETH');
+  });
+
+  it('custody: hot custody is a WARN naming the seed; watch-only with the merchant\'s material is OK', async () => {
+    const hot = await doctor({ SATCHEL_NETWORKS: JSON.stringify({ ETH: { driver: 'fake', chain_id: 1, custody: 'hot' } }) });
+    expect(hot.lines.find((l) => l.startsWith('WARN custody ETH'))).toMatch(/hot custody: deposits derive from the seed on this server/);
+    const ctx = await createContext(env(), { drivers });
+    const [m] = await listMerchants(ctx.storage.db);
+    const req = { merchantId: m!.id, network: 'ETH', input: { address: '0x1111111111111111111111111111111111111111' }, actor: 'test', replace: false };
+    const checked = await checkCustody(ctx, req);
+    await ctx.storage.write((trx) => writeCustody(trx, req, checked, NOW));
+    await ctx.storage.close();
+    const { lines } = await doctor();
+    expect(lines).toContain("OK   custody ETH: watch-only: payments go to the merchant's own wallet (1 merchant)");
   });
 
   it('a node on another chain: FAIL, exit 1', async () => {
