@@ -19,6 +19,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['Merchant dashboard (issue 14)', async () => (await import('./dashboard.ts')).dashboardBench()],
   ['Watched addresses in memory (issue 15)', async () => (await import('./watched.ts')).watchedBench()],
   ['Webhook lanes beside a hanging receiver (issue 24)', async () => (await import('./webhook-lanes.ts')).webhookLanesBench()],
+  ['Custody: watch-only receiving (issue 26)', async () => (await import('./custody.ts')).custodyBench()],
 ];
 
 // `npm run bench -- evm bitcoin` runs only the sections whose title contains one of the words

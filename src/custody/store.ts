@@ -10,6 +10,7 @@ import type { Ctx } from '../context.ts';
 import type { NetworkDef } from '../registry/index.ts';
 import type { CustodyInput, ParsedCustody, WatchOnlyCustody } from '../chain/family.ts';
 import { CustodyInputError } from '../chain/errors.ts';
+import { custodySource } from '../chain/allocate.ts';
 
 export type CustodyRow = MerchantCustodyTable;
 
@@ -132,7 +133,11 @@ export async function writeCustody(trx: Transaction<DB>, req: CustodyRequest, ch
   if ((cur?.id ?? null) !== (checked.old?.id ?? null)) {
     throw new CustodyError('changed_meanwhile', `The receiving material of ${checked.network.code} was changed meanwhile: look at it again`);
   }
-  if (cur) await trx.updateTable('merchant_custody').set({ replaced_at: now }).where('id', '=', cur.id).execute();
+  if (cur) {
+    await trx.updateTable('merchant_custody').set({ replaced_at: now }).where('id', '=', cur.id).execute();
+    // Addresses drawn ahead from the old material are never handed out now.
+    await trx.deleteFrom('address_pool').where('network', '=', checked.network.code).where('source', '=', custodySource(cur.id)).execute();
+  }
   const row: CustodyRow = {
     id: randomUUID(),
     merchant_id: req.merchantId,

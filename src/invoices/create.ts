@@ -9,7 +9,8 @@ import { allocateAddress } from '../chain/allocate.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { presentInvoice, type InvoiceRow } from './invoice-object.ts';
 import { allowedPairs } from './options.ts';
-import { receivingOffer } from '../custody/offer.ts';
+import { receivingOffer, type ReceivingOffer } from '../custody/offer.ts';
+import { CustodyMissingError } from '../chain/errors.ts';
 import { price } from '../pricing/invoice-price.ts';
 import { qrDataUrl } from '../qr/png.ts';
 import { commissionPercent, quoteRate } from '../pricing/rates.ts';
@@ -19,6 +20,11 @@ import type { Insertable } from 'kysely';
 import type { InvoicesTable } from '../db/schema.ts';
 import { statement, statementsByColumns } from '../db/statement.ts';
 import type { CreateInvoiceParams } from '../contracts/merchant-api/invoices.ts';
+
+/** A watch-only network the merchant has supplied no receiving material for: no wallet there. */
+function noMaterial(err: unknown): never {
+  throw err instanceof CustodyMissingError ? new BusinessError(Msg.walletNotFound) : err;
+}
 
 export interface CreateResult {
   invoice: Invoice;
@@ -43,9 +49,11 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, params: Create
   if (!toCurrency && registry.isCrypto(currency) && ctx.chains.offeredNetworksOf(currency).length === 0) throw new BusinessError(Msg.currencyNotFound);
   if (toCurrency && (!registry.isCrypto(toCurrency) || ctx.chains.offeredNetworksOf(toCurrency).length === 0)) throw new BusinessError(Msg.toCurrencyNotFound);
   // What this merchant can receive on: a watch-only network needs the merchant's own receiving
-  // material (src/custody/); without it the merchant has no wallet there.
-  const offer = await receivingOffer(ctx, merchant.id);
-  if (networkCode && !offer.offered(networkCode)) throw new BusinessError(Msg.walletNotFound);
+  // material (src/custody/); without it the merchant has no wallet there. Asked only when the
+  // allocation does not settle it: with a network given, allocating on a watch-only network the
+  // merchant has no material for fails (Wallet not found), which saves a query per invoice.
+  let offered: ReceivingOffer | undefined;
+  const offer = async () => (offered ??= await receivingOffer(ctx, merchant.id));
 
   const currencies = params.currencies;
   const except = params.except_currencies;
@@ -59,7 +67,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, params: Create
   const crypto = toCurrency ?? (registry.isCrypto(currency) ? currency : null);
   let fixed: { network: NetworkDef; currency: CurrencyDef } | null = null;
   if (crypto) {
-    const nets = offer.offeredNetworksOf(crypto);
+    const nets = networkCode ? [] : (await offer()).offeredNetworksOf(crypto);
     const net = networkCode ? registry.network(networkCode) : nets.length === 1 ? nets[0] : undefined;
     if (net) {
       const def = registry.currencyOn(net.code, crypto);
@@ -69,7 +77,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, params: Create
     // The merchant's business wallet in that currency must be on (an operator can switch it off).
     if (!(await isWalletActive(ctx, ctx.storage.db, merchant.id, 'business', crypto))) throw new BusinessError(Msg.walletNotFound);
   }
-  if (!fixed && allowedPairs(offer, { currencies, except, currency: crypto, network: networkCode }).length === 0) {
+  if (!fixed && allowedPairs(await offer(), { currencies, except, currency: crypto, network: networkCode }).length === 0) {
     throw new BusinessError(Msg.walletNotFound);
   }
 
@@ -140,7 +148,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, params: Create
     // order_id is unique across the merchant's invoices and static wallets (the spec).
     if ((await claimOrderId(trx, merchant.id, orderId, 'invoice')) !== 'invoice') throw new ValidationError({ order_id: ['validation.unique'] });
     if (fixed) {
-      const a = await allocateAddress(trx, ctx, fixed.network, { kind: 'invoice', id, merchantId: merchant.id }, now);
+      const a = await allocateAddress(trx, ctx, fixed.network, { kind: 'invoice', id, merchantId: merchant.id }, now).catch(noMaterial);
       row.address = a.address;
       row.address_path = a.path;
       qr = a.qr;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import type { Ctx, Job } from '../context.ts';
 import { createSink } from '../chain/ingest.ts';
-import { refillAddressPools } from '../chain/allocate.ts';
+import { refillAddressPools, refillMaterialPools } from '../chain/allocate.ts';
 import { countIncident } from '../chain/incidents.ts';
 import { WebhookDeliverer } from '../webhooks/deliver.ts';
 import { Loop, type RoundLateError } from './schedule.ts';
@@ -43,7 +43,7 @@ export function createWorkers(ctx: Ctx, log: WorkerLog = console): Workers {
     // Deposit addresses derived ahead (with their QR codes), so that requests do not derive them.
     // In the background: a round (and its webhooks) does not wait for the derivations.
     ['addresses', async (c, signal) => {
-      refilling ??= refillAddressPools(c, signal)
+      refilling ??= Promise.all([refillAddressPools(c, signal), refillMaterialPools(c, signal)])
         .catch((err: unknown) => log.error({ err, job: 'addresses' }, 'worker job failed'))
         .finally(() => (refilling = null));
     }],

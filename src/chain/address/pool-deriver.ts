@@ -35,13 +35,20 @@ export interface PooledAddress {
   qr: string;
 }
 
-export type PoolResult = { id: number; rows: PooledAddress[] } | { id: number; error: string };
+/** Only QR codes, for addresses the main thread made (a merchant's watch-only material). */
+export interface QrJob {
+  id: number;
+  kind: 'qr';
+  addresses: string[];
+}
+
+export type PoolResult = { id: number; rows: PooledAddress[] } | { id: number; qrs: string[] } | { id: number; error: string };
 
 let thread: Worker | null = null;
 let broken = false;
 let nextId = 0;
 let threadJobs = 0;
-const waiting = new Map<number, { resolve: (rows: PooledAddress[]) => void; reject: (e: Error) => void }>();
+const waiting = new Map<number, { resolve: (rows: any) => void; reject: (e: Error) => void }>();
 
 function failAll(e: Error): void {
   for (const w of waiting.values()) w.reject(e);
@@ -61,7 +68,7 @@ function start(): Worker | null {
       waiting.delete(r.id);
       if ('error' in r) return p.reject(new Error(r.error));
       threadJobs++;
-      p.resolve(r.rows);
+      p.resolve('qrs' in r ? r.qrs : r.rows);
     });
     w.on('error', (e) => {
       broken = true;
@@ -113,4 +120,30 @@ export async function derivePooled(job: PoolRequest): Promise<PooledAddress[]> {
 /** Batches the pool thread has derived in this process (for tests and diagnostics). */
 export function poolThreadJobs(): number {
   return threadJobs;
+}
+
+/** The QR codes of `addresses`, drawn on the pool thread when it runs (else here, a turn between each). */
+export async function drawPooled(addresses: string[]): Promise<string[]> {
+  const w = start();
+  const here = async () => {
+    const out: string[] = [];
+    for (const a of addresses) {
+      out.push(await qrDataUrl(a));
+      await nextTurn();
+    }
+    return out;
+  };
+  if (!w) return here();
+  const id = nextId++;
+  try {
+    return await new Promise<string[]>((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      w.ref();
+      w.postMessage({ id, kind: 'qr', addresses } satisfies QrJob);
+    }).finally(() => {
+      if (waiting.size === 0) w.unref();
+    });
+  } catch {
+    return here();
+  }
 }

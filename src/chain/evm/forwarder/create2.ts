@@ -20,12 +20,20 @@ export function factoryDeployment(): { to: Address; data: Hex } {
 
 /** The factory's address: CREATE2 of its init code by the deployment proxy with FACTORY_SALT. */
 export function factoryAddress(): Address {
-  return getContractAddress({ opcode: 'CREATE2', from: DEPLOYMENT_PROXY, salt: FACTORY_SALT, bytecode: FACTORY_BYTECODE });
+  // Hashing the factory's init code is most of the cost of a deposit address: done once.
+  return (factory ??= getContractAddress({ opcode: 'CREATE2', from: DEPLOYMENT_PROXY, salt: FACTORY_SALT, bytecode: FACTORY_BYTECODE }));
 }
+let factory: Address | undefined;
+const implementations = new Map<Address, Address>();
 
 /** The Forwarder the factory's constructor creates: its first CREATE (a new contract's nonce is 1). */
 export function implementationAddress(factory: Address = factoryAddress()): Address {
-  return getContractAddress({ opcode: 'CREATE', from: factory, nonce: 1n });
+  let a = implementations.get(factory);
+  if (!a) {
+    a = getContractAddress({ opcode: 'CREATE', from: factory, nonce: 1n });
+    if (implementations.size < 64) implementations.set(factory, a);
+  }
+  return a;
 }
 
 /** The init code of a deposit address (ForwarderFactory.proxyInitCode): a 71-byte proxy that
