@@ -1,7 +1,7 @@
 // The outputs a Bitcoin-family scan found for us (btc_outputs): payments to deposit addresses,
 // change of our own transactions, and who spent each of them (not for watch-only deposit
-// addresses, whose outputs are the merchant's). The scanner decides what to
-// report; this module reads and writes the rows.
+// addresses, whose outputs are the merchant's). The scanner decides what to report; this module
+// reads and writes the rows.
 import type { Kysely, Transaction } from 'kysely';
 import type { BtcDB, BtcOutputsTable } from './schema.ts';
 

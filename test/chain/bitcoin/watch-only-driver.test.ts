@@ -265,7 +265,7 @@ describe.each(await backends())('bitcoin-core watch-only on litecoind regtest ($
     expect(seedAsked).toBe(0);
   }, 60_000);
 
-  it('hot custody with a mixed set: payouts spend the seed\'s coins only, never a watch-only output, and no key is derived for a watch: path', async () => {
+  it('hot custody with a mixed set: payouts spend the seed\'s coins only, never a watch-only output, and no key is derived for a watch: path; switched to watch-only, a payout signed before is followed, a new one refused', async () => {
     const m = new MerchantWallet();
     const material = bitcoinWatchOnly.parse(network, { descriptor: m.descriptor() }).material;
     const out = handedOut();
@@ -292,6 +292,8 @@ describe.each(await backends())('bitcoin-core watch-only on litecoind regtest ($
     expect(seen.filter((t) => t.confirmations === 2).map((t) => [t.to, t.amount]).sort()).toEqual([[hot[0]!.address, '1'], [watchOnly[0]!.address, '3']].sort());
 
     const privateKey = vi.spyOn(BitcoinKeys.prototype, 'privateKey');
+    const payout = { id: randomUUID(), network: 'LTC', currency: 'LTC', to: payee(), amount: '0.5', priority: 'recommended' as const };
+    let txid = '';
     try {
       // 1 LTC of the gateway's own; the merchant's 3 LTC are not counted.
       const big = await driver.canCover({ to: payee(), amount: '2', priority: 'recommended' });
@@ -299,7 +301,7 @@ describe.each(await backends())('bitcoin-core watch-only on litecoind regtest ($
       expect(await driver.canCover({ to: payee(), amount: '0.5', priority: 'recommended' })).toEqual({ covered: true });
       await expect(driver.send({ id: randomUUID(), network: 'LTC', currency: 'LTC', to: payee(), amount: '2', priority: 'recommended' })).rejects.toThrow(/do not cover 2 LTC/);
 
-      const { txid } = await driver.send({ id: randomUUID(), network: 'LTC', currency: 'LTC', to: payee(), amount: '0.5', priority: 'recommended' });
+      ({ txid } = await driver.send(payout));
       const tx = await node.rpc<{ vin: Array<{ txid: string; vout: number }> }>('getrawtransaction', txid, true);
       expect(tx.vin.map((i) => `${i.txid}:${i.vout}`)).toEqual([`${hotCoin!.txid}:${hotCoin!.vout}`]);
       expect(privateKey.mock.calls.map(([path]) => path)).toEqual([hot[0]!.path]);
@@ -321,5 +323,14 @@ describe.each(await backends())('bitcoin-core watch-only on litecoind regtest ($
     // What is left of the gateway's own: the payout's change, not the merchant's 3 LTC.
     const left = await driver.canCover({ to: payee(), amount: '0.6', priority: 'recommended' });
     expect(left.covered).toBe(false);
+
+    // The operator switches the network to watch-only: the payout signed before is still followed
+    // (asked again, it answers its transaction instead of failing it), a new one is refused.
+    const switched = createBitcoinDriver(network, settings(), { seed: GATEWAY_SEED, storage: db, log, depositPaths: out.depositPaths });
+    expect(switched.custody).toBe('watch-only');
+    expect(await switched.send(payout)).toEqual({ txid });
+    await expect(switched.send({ ...payout, id: randomUUID() })).rejects.toThrow(/receives watch-only/);
+    expect(await db.db.selectFrom('scan_outgoing').select('txid').execute()).toEqual([{ txid }]);
+    await switched.close();
   }, 60_000);
 });
