@@ -265,6 +265,32 @@ describe.each(await backends())('bitcoin-core watch-only on litecoind regtest ($
     expect(seedAsked).toBe(0);
   }, 60_000);
 
+  it('a watch-only payment replaced in the mempool by one paying elsewhere is reported dropped, the replacement not at all', async () => {
+    const m = new MerchantWallet();
+    const material = bitcoinWatchOnly.parse(network, { xpub: m.vpub() }).material;
+    const out = handedOut();
+    const deposits = out.add([bitcoinWatchOnly.deposit(network, material, m.custodyId, 0)]);
+    const db = await storage();
+    const { lines, log } = logs();
+    const driver = createBitcoinDriver(network, settings({ start_height: (await node.head()) + 1 } as NetworkConfig), { seed: () => new Uint8Array(0), storage: db, log, depositPaths: out.depositPaths });
+    driver.watch(deposits);
+    const payer = new Payer(node, 'watch-only rbf');
+    await payer.fund(1);
+    const { seen, dropped, sink } = recorder();
+    await driver.poll(sink);
+    const first = await payer.pay([{ address: deposits[0]!.address, amount: '0.4' }]);
+    await driver.poll(sink);
+    expect(seen).toEqual([expect.objectContaining({ txid: first.txid, to: deposits[0]!.address, amount: '0.4', confirmations: 0 })]);
+    const second = await payer.respend(first, [{ address: payee(), amount: '0.4' }], 20);
+    await driver.poll(sink);
+    await node.mine(1);
+    await driver.poll(sink);
+    expect(await node.rpc('gettxout', second.txid, 0)).not.toBeNull();
+    expect(dropped).toEqual([`${first.txid}:0`]);
+    expect(seen).toHaveLength(1);
+    expect(lines.filter((l) => l.level === 'error' || l.data?.alarm)).toEqual([]);
+  }, 60_000);
+
   it('hot custody with a mixed set: payouts spend the seed\'s coins only, never a watch-only output, and no key is derived for a watch: path; switched to watch-only, a payout signed before is followed, a new one refused', async () => {
     const m = new MerchantWallet();
     const material = bitcoinWatchOnly.parse(network, { descriptor: m.descriptor() }).material;
