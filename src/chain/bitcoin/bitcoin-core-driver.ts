@@ -3,9 +3,19 @@
 // seed and every transaction signed in-process. Detection is in scan.ts, payouts in send.ts; this
 // file checks the node and keeps the watch set. One process scans a network at a time
 // (src/chain/networks.ts, Chains.poll).
+//
+// Watch-only custody (the network's `custody` setting): deposit addresses with a `watch:` path
+// (../watch-paths.ts) derive from a merchant's extended public key. Their payments are reported as
+// any other, but their outputs are the merchant's: never a coin of the gateway, never a key
+// derived for them, and the merchant spending them is normal. Older addresses of the seed (from
+// before the network switched) stay the gateway's coins beside them. The Bitcoin family has no
+// payout float, so a watch-only network has nothing of its own to pay from: canCover and send
+// refuse without looking at any coin.
 import type { Kysely } from 'kysely';
 import type { ChainDriver, ChainSink, Coverage, DepositPaths, NodeStatus, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError, WrongChainError } from '../errors.ts';
+import type { CustodyMode } from '../network-settings.ts';
+import { isWatchOnlyPath } from '../watch-paths.ts';
 import { BITCOIN_NODE_LIMITS } from './limits.ts';
 import type { NetworkDef, Priority } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
@@ -27,7 +37,11 @@ export interface BitcoinDriverOptions {
   rpcUrl: string;
   rpcCookieFile?: string;
   confirmations: number;
-  seed: Uint8Array;
+  /** The gateway's BIP-39 seed, or how to get it: asked for only when a key of the seed is needed
+   * (a payout in hot custody), never for a watch-only address. */
+  seed: Uint8Array | (() => Uint8Array);
+  /** How received funds are held (`networks.CODE.custody`); watch-only pays nothing out. Default hot. */
+  custody?: CustodyMode;
   storage: Storage;
   /** The HD paths of the gateway's deposit addresses, whose coins payouts spend. */
   depositPaths: DepositPaths;
@@ -53,6 +67,7 @@ export class BitcoinCoreDriver implements ChainDriver {
   readonly chain: BitcoinChain;
   readonly params: ChainParams;
   readonly confirmations: number;
+  readonly custody: CustodyMode;
   readonly keys: BitcoinKeys;
   readonly node: BitcoinNode;
   readonly scanner: BtcScanner;
@@ -76,6 +91,7 @@ export class BitcoinCoreDriver implements ChainDriver {
     this.network = { ...o.network, confirmations: o.confirmations, chain: o.chain, coin_type: coinType };
     this.chain = o.chain;
     this.confirmations = o.confirmations;
+    this.custody = o.custody ?? 'hot';
     this.db = btcDb(o.storage.db);
     this.log = o.log ?? (() => {});
     this.keys = new BitcoinKeys(o.seed, this.params, coinType);
@@ -97,6 +113,7 @@ export class BitcoinCoreDriver implements ChainDriver {
       now,
       log: this.log,
       checkChain: () => this.checkChain(),
+      refuseNew: () => (this.custody === 'watch-only' ? this.noCoinsMessage() : null),
       watchChange: (address, script) => this.scanner.watched.set(script, { address, kind: 'change' }),
     });
     this.scanner = new BtcScanner({
@@ -115,9 +132,10 @@ export class BitcoinCoreDriver implements ChainDriver {
     });
   }
 
+  /** A `watch:` path marks a watch-only address (the merchant's coins); an HD path one of the seed (ours). */
   watch(addresses: readonly WatchedAddress[]): void {
-    for (const { address } of addresses) {
-      this.scanner.watched.set(scriptHex(decodePayee(this.params, address).script), { address, kind: 'deposit' });
+    for (const { address, path } of addresses) {
+      this.scanner.watched.set(scriptHex(decodePayee(this.params, address).script), { address, kind: isWatchOnlyPath(path) ? 'watch' : 'deposit' });
     }
   }
 
@@ -137,14 +155,21 @@ export class BitcoinCoreDriver implements ChainDriver {
 
   /** Whether the gateway's confirmed coins cover this payment and its fee (checked when a payout is created). */
   async canCover(req: { to: string; amount: string; priority: Priority }): Promise<Coverage> {
+    const currency = this.network.currencies.find((c) => c.native)!.code;
+    if (this.custody === 'watch-only') return { covered: false, currency, message: this.noCoinsMessage() };
     await this.checkChain();
     const r = await this.sender.canCover(req);
-    return r.covered ? r : { ...r, currency: this.network.currencies.find((c) => c.native)!.code };
+    return r.covered ? r : { ...r, currency };
   }
 
   send(req: SendRequest): Promise<{ txid: string }> {
     if (this.closed) throw new DriverClosedError(this.network.code);
     return this.sender.send(req);
+  }
+
+  private noCoinsMessage(): string {
+    const coin = this.network.currencies.find((c) => c.native)!.code.toUpperCase();
+    return `${this.network.code} receives watch-only (into the merchant's own wallet): the gateway holds no ${coin} of its own to pay from, and the Bitcoin family has no payout float`;
   }
 
   /** getblockchaininfo's chain and height, and the best block's time from its header. */

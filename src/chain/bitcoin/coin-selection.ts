@@ -10,6 +10,7 @@ import { btcDb, type BtcDB } from './schema.ts';
 import type { BitcoinNode } from './node.ts';
 import { decodePayee, scriptHex, type PayeeType } from './address.ts';
 import type { ChainParams } from './params.ts';
+import { isWatchOnlyPath } from '../watch-paths.ts';
 
 /** Fee rates in sat/vB (decimal text). */
 export interface FeePolicy {
@@ -94,20 +95,25 @@ export class CoinSelection {
     return null;
   }
 
-  /** Confirmed coins no transaction of ours or anyone's is known to spend. */
+  /**
+   * Confirmed coins no transaction of ours or anyone's is known to spend. Outputs to watch-only
+   * deposit addresses are the merchant's: left out by their kind, and again by their path, so no
+   * key is ever asked for one.
+   */
   async spendable(): Promise<Coin[]> {
     const rows = await this.db
       .selectFrom('btc_outputs')
       .select(['txid', 'vout', 'amount', 'address'])
       .where('network', '=', this.o.network)
       .where('status', '=', 'confirmed')
+      .where('kind', '!=', 'watch')
       .where('spent_txid', 'is', null)
       .execute();
     const paths = await this.paths(rows.map((r) => r.address));
     const out: Coin[] = [];
     for (const r of rows) {
       const path = paths.get(r.address);
-      if (!path) continue;
+      if (!path || isWatchOnlyPath(path)) continue;
       out.push({ txid: r.txid, vout: r.vout, sats: Decimal.parse(r.amount).toBaseUnits(this.o.decimals), address: r.address, script: scriptHex(decodePayee(this.o.params, r.address).script), path });
     }
     return out;

@@ -1,6 +1,7 @@
 // The outputs a Bitcoin-family scan found for us (btc_outputs): payments to deposit addresses,
-// change of our own transactions, and who spent each of them. The scanner decides what to
-// report; this module reads and writes the rows.
+// change of our own transactions, and who spent each of them (not for watch-only deposit
+// addresses, whose outputs are the merchant's). The scanner decides what to report; this module
+// reads and writes the rows.
 import type { Kysely, Transaction } from 'kysely';
 import type { BtcDB, BtcOutputsTable } from './schema.ts';
 
@@ -81,12 +82,13 @@ export class BtcOutputs {
       .execute();
   }
 
-  /** Our coins not known to be spent ("txid:vout"). */
+  /** Our coins not known to be spent ("txid:vout"): outputs to watch-only addresses are the merchant's, never ours. */
   async unspentCoins(): Promise<Set<string>> {
     const rows = await this.db
       .selectFrom('btc_outputs')
       .select(['txid', 'vout'])
       .where('network', '=', this.code)
+      .where('kind', '!=', 'watch')
       .where('spent_height', 'is', null)
       .where('status', '!=', 'dropped')
       .execute();

@@ -10,6 +10,11 @@
 // orphaned blocks go back to the mempool if the node has them there, or are dropped otherwise
 // (unless the new chain holds them again). What was reported is persisted after the sink accepted
 // it; the sink is idempotent, so a crash replays at worst.
+//
+// Outputs to watch-only deposit addresses (kind `watch`: a merchant's extended public key, no key
+// of the gateway) are followed and reported exactly like the others, but they are never our coins:
+// they are not in the unspent set, so the merchant spending them from their own wallet is no
+// foreign spend; the gateway simply stops looking at them.
 import type { Kysely } from 'kysely';
 import type { ChainSink } from '../contract.ts';
 import { Decimal } from '../../money/decimal.ts';
@@ -57,7 +62,7 @@ export interface ScannerOptions {
 export class BtcScanner {
   /** scriptPubKey hex -> our address. */
   readonly watched = new WatchedScripts();
-  /** Our coins not known to be spent ("txid:vout"). */
+  /** Our coins not known to be spent ("txid:vout"); never a watch-only output. */
   private unspent: Set<string> | null = null;
   /** Mempool txids already looked at (matching or not), pruned to the node's mempool each poll. */
   private seenMempool = new Set<string>();
@@ -271,7 +276,7 @@ export class BtcScanner {
       const conf = tip - Number(r.block_height) + 1;
       if (conf === r.confirmations && !changed.has(k)) continue;
       const u = { ...r, confirmations: conf, status: conf >= this.o.confirmations ? 'confirmed' : 'pending', updated_at: this.o.now() };
-      if (u.kind === 'deposit') report.push(u);
+      if (reported(u.kind)) report.push(u);
       changed.set(k, u);
     }
     report.sort((a, b) => Number(a.block_height) - Number(b.block_height) || a.txid.localeCompare(b.txid) || a.vout - b.vout);
@@ -284,7 +289,7 @@ export class BtcScanner {
       await trx.deleteFrom('scan_blocks').where('network', '=', this.code).where('number', '<', tip - this.keepBlocks).execute();
       await this.saveCursor(trx, cursor);
     });
-    for (const r of changed.values()) if (r.spent_txid === null) this.unspent!.add(key(r.txid, r.vout));
+    for (const r of changed.values()) if (r.spent_txid === null && isCoin(r.kind)) this.unspent!.add(key(r.txid, r.vout));
     for (const s of spent) this.unspent!.delete(s.coin);
   }
 
@@ -320,8 +325,8 @@ export class BtcScanner {
         gone.push({ ...r, status: 'dropped', confirmations: 0, updated_at: now });
       }
     }
-    for (const r of [...arrived, ...back]) if (r.kind === 'deposit') await this.report(sink, r);
-    for (const r of gone) if (r.kind === 'deposit') await sink.dropped(this.code, r.txid, r.vout);
+    for (const r of [...arrived, ...back]) if (reported(r.kind)) await this.report(sink, r);
+    for (const r of gone) if (reported(r.kind)) await sink.dropped(this.code, r.txid, r.vout);
     const spent = await this.spentRows(spends);
     await this.outputs.releaseDroppedSpends(mempool);
     if (arrived.length + back.length + gone.length + spent.length === 0) return;
@@ -331,7 +336,7 @@ export class BtcScanner {
       for (const s of spent) await this.outputs.markSpent(trx, s);
     });
     // Coins spent in the mempool stay in `unspent` until the spend is mined (then its height is recorded).
-    for (const r of arrived) this.unspent!.add(key(r.txid, r.vout));
+    for (const r of arrived) if (isCoin(r.kind)) this.unspent!.add(key(r.txid, r.vout));
   }
 
   // ---------------------------------------------------------------- storage
@@ -372,6 +377,16 @@ export class BtcScanner {
     this.lastSaved = c;
     await trx.updateTable('scan_cursors').set({ block_number: c.height, block_hash: c.hash, updated_at: this.o.now() }).where('network', '=', this.code).execute();
   }
+}
+
+/** Payments to an address handed out (the gateway's own, or watch-only) are reported; change is not. */
+function reported(kind: string): boolean {
+  return kind === 'deposit' || kind === 'watch';
+}
+
+/** Whether an output is the gateway's coin (spendable by its seed, its spends followed). */
+function isCoin(kind: string): boolean {
+  return kind === 'deposit' || kind === 'change';
 }
 
 /** A transaction the node gave, parsed; bytes that are no transaction are the node's fault. */

@@ -12,7 +12,9 @@ export interface BtcOutputsTable {
   txid: string;
   vout: number;
   address: string;
-  /** deposit (an address handed out; reported to the gateway) | change (ours, never reported) */
+  /** deposit (an address of the gateway's seed handed out; reported, and our coin) | watch (a
+   * watch-only deposit address; reported, but the merchant's coin: never spent nor followed once
+   * spent) | change (ours, never reported) */
   kind: string;
   amount: string;
   block_height: number | null;

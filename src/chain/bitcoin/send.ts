@@ -47,6 +47,9 @@ export interface SenderOptions {
   now: () => number;
   log: BtcLog;
   checkChain: () => Promise<void>;
+  /** Why no new payment may be signed now (a watch-only network has no coins of its own), or null.
+   * A payment already signed under the same id is still followed to its end. */
+  refuseNew?: () => string | null;
   watchChange: (address: string, script: string) => void;
 }
 
@@ -99,6 +102,10 @@ export class BtcSender {
       await this.resume(existing);
       return { txid: existing.txid };
     }
+    // Refused for good (nothing signed, the payout's funds return): more confirmations would not
+    // change it, only the operator switching the network back to hot custody.
+    const refused = this.o.refuseNew?.();
+    if (refused) throw new BitcoinSendError('rejected', refused);
     await this.o.checkChain();
     const rate = await this.coins.feeRate(req.priority);
     for (let attempt = 0; ; attempt++) {

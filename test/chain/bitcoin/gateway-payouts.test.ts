@@ -18,7 +18,8 @@ describe.each(await backends())('Litecoin payouts through the gateway on $name',
   let rx: Receiver;
   let n = 0;
   beforeAll(async () => {
-    g = await startLtcGateway(backend, { confirmations: 2, network: { bump_after_blocks: 2, fee_rate_fallback: '5', fee_rate_max: '50' } });
+    // Payouts from the gateway's own coins: hot custody (a watch-only network has none to pay from).
+    g = await startLtcGateway(backend, { confirmations: 2, network: { custody: 'hot', bump_after_blocks: 2, fee_rate_fallback: '5', fee_rate_max: '50' } });
     rx = await startReceiver();
   }, 60_000);
   afterAll(async () => {

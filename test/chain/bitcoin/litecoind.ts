@@ -1,6 +1,7 @@
 // Test helpers: Debian's litecoind in regtest on free loopback ports with a temporary datadir and
-// no wallet, and a payer whose key the test holds (its coins come from mining to it; it builds and
-// signs its transactions with @scure/btc-signer and broadcasts them with sendrawtransaction).
+// no wallet (or one of its own when asked), and a payer whose key the test holds (its coins come
+// from mining to it; it builds and signs its transactions with @scure/btc-signer and broadcasts
+// them with sendrawtransaction).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +39,11 @@ export interface Litecoind {
 /** A fresh address each time: after invalidateblock, a block identical to the invalidated one would be refused. */
 const burn = () => Address(REGTEST.net).encode({ type: 'wpkh', hash: randomBytes(20) });
 
-export async function startLitecoind(): Promise<Litecoind> {
+/**
+ * `wallet`: the node keeps a (legacy) wallet named "node", for tests where someone other than the
+ * gateway receives and pays with an ordinary wallet; otherwise the node runs without one.
+ */
+export async function startLitecoind(opts: { wallet?: boolean } = {}): Promise<Litecoind> {
   const datadir = mkdtempSync(join(tmpdir(), 'satchel-ltc-'));
   let port = 0;
   let proc: ChildProcess | null = null;
@@ -48,7 +53,7 @@ export async function startLitecoind(): Promise<Litecoind> {
     const args = [
       '-regtest', `-datadir=${datadir}`, `-rpcport=${rpcport}`, `-port=${p2p}`, '-listen=0', '-server',
       `-rpcuser=${USER}`, `-rpcpassword=${PASS}`, '-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1',
-      '-disablewallet', '-mempoolreplacement=1', '-printtoconsole=0', '-dnsseed=0', '-upnp=0',
+      ...(opts.wallet ? ['-fallbackfee=0.0001'] : ['-disablewallet']), '-mempoolreplacement=1', '-printtoconsole=0', '-dnsseed=0', '-upnp=0',
     ];
     const child = spawn(LITECOIND, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const onExit = () => child.kill('SIGKILL');
@@ -85,6 +90,7 @@ export async function startLitecoind(): Promise<Litecoind> {
     throw lastErr;
   }
   const rpc = <T,>(method: string, ...params: unknown[]) => call<T>(port, method, ...params);
+  if (opts.wallet) await rpc('createwallet', 'node');
   const stop = async () => {
     const p = proc;
     if (!p || p.exitCode !== null) return;
