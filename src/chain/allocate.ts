@@ -21,7 +21,7 @@ import type { NetworkDef } from '../registry/index.ts';
 import type { AddressFormats } from './address/index.ts';
 import { statement } from '../db/statement.ts';
 import { writesInWith } from '../db/differences.ts';
-import { derivePooled, drawPooled, type PooledAddress } from './address/pool-deriver.ts';
+import { derivePooled, derivePooledWatch, type PooledAddress } from './address/pool-deriver.ts';
 import { recordSeed, seedRecorded } from './seed-record.ts';
 import { CustodyMissingError } from './errors.ts';
 import type { ChainFamily } from './family.ts';
@@ -193,7 +193,7 @@ export function custodySource(custodyId: string): string {
 /** Addresses kept drawn ahead per material (a gateway may serve many merchants). */
 const MATERIAL_POOL_TARGET = 64;
 const MATERIAL_POOL_LOW = 16;
-/** Addresses derived between two turns of the event loop (their QR codes are drawn on the pool thread). */
+/** Addresses per job sent to the pool thread. */
 const MATERIAL_CHUNK = 16;
 
 /**
@@ -236,11 +236,10 @@ export async function refillMaterialPool(
   const first = Number(reserved.next_index) - k;
   let added = 0;
   for (let start = first; start < first + k && !signal?.aborted; start += MATERIAL_CHUNK) {
-    const made: Array<{ idx: number; address: string; path: string }> = [];
-    for (let i = start; i < Math.min(start + MATERIAL_CHUNK, first + k); i++) made.push({ idx: i, ...watchOnly.deposit(network, material.material, material.id, i) });
-    // The QR codes, the costly part, are drawn on the pool thread.
-    const qrs = await drawPooled(made.map((m) => m.address));
-    const rows: DB['address_pool'][] = made.map((m, j) => ({ network: network.code, source, ...m, qr: qrs[j]! }));
+    // Derived, and their QR codes drawn, on the pool thread.
+    const count = Math.min(MATERIAL_CHUNK, first + k - start);
+    const made = await derivePooledWatch({ watchOnly, network, material: material.material, custodyId: material.id, start, count });
+    const rows: DB['address_pool'][] = made.map((m) => ({ network: network.code, source, ...m }));
     // Stored only while the material is current, its row locked so that a change of material
     // (which deletes the old material's pool) cannot pass this store unseen.
     const current = await ctx.storage.write(async (trx) => {

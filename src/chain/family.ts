@@ -38,6 +38,9 @@ export interface ParsedCustody {
 
 /** A family's watch-only receiving: checking what a merchant supplies and deriving from it. */
 export interface WatchOnlyCustody {
+  /** Where this object is exported (its module's `import.meta.url` and the export's name), so the
+   * address-pool thread can load it and derive there. */
+  readonly module: { readonly url: string; readonly name: string };
   /** What the merchant gives, in words for the CLI's and dashboard's help. */
   readonly accepts: string;
   /** Which CustodyInput fields the family takes. */

@@ -8,6 +8,8 @@
 import { Worker } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AddressFormatRules, NetworkChain } from './types.ts';
+import type { WatchOnlyCustody } from '../family.ts';
+import type { NetworkDef } from '../../registry/index.ts';
 import { cachedDeriver } from './index.ts';
 import { qrDataUrl } from '../../qr/png.ts';
 
@@ -35,20 +37,29 @@ export interface PooledAddress {
   qr: string;
 }
 
-/** Only QR codes, for addresses the main thread made (a merchant's watch-only material). */
-export interface QrJob {
-  id: number;
-  kind: 'qr';
-  addresses: string[];
+/** Addresses of a merchant's watch-only material: derived by the family's WatchOnlyCustody, loaded by module. */
+export interface WatchRequest {
+  watchOnly: WatchOnlyCustody;
+  network: NetworkDef;
+  material: string;
+  custodyId: string;
+  start: number;
+  count: number;
 }
 
-export type PoolResult = { id: number; rows: PooledAddress[] } | { id: number; qrs: string[] } | { id: number; error: string };
+export interface WatchJob extends Omit<WatchRequest, 'watchOnly'> {
+  id: number;
+  kind: 'watch';
+  module: WatchOnlyCustody['module'];
+}
+
+export type PoolResult = { id: number; rows: PooledAddress[] } | { id: number; error: string };
 
 let thread: Worker | null = null;
 let broken = false;
 let nextId = 0;
 let threadJobs = 0;
-const waiting = new Map<number, { resolve: (rows: any) => void; reject: (e: Error) => void }>();
+const waiting = new Map<number, { resolve: (rows: PooledAddress[]) => void; reject: (e: Error) => void }>();
 
 function failAll(e: Error): void {
   for (const w of waiting.values()) w.reject(e);
@@ -68,7 +79,7 @@ function start(): Worker | null {
       waiting.delete(r.id);
       if ('error' in r) return p.reject(new Error(r.error));
       threadJobs++;
-      p.resolve('qrs' in r ? r.qrs : r.rows);
+      p.resolve(r.rows);
     });
     w.on('error', (e) => {
       broken = true;
@@ -122,24 +133,27 @@ export function poolThreadJobs(): number {
   return threadJobs;
 }
 
-/** The QR codes of `addresses`, drawn on the pool thread when it runs (else here, a turn between each). */
-export async function drawPooled(addresses: string[]): Promise<string[]> {
-  const w = start();
+/** Deposit addresses `start` .. `start + count - 1` of a watch-only material, with their QR codes,
+ * from the pool thread when it runs (else here, a turn between each). */
+export async function derivePooledWatch(job: WatchRequest): Promise<PooledAddress[]> {
   const here = async () => {
-    const out: string[] = [];
-    for (const a of addresses) {
-      out.push(await qrDataUrl(a));
+    const rows: PooledAddress[] = [];
+    for (let idx = job.start; idx < job.start + job.count; idx++) {
+      const { address, path } = job.watchOnly.deposit(job.network, job.material, job.custodyId, idx);
+      rows.push({ idx, address, path, qr: await qrDataUrl(address) });
       await nextTurn();
     }
-    return out;
+    return rows;
   };
+  const w = start();
   if (!w) return here();
   const id = nextId++;
   try {
-    return await new Promise<string[]>((resolve, reject) => {
+    return await new Promise<PooledAddress[]>((resolve, reject) => {
       waiting.set(id, { resolve, reject });
       w.ref();
-      w.postMessage({ id, kind: 'qr', addresses } satisfies QrJob);
+      const { watchOnly, ...rest } = job;
+      w.postMessage({ ...rest, id, kind: 'watch', module: watchOnly.module } satisfies WatchJob);
     }).finally(() => {
       if (waiting.size === 0) w.unref();
     });

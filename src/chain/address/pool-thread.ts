@@ -5,7 +5,8 @@ import { parentPort } from 'node:worker_threads';
 import { cachedDeriver, deriveRange } from './index.ts';
 import { qrPng } from '../../qr/png.ts';
 import type { AddressFormatRules } from './types.ts';
-import type { PoolJob, PoolResult, QrJob } from './pool-deriver.ts';
+import type { PoolJob, PoolResult, WatchJob } from './pool-deriver.ts';
+import type { WatchOnlyCustody } from '../family.ts';
 
 /** A format's rules, from the module its family exports them from. */
 async function rulesOf(module: PoolJob['module']): Promise<AddressFormatRules> {
@@ -14,15 +15,24 @@ async function rulesOf(module: PoolJob['module']): Promise<AddressFormatRules> {
   return exported as AddressFormatRules;
 }
 
-parentPort!.on('message', async (job: PoolJob | QrJob) => {
+const qr = (address: string) => `data:image/png;base64,${qrPng(address).toString('base64')}`;
+
+parentPort!.on('message', async (job: PoolJob | WatchJob) => {
   let reply: PoolResult;
   try {
     if ('kind' in job) {
-      parentPort!.postMessage({ id: job.id, qrs: job.addresses.map((a) => `data:image/png;base64,${qrPng(a).toString('base64')}`) } satisfies PoolResult);
+      const w = ((await import(job.module.url)) as Record<string, WatchOnlyCustody | undefined>)[job.module.name];
+      if (!w) throw new Error(`${job.module.url} exports no ${job.module.name}`);
+      const rows = [];
+      for (let idx = job.start; idx < job.start + job.count; idx++) {
+        const { address, path } = w.deposit(job.network, job.material, job.custodyId, idx);
+        rows.push({ idx, address, path, qr: qr(address) });
+      }
+      parentPort!.postMessage({ id: job.id, rows } satisfies PoolResult);
       return;
     }
     const derived = deriveRange(cachedDeriver(await rulesOf(job.module), job.seed, job.coinType, job.chain), job.start, job.count);
-    const rows = derived.map(({ address, path }, i) => ({ idx: job.start + i, address, path, qr: `data:image/png;base64,${qrPng(address).toString('base64')}` }));
+    const rows = derived.map(({ address, path }, i) => ({ idx: job.start + i, address, path, qr: qr(address) }));
     reply = { id: job.id, rows };
   } catch (e) {
     reply = { id: job.id, error: e instanceof Error ? e.message : String(e) };

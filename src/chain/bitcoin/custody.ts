@@ -28,6 +28,7 @@ function material(network: NetworkDef, descriptor: string): WatchOnlyMaterial {
 }
 
 export const bitcoinWatchOnly: WatchOnlyCustody = {
+  module: { url: import.meta.url, name: 'bitcoinWatchOnly' },
   accepts: 'an account-level extended public key (xpub, ypub, zpub, Ltub, Mtub, dgub, or their test forms tpub, upub, vpub, ttub) or a wpkh(...), sh(wpkh(...)) or pkh(...) output descriptor',
   inputs: ['xpub', 'descriptor'],
   parse(network: NetworkDef, input: CustodyInput): ParsedCustody {

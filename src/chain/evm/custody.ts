@@ -33,6 +33,7 @@ export function evmDeposit(network: NetworkDef, cold: string, custodyId: string,
 }
 
 export const evmWatchOnly: WatchOnlyCustody = {
+  module: { url: import.meta.url, name: 'evmWatchOnly' },
   accepts: 'a cold address (0x...) that every payment is forwarded to',
   inputs: ['address'],
   parse: parseColdAddress,
