@@ -11,6 +11,7 @@ import { isTronAddress } from './address.ts';
 import type { DriverDeps } from '../contract.ts';
 import type { ChainFamily } from '../family.ts';
 import { TRON_NODE_LIMITS } from './limits.ts';
+import { configuredTronNetwork, tronWatchOnly } from './custody.ts';
 import { tronAddressFormat } from './address-format.ts';
 import { configuredConfirmations, configuredTokens, nodeLimits, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
 import { TronDriver, type TronLog } from './tron-driver.ts';
@@ -34,7 +35,9 @@ export const tronFamily: ChainFamily = {
   name: 'tron',
   drivers: { tron: tronDriverFactory },
   addressFormats: { tron: tronAddressFormat },
-  custody: ['seed'],
+  custody: ['seed', 'watch-only'],
+  watchOnly: tronWatchOnly,
+  configuredNetwork: configuredTronNetwork,
   nodeLimits: TRON_NODE_LIMITS,
 };
 
