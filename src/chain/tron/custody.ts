@@ -57,7 +57,9 @@ export function forwarderSettings(cfg: NetworkConfig | undefined, where: string)
 /** The network with the forwarder deployment of its settings attached (the family's configuredNetwork). */
 export function configuredTronNetwork(network: NetworkDef, cfg: NetworkConfig | undefined): NetworkDef {
   const deployment = forwarderSettings(cfg, `networks.${network.code}`);
-  return deployment ? { ...network, tron_forwarder: deployment } : network;
+  if (!deployment) return network;
+  const configured: TronNetworkDef = { ...network, tron_forwarder: deployment };
+  return configured;
 }
 
 /**
