@@ -312,13 +312,27 @@ export class TronFlusher {
       return null;
     }
     // Once paid for, a flush takes everything the forwarder holds: each token with a balance, and
-    // its TRX.
+    // its TRX. A flush that would revert is not sent (it would burn the relayer's TRX for
+    // nothing): when only the TRX leg fails (a cold address that is a contract refusing TRX),
+    // the tokens go without it, as the contract allows.
+    const relayer = this.o.relayer!;
+    const tokenContracts = plan.tokens.map((t) => t.token.contract);
+    let native = plan.native > 0n;
+    let data = flushData(plan.cold, plan.salt, tokenContracts, native);
+    if (await this.reverts(data)) {
+      const without = native && tokenContracts.length > 0 ? flushData(plan.cold, plan.salt, tokenContracts, false) : null;
+      if (!without || (await this.reverts(without))) {
+        this.o.log('error', 'tron flush would revert; not sent', { network: this.o.network, address, cold: plan.cold, alarm: 'flush_reverts' });
+        return null;
+      }
+      this.o.log('warn', 'tron flush: the cold address refuses TRX; its tokens are flushed without it', { network: this.o.network, address, cold: plan.cold });
+      native = false;
+      data = without;
+    }
     const moves = [
-      ...(plan.native > 0n ? [{ currency: this.o.native.code, amount: dec(plan.native, this.o.native.decimals).toString() }] : []),
+      ...(native ? [{ currency: this.o.native.code, amount: dec(plan.native, this.o.native.decimals).toString() }] : []),
       ...plan.tokens.map((t) => ({ currency: t.token.code, amount: dec(t.units, t.token.decimals).toString() })),
     ];
-    const relayer = this.o.relayer!;
-    const data = flushData(plan.cold, plan.salt, plan.tokens.map((t) => t.token.contract), plan.native > 0n);
     const intent: Intent = { type: 'TriggerSmartContract', owner: toHexAddress(relayer.address), contract: toHexAddress(this.o.deployment.factory), data, feeLimit: this.o.feeLimit };
     const now = this.o.now();
     const row = await this.out.signAndStore({
@@ -341,6 +355,13 @@ export class TronFlusher {
     if (row.status === 'signed') await this.out.broadcast(row);
     this.o.log('info', 'tron flush sent', { network: this.o.network, address, cold: plan.cold, txid: row.txid, moves });
     return row.txid;
+  }
+
+  /** Whether the relayer's flush with this call data would revert now (a constant call: free). */
+  private async reverts(data: string): Promise<boolean> {
+    const r = await this.o.api.triggerConstantContract({ owner: toHexAddress(this.o.relayer!.address), contract: toHexAddress(this.o.deployment.factory), selector: FLUSH_SIGNATURE, parameter: data.slice(8) });
+    if (r.result?.result !== true) throw new TronSendError('rejected', `The node would not simulate the flush: ${r.result?.code ?? ''} ${nodeMessage(r.result?.message)}`.trim());
+    return r.transaction?.ret?.some((x) => (x as { ret?: string }).ret === 'FAILED') === true || (!!r.result.message && /revert/i.test(nodeMessage(r.result.message)));
   }
 
   private async pendingUnits(address: string, currency: string, decimals: number): Promise<bigint> {

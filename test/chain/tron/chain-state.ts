@@ -18,7 +18,7 @@
 //   salt, tokens, native)` deploys the deposit address (CREATE2 with the TVM's 0x41 prefix,
 //   computed here with tronweb alone) when it has no code, then moves its whole balance of each
 //   listed token and, with `native`, its TRX to `cold`; a zero cold address or a listed address
-//   that is not a token REVERTs the whole call. Energy: FLUSH_BASE, + FLUSH_DEPLOY the first time,
+//   that is not a token REVERTs the whole call, and so does TRX sent to a cold address that refuses it. Energy: FLUSH_BASE, + FLUSH_DEPLOY the first time,
 //   + FLUSH_NATIVE for TRX, + a token transfer's energy per token moved.
 // - energy of an account = (own stake not delegated + delegated to it) / 1 TRX * ENERGY_PER_TRX.
 
@@ -68,10 +68,12 @@ export interface State {
   factories: Map<string, string>;
   /** Deposit addresses (41-hex) a factory has deployed. */
   forwarders: Set<string>;
+  /** Contract accounts (41-hex) whose code reverts when sent TRX (a cold address that refuses it). */
+  refusesTrx: Set<string>;
 }
 
 export function emptyState(): State {
-  return { accounts: new Map(), tokens: new Map(), factories: new Map(), forwarders: new Set() };
+  return { accounts: new Map(), tokens: new Map(), factories: new Map(), forwarders: new Set(), refusesTrx: new Set() };
 }
 
 /** A factory's `flush` call, as tronweb's ABI coder reads the call data (addresses 41-hex). */
@@ -117,6 +119,7 @@ function runFlush(s: State, factory: string, call: FlushCall, mutate: boolean): 
   if (!s.forwarders.has(forwarder)) energy += FLUSH_DEPLOY;
   const trx = call.native ? (s.accounts.get(forwarder)?.balance ?? 0n) : 0n;
   if (trx > 0n) {
+    if (s.refusesTrx.has(call.cold)) return revert(); // NativeTransferFailed
     energy += FLUSH_NATIVE;
     moved.trx = trx;
   }
@@ -179,6 +182,7 @@ export function cloneState(s: State): State {
     tokens: new Map([...s.tokens].map(([k, m]) => [k, new Map(m)])),
     factories: new Map(s.factories),
     forwarders: new Set(s.forwarders),
+    refusesTrx: new Set(s.refusesTrx),
   };
 }
 

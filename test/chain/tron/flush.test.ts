@@ -271,6 +271,35 @@ describe.each(await backends())('TRON watch-only flushing on $name', (backend) =
       }
     });
 
+    it('a cold address refusing TRX: its tokens are flushed without the TRX; a flush that would revert is never sent', async () => {
+      const t = await setup(backend);
+      try {
+        const refuser = addressOf('c3'.repeat(32));
+        t.node.refuseTrx(refuser);
+        const mixed = deposit(refuser, '1a1a1a1a-5555-4c55-9a57-3b8e2f6d1a00', 0);
+        const trxOnly = deposit(refuser, '1a1a1a1a-5555-4c55-9a57-3b8e2f6d1a00', 1);
+        t.driver.watch([mixed, trxOnly]);
+        t.node.payToken(PAYER_KEY, USDT, mixed.address, UNITS('40'));
+        t.node.payTrx(PAYER_KEY, mixed.address, UNITS('2'));
+        t.node.payTrx(PAYER_KEY, trxOnly.address, UNITS('9'));
+        await t.mine(CONFIRMATIONS + 1);
+        const relayerTrx = t.node.trx(RELAYER);
+        const sent = await t.driver.flush();
+        expect(sent).toHaveLength(1);
+        expect(t.node.factoryCalls.map((c) => c.flush)).toEqual([{ cold: refuser, salt: parseForwarderPath(mixed.path)!.salt, tokens: [USDT], native: false }]);
+        await t.mine(CONFIRMATIONS + 1);
+        expect(t.node.tokenBalance(USDT, refuser)).toBe(UNITS('40'));
+        expect(t.node.trx(mixed.address)).toBe(UNITS('2'));
+        expect(t.node.trx(trxOnly.address)).toBe(UNITS('9'));
+        expect(relayerTrx - t.node.trx(RELAYER)).toBe((await feesOf(t, sent)).total); // nothing burned on a revert
+        expect(await t.driver.flush()).toEqual([]);
+        expect(t.node.factoryCalls).toHaveLength(1);
+        expect((await movements(t)).map((m) => [m.currency, m.from_address, m.status])).toEqual([['USDT', mixed.address, 'done']]);
+      } finally {
+        await t.drop();
+      }
+    });
+
     it('refuses to flush when the factory does not answer the configured implementation', async () => {
       const t = await setup(backend, { implementation_address: addressOf('99'.repeat(32)) });
       try {

@@ -156,6 +156,11 @@ export class TronNodeDouble {
     }
   }
 
+  /** Makes `address` a contract that reverts when it is sent TRX (from genesis). */
+  refuseTrx(address: string): void {
+    for (const s of [this.genesis, this.state]) s.refusesTrx.add(toHex41(address));
+  }
+
   /** Whether the factory has deployed code at this deposit address yet. */
   deployed(address: string): boolean {
     return this.state.forwarders.has(toHex41(address));
