@@ -1,6 +1,6 @@
 // Watch-only receiving for TRON: the merchant names a cold address, and each deposit address is a
-// counterfactual forwarder made by the ForwarderFactory (src/chain/evm/forwarder/, the same
-// contracts as on EVM chains) with CREATE2, whose creation code fixes that cold address: what
+// counterfactual forwarder made by the ForwarderFactory (./forwarder.ts: the same contracts as on
+// EVM chains) with CREATE2, whose creation code fixes that cold address: what
 // reaches it, TRX or any TRC-20, can only ever be flushed there.
 //
 // Two things differ from EVM chains, and both are why the factory's address comes from the
@@ -21,7 +21,7 @@ import type { NetworkDef } from '../../registry/index.ts';
 import { CustodyInputError } from '../errors.ts';
 import type { CustodyInput, ParsedCustody, WatchOnlyCustody } from '../family.ts';
 import { forwarderPath } from '../watch-paths.ts';
-import { depositSalt, proxyInitCode } from '../evm/forwarder/create2.ts';
+import { depositSalt, proxyInitCode } from './forwarder.ts';
 import { accountIdHex, fromHexAddress, isTronAddress } from './address.ts';
 
 /** The account id 0 as a TRON address: whatever is sent there is lost. */

@@ -23,12 +23,12 @@ import { Decimal } from '../../money/decimal.ts';
 import { NodeError } from '../errors.ts';
 import { parseForwarderPath } from '../watch-paths.ts';
 import { optInt } from '../network-settings.ts';
-import { flushCall } from '../evm/forwarder/index.ts';
 import { accountIdHex, toHexAddress, fromHexAddress } from './address.ts';
 import { tronAddress } from './address-format.ts';
 import { nodeMessage, type TronApi, type TronTransaction } from './api.ts';
 import { chainCosts } from './costs.ts';
 import { tronForwarderAddress, type TronForwarderDeployment } from './custody.ts';
+import { flushCallData } from './forwarder.ts';
 import type { TronSigner } from './keys.ts';
 import { TronOutgoing, TronSendError, type Intent } from './outgoing.ts';
 import type { ChainView, TronToken } from './scan.ts';
@@ -124,8 +124,8 @@ export function loadRelayerKey(file: unknown, where: string): TronSigner {
 
 /** Call data (hex, no 0x) of the factory's flush for a deposit address of `cold` (base58). */
 export function flushData(cold: string, salt: `0x${string}`, tokens: readonly string[], native: boolean): string {
-  const evm = (a: string) => `0x${accountIdHex(a)}` as const;
-  return flushCall(evm(cold), salt, tokens.map(evm), { native }).data.slice(2);
+  const id = (a: string) => `0x${accountIdHex(a)}` as const;
+  return flushCallData(id(cold), salt, tokens.map(id), native).slice(2);
 }
 
 /** TronOutgoing that asks the node for a factory flush instead of a token transfer. */

@@ -10,7 +10,9 @@ import { CustodyInputError } from '../../../src/chain/errors.ts';
 import { tronFamily } from '../../../src/chain/tron/index.ts';
 import { configuredTronNetwork, TRON_ZERO_ADDRESS } from '../../../src/chain/tron/custody.ts';
 import { parseForwarderPath } from '../../../src/chain/watch-paths.ts';
-import { proxyInitCode } from '../../../src/chain/evm/forwarder/create2.ts';
+import { depositSalt as evmDepositSalt, proxyInitCode as evmProxyInitCode } from '../../../src/chain/evm/forwarder/create2.ts';
+import { flushCall } from '../../../src/chain/evm/forwarder/index.ts';
+import { depositSalt, flushCallData, proxyInitCode } from '../../../src/chain/tron/forwarder.ts';
 import fixture from './fixtures/forwarder-vectors.json' with { type: 'json' };
 
 const TRON = Registry.load().network('TRON')!;
@@ -53,6 +55,20 @@ describe('TRON watch-only custody', () => {
     expect(custody.deposit(network, v.cold, v.custodyId, v.index).address).not.toBe(TronWeb.address.fromHex(`41${evm.slice(2)}`));
     const tvm = keccak256(concat(['0x41', id(fixture.factory), v.salt as `0x${string}`, keccak256(proxyInitCode(id(v.cold), id(fixture.implementation)))]));
     expect(TronWeb.address.fromHex(`41${tvm.slice(-40)}`)).toBe(v.address);
+  });
+
+  it('computes the salt, the proxy init code and the flush call data exactly as the EVM family does for the same contracts', () => {
+    const cold = '0x00000000000000000000000000000000000000c0' as const;
+    const impl = '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01' as const;
+    const token = '0x00000000000000000000000000000000000000aa' as const;
+    for (const id of ['a/0', '6a0c3f7e-1111-4c55-9a57-3b8e2f6d1a00/42', 'ünïcode/1']) expect(depositSalt(id)).toBe(evmDepositSalt(id));
+    expect(proxyInitCode(cold, impl)).toBe(evmProxyInitCode(cold, impl).toLowerCase());
+    expect((proxyInitCode(cold, impl).length - 2) / 2).toBe(10 + 71);
+    const salt = depositSalt('x/1');
+    for (const native of [true, false]) {
+      expect(flushCallData(cold, salt, [token], native)).toBe(flushCall(cold, salt, [token], { native, factory: impl }).data);
+    }
+    expect(flushCallData(cold, salt, [], true)).toBe(flushCall(cold, salt, [], { factory: impl }).data);
   });
 
   it('depends on the factory and the implementation of the network\'s settings', () => {
