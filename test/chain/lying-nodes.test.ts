@@ -47,7 +47,7 @@ const cases: Case[] = [
     currency: 'TRX',
     decimals: 6,
     start: 5000,
-    settings: (url) => ({ driver: 'tron', api_url: url, confirmations: 1 }),
+    settings: (url) => ({ driver: 'tron', api_url: url, confirmations: 1, custody: 'hot' }),
     lies: [9007199254741000, 2 ** 53 - 1, 2n ** 63n, -1, 5000.5, '5000', null],
   },
 ];
