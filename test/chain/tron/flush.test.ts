@@ -300,6 +300,33 @@ describe.each(await backends())('TRON watch-only flushing on $name', (backend) =
       }
     });
 
+    it('a flush the node lost is sent again while it can be mined, then planned anew once it expired', async () => {
+      const t = await setup(backend);
+      try {
+        const d = deposit(COLD_A, '2b2b2b2b-6666-4c55-9a57-3b8e2f6d1a00', 0);
+        t.driver.watch([d]);
+        t.node.payToken(PAYER_KEY, USDT, d.address, UNITS('60'));
+        await t.mine(CONFIRMATIONS + 1);
+        t.node.dropBroadcasts = true;
+        const [lost] = await t.driver.flush();
+        await t.mine(30); // past its expiration (60 s): rebroadcast meanwhile, lost each time
+        expect(t.node.broadcasts.filter((b) => b.txID === lost).length).toBeGreaterThan(1);
+        expect(t.node.tokenBalance(USDT, d.address)).toBe(UNITS('60'));
+        t.node.dropBroadcasts = false;
+        const [again] = await t.driver.flush();
+        expect(again).toBeDefined();
+        expect(again).not.toBe(lost);
+        await t.mine(CONFIRMATIONS + 1);
+        expect(t.node.tokenBalance(USDT, COLD_A)).toBe(UNITS('60'));
+        await t.driver.flush();
+        expect((await movements(t)).map((m) => [m.txid, m.status])).toEqual(expect.arrayContaining([[lost, 'failed'], [again, 'done']]));
+        const rows = await tronDb(t.storage.db).selectFrom('scan_outgoing').select(['txid', 'status']).execute();
+        expect(rows).toEqual(expect.arrayContaining([{ txid: lost, status: 'expired' }, { txid: again, status: 'confirmed' }]));
+      } finally {
+        await t.drop();
+      }
+    });
+
     it('refuses to flush when the factory does not answer the configured implementation', async () => {
       const t = await setup(backend, { implementation_address: addressOf('99'.repeat(32)) });
       try {
