@@ -4,6 +4,10 @@
 //     "confirmations": 19, "tokens": { "USDT": "T..." }, "fee_limit": "50",
 //     "sweep": { "enabled": true, "resources": "burn", "min_native": "1", "min_token": { "USDT": "10" }, "every_seconds": 60 },
 //     "start_block": 70000000, "poll_batch": 100 }
+// In watch-only custody (the default) `sweep` gives way to the forwarder contracts and flushing:
+//   { "custody": "watch-only", "factory_address": "T...", "implementation_address": "T...",
+//     "relayer_key_file": "/etc/satchel/tron-relayer.key",
+//     "flush": { "every_seconds": 60, "min_native": "1", "min_token": { "USDT": "10" } } }
 import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { Decimal } from '../../money/decimal.ts';
@@ -11,9 +15,12 @@ import { isTronAddress } from './address.ts';
 import type { DriverDeps } from '../contract.ts';
 import type { ChainFamily } from '../family.ts';
 import { TRON_NODE_LIMITS } from './limits.ts';
+import { configuredTronNetwork, tronWatchOnly } from './custody.ts';
 import { tronAddressFormat } from './address-format.ts';
-import { configuredConfirmations, configuredTokens, nodeLimits, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
-import { TronDriver, type TronLog } from './tron-driver.ts';
+import { configuredConfirmations, configuredTokens, custodyMode, nodeLimits, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
+import { forwarderSettings } from './custody.ts';
+import { flushPolicy, loadRelayerKey } from './flush.ts';
+import { TronDriver, type TronDriverOptions, type TronLog } from './tron-driver.ts';
 import type { TronToken } from './scan.ts';
 import type { TronSweepPolicy } from './sweep.ts';
 
@@ -34,7 +41,9 @@ export const tronFamily: ChainFamily = {
   name: 'tron',
   drivers: { tron: tronDriverFactory },
   addressFormats: { tron: tronAddressFormat },
-  custody: ['seed'],
+  custody: ['seed', 'watch-only'],
+  watchOnly: tronWatchOnly,
+  configuredNetwork: configuredTronNetwork,
   nodeLimits: TRON_NODE_LIMITS,
 };
 
@@ -59,7 +68,28 @@ export function createTronDriver(
   const pollBatch = optInt(cfg.poll_batch, `${where}.poll_batch`);
   if (pollBatch !== undefined && (pollBatch < 1 || pollBatch > 100)) throw new Error(`${where}.poll_batch: between 1 and 100 (the node's range limit)`);
 
+  const custody = custodyMode(cfg, 'tron', where);
+  const forwarder = forwarderSettings(cfg, where);
+  let watchOnly: Partial<TronDriverOptions> = {};
+  if (custody === 'watch-only') {
+    if (!forwarder) {
+      throw new Error(`${where}.factory_address: the forwarder factory (and implementation_address) is required in watch-only custody (docs/networks.md); or set "custody": "hot"`);
+    }
+    if (cfg.sweep !== undefined) throw new Error(`${where}.sweep: watch-only custody never sweeps (the gateway holds no key of its deposit addresses); use "flush"`);
+    watchOnly = {
+      custody,
+      forwarder,
+      flush: flushPolicy(cfg.flush, `${where}.flush`),
+      relayer: cfg.relayer_key_file === undefined ? null : loadRelayerKey(cfg.relayer_key_file, `${where}.relayer_key_file`),
+    };
+  } else {
+    for (const key of ['flush', 'relayer_key_file'] as const) {
+      if (cfg[key] !== undefined) throw new Error(`${where}.${key}: only in watch-only custody (hot custody sweeps: "sweep")`);
+    }
+  }
+
   return new TronDriver({
+    ...watchOnly,
     network,
     apiUrl: cfg.api_url,
     apiKey: cfg.api_key as string | undefined,

@@ -1,6 +1,7 @@
 // The `tron` chain driver: TRX and the registry's TRC-20 tokens over a java-tron node's HTTP API.
 // See docs/networks.md for the operator's side. Detection lives in ./scan.ts, what we send in
-// ./outgoing.ts, activation and sweeping in ./sweep.ts; this class ties them to the gateway:
+// ./outgoing.ts, activation and sweeping in ./sweep.ts (hot custody), flushing forwarders to the
+// merchants' cold addresses in ./flush.ts (watch-only custody); this class ties them to the gateway:
 // one scanner per network (its caller holds the `scan:<NETWORK>` lock), payouts from the hot wallet
 // (m/44'/195'/1'/0/0), and the check that the hot wallet can cover a payout before it is accepted.
 import type { Kysely } from 'kysely';
@@ -14,12 +15,15 @@ import type { Storage } from '../../db/dialect.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { isTronAddress, toHexAddress } from './address.ts';
 import { TronApi } from './api.ts';
-import { TronKeys } from './keys.ts';
+import { TronKeys, type TronSigner } from './keys.ts';
 import { TronOutgoing, TronSendError, transferData, type Intent } from './outgoing.ts';
 import { TronScanner, type ChainView, type TronToken } from './scan.ts';
 import { tronDb, type TronDB } from './schema.ts';
 import { TronSweeper, type TronSweepPolicy } from './sweep.ts';
 import { chainCosts } from './costs.ts';
+import type { CustodyMode } from '../network-settings.ts';
+import type { TronForwarderDeployment } from './custody.ts';
+import { TronFlusher, type TronFlushPolicy } from './flush.ts';
 
 export type TronLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
 
@@ -39,6 +43,17 @@ export interface TronDriverOptions {
   maxBatchesPerPoll?: number;
   startBlock?: number;
   sweep?: TronSweepPolicy;
+  /**
+   * `watch-only` (default `hot`): deposit addresses are forwarders to merchants' cold addresses;
+   * they are flushed (./flush.ts) and never swept, activated or funded.
+   */
+  custody?: CustodyMode;
+  /** Watch-only: the forwarder factory and implementation of the network's settings. */
+  forwarder?: TronForwarderDeployment;
+  /** Watch-only: the key that signs flushes (pays their energy only); null: nothing is flushed. */
+  relayer?: TronSigner | null;
+  /** Watch-only: when to flush. */
+  flush?: TronFlushPolicy;
   rebroadcastAfterMs?: number;
   onRequest?: (path: string) => void;
   log?: TronLog;
@@ -69,6 +84,9 @@ export class TronDriver implements ChainDriver {
   readonly out: TronOutgoing;
   readonly scanner: TronScanner;
   readonly sweeper: TronSweeper;
+  /** Watch-only custody only. */
+  readonly flusher: TronFlusher | null;
+  readonly custody: CustodyMode;
   readonly keys: TronKeys;
   private readonly storage: Storage;
   private readonly now: () => number;
@@ -131,6 +149,29 @@ export class TronDriver implements ChainDriver {
       now: this.now,
       log: this.log,
     });
+    this.custody = opts.custody ?? 'hot';
+    if (this.custody === 'watch-only') {
+      if (!opts.forwarder) throw new Error(`${code}: watch-only custody needs the forwarder factory (factory_address, implementation_address)`);
+      if (opts.sweep?.enabled) throw new Error(`${code}: watch-only custody never sweeps deposit addresses (the gateway holds no key of them); it flushes them`);
+      this.flusher = new TronFlusher({
+        network: code,
+        api: this.api,
+        db: this.db,
+        outgoing: { network: code, api: this.api, db: this.db, storage: this.storage, now: this.now, rebroadcastAfterMs: opts.rebroadcastAfterMs ?? 15_000, log: this.log },
+        deployment: opts.forwarder,
+        relayer: opts.relayer ?? null,
+        pathOf: (address) => this.paths.get(address),
+        native: this.native,
+        tokens: opts.tokens,
+        feeLimit: opts.feeLimit,
+        policy: opts.flush ?? { minNative: '0', minToken: {}, everyMs: 60_000 },
+        now: this.now,
+        log: this.log,
+      });
+      if (!opts.relayer) this.log('warn', 'tron watch-only without relayer_key_file: payments are detected and stay at their forwarders until a relayer key is configured', { network: code });
+    } else {
+      this.flusher = null;
+    }
   }
 
   watch(addresses: readonly WatchedAddress[]): void {
@@ -154,9 +195,10 @@ export class TronDriver implements ChainDriver {
       await this.scanner.poll(sink, view);
       await this.out.track(sink, view, this.confirmations);
       try {
-        await this.sweeper.maybeRun(view);
+        if (this.flusher) await this.flusher.maybeRun(view);
+        else await this.sweeper.maybeRun(view);
       } catch (err) {
-        this.log('error', 'tron sweep failed', { network: this.network.code, error: (err as Error).message });
+        this.log('error', this.flusher ? 'tron flush failed' : 'tron sweep failed', { network: this.network.code, error: (err as Error).message });
       }
       this.heads.commit(view.head);
     });
@@ -168,6 +210,19 @@ export class TronDriver implements ChainDriver {
     return this.exclusive(async () => {
       if (this.closed) throw new DriverClosedError(this.network.code);
       await this.sweeper.run(await this.scanner.view());
+    });
+  }
+
+  /**
+   * One flush round now (tests, the CLI's `satchel flush`): every deposit address with confirmed
+   * funds above the thresholds is flushed to its cold address; returns the transactions sent.
+   * Watch-only custody only. The caller holds the network's scanner lock, as for poll().
+   */
+  flush(): Promise<string[]> {
+    return this.exclusive(async () => {
+      if (this.closed) throw new DriverClosedError(this.network.code);
+      if (!this.flusher) throw new TronSendError('invalid', `${this.network.code} is in hot custody: its deposit addresses are swept, not flushed`);
+      return this.flusher.run(await this.scanner.view());
     });
   }
 

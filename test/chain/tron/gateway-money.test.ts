@@ -16,12 +16,15 @@ import { LEASE_MS } from '../../../src/outgoing/sender.ts';
 import { TRON_USDT as USDT, TRX as UNITS, startTronGateway, type TronGateway, secondInstance } from '../gateway-setup.ts';
 import { HotWalletShortError } from '../../../src/chain/errors.ts';
 
+/** Today's custody: deposit addresses from the gateway's seed, swept to the hot wallet. */
+const HOT = { custody: 'hot' } as const;
+
 describe.each(await backends())('TRON payouts through the gateway on $name', (backend) => {
   let g: TronGateway;
   let rx: Receiver;
   let n = 0;
   beforeAll(async () => {
-    g = await startTronGateway(backend, { confirmations: 3, hotTrx: '1000', hotUsdt: '10000' });
+    g = await startTronGateway(backend, { confirmations: 3, hotTrx: '1000', hotUsdt: '10000', network: HOT });
     rx = await startReceiver();
   });
   afterAll(async () => {

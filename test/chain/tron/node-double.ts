@@ -17,6 +17,8 @@ import { freePort } from '../evm/anvil.ts';
 import {
   apply,
   cloneState,
+  decodeFlushCall,
+  emptyState,
   energyLimit,
   ENERGY_PER_TRX,
   newAccount,
@@ -78,6 +80,9 @@ export class TronNodeDouble {
   solidity: boolean;
   /** Every transaction accepted by broadcast, as tronweb decoded it. */
   readonly broadcasts: Array<{ txID: string; effect: Effect }> = [];
+  /** Every call to a forwarder factory accepted by broadcast, as tronweb decoded its bytes and call
+   * data (base58 addresses): who signed it, which contract it calls, and its arguments. */
+  readonly factoryCalls: Array<{ txID: string; owner: string; contract: string; feeLimit: bigint; flush: { cold: string; salt: string; tokens: string[]; native: boolean } | null }> = [];
   /** Every request, by path (for the scaling test). */
   readonly calls = new Map<string, number>();
   /** A compromised node: rewrites what it builds before encoding it. */
@@ -88,8 +93,8 @@ export class TronNodeDouble {
   leakRevertedLogs = false;
 
   private server: Server | null = null;
-  private readonly genesis: State = { accounts: new Map(), tokens: new Map() };
-  private state: State = { accounts: new Map(), tokens: new Map() };
+  private readonly genesis: State = emptyState();
+  private state: State = emptyState();
   private readonly blocks: Block[] = [];
   private pool: PoolTx[] = [];
   private clockOffset = 0;
@@ -138,6 +143,27 @@ export class TronNodeDouble {
       if (holder) book.set(toHex41(holder), (book.get(toHex41(holder)) ?? 0n) + units);
       s.tokens.set(toHex41(contract), book);
     }
+  }
+
+  /**
+   * A ForwarderFactory at `address` whose constructor created the Forwarder `implementation`, as
+   * if the operator deployed it before the chain's first block (both base58).
+   */
+  factory(address: string, implementation: string): void {
+    for (const s of [this.genesis, this.state]) {
+      s.factories.set(toHex41(address), toHex41(implementation));
+      s.accounts.set(toHex41(address), s.accounts.get(toHex41(address)) ?? newAccount(this.blocks[0]!.timestamp));
+    }
+  }
+
+  /** Makes `address` a contract that reverts when it is sent TRX (from genesis). */
+  refuseTrx(address: string): void {
+    for (const s of [this.genesis, this.state]) s.refusesTrx.add(toHex41(address));
+  }
+
+  /** Whether the factory has deployed code at this deposit address yet. */
+  deployed(address: string): boolean {
+    return this.state.forwarders.has(toHex41(address));
   }
 
   trx(address: string): bigint {
@@ -282,6 +308,17 @@ export class TronNodeDouble {
       throw err;
     }
     this.broadcasts.push({ txID, effect });
+    if (effect.type === 'TriggerSmartContract' && this.state.factories.has(effect.contract)) {
+      const call = decodeFlushCall(effect.data);
+      const b58 = (h: string) => TronWeb.address.fromHex(h) as string;
+      this.factoryCalls.push({
+        txID,
+        owner: b58(effect.owner),
+        contract: b58(effect.contract),
+        feeLimit: effect.feeLimit,
+        flush: call && { cold: b58(call.cold), salt: call.salt, tokens: call.tokens.map(b58), native: call.native },
+      });
+    }
     if (this.dropBroadcasts) return { result: true, txid: txID };
     const json: TxJson = { visible: false, txID, raw_data: { ...decoded, contract: decoded.contract }, raw_data_hex: rawHex, signature: signatures };
     this.pool.push({ json, effect, expiration: Number(decoded.expiration), bytes: BigInt(rawHex.length / 2 + 65 + 64) });
@@ -371,12 +408,13 @@ export class TronNodeDouble {
       }
       case '/wallet/triggersmartcontract':
       case '/wallet/triggerconstantcontract': {
+        // java-tron: the selector is the first 4 bytes of keccak256 of the function's signature.
         const selector = String(b.function_selector ?? '');
-        const sel = selector === 'transfer(address,uint256)' ? 'a9059cbb' : selector === 'balanceOf(address)' ? '70a08231' : null;
+        const sel = selector ? tw.ethersUtils.id(selector).slice(2, 10) : null;
         const data = b.data ? String(b.data) : sel ? sel + String(b.parameter ?? '') : '';
         const value = { owner_address: toHex41(b.owner_address), contract_address: toHex41(b.contract_address), data };
         const contract = toHex41(b.contract_address);
-        if (!this.state.tokens.has(contract)) return { result: { code: 'CONTRACT_VALIDATE_ERROR', message: Buffer.from('No contract or not a smart contract').toString('hex') } };
+        if (!this.state.tokens.has(contract) && !this.state.factories.has(contract)) return { result: { code: 'CONTRACT_VALIDATE_ERROR', message: Buffer.from('No contract or not a smart contract').toString('hex') } };
         if (path === '/wallet/triggerconstantcontract') {
           const sim = simulateCall(this.state, value.owner_address, contract, data);
           const tx = this.build(path, 'TriggerSmartContract', value);

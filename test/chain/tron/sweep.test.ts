@@ -9,6 +9,9 @@ import { tronDb } from '../../../src/chain/tron/schema.ts';
 import { ENERGY_TO_NEW, PARAMS } from './chain-state.ts';
 import { TRON_USDT as USDT, TRX as UNITS, startTronGateway, type TronGateway } from '../gateway-setup.ts';
 
+/** Today's custody: deposit addresses from the gateway's seed, swept to the hot wallet. */
+const HOT = { custody: 'hot' } as const;
+
 const SWEEP = { enabled: true, every_seconds: 0, min_native: '1', min_token: { USDT: '1' } };
 
 async function paidInvoice(g: TronGateway, currency: 'USDT' | 'TRX', amount: string): Promise<string> {
@@ -40,7 +43,7 @@ describe.each(await backends())('TRON sweeping on $name', (backend) => {
   describe('burning TRX for energy', () => {
     let g: TronGateway;
     beforeAll(async () => {
-      g = await startTronGateway(backend, { hotTrx: '1000', network: { sweep: { ...SWEEP, resources: 'burn' } } });
+      g = await startTronGateway(backend, { hotTrx: '1000', network: { ...HOT, sweep: { ...SWEEP, resources: 'burn' } } });
     });
     afterAll(async () => g?.stopAll());
 
@@ -87,7 +90,7 @@ describe.each(await backends())('TRON sweeping on $name', (backend) => {
   describe('delegating staked energy', () => {
     let g: TronGateway;
     beforeAll(async () => {
-      g = await startTronGateway(backend, { hotTrx: '100', hotStake: '100000', network: { sweep: { ...SWEEP, resources: 'delegate' } } });
+      g = await startTronGateway(backend, { hotTrx: '100', hotStake: '100000', network: { ...HOT, sweep: { ...SWEEP, resources: 'delegate' } } });
     });
     afterAll(async () => g?.stopAll());
 
