@@ -118,6 +118,7 @@ export function tronDeposit(network: NetworkDef, cold: string, custodyId: string
 }
 
 export const tronWatchOnly: WatchOnlyCustody = {
+  module: { url: import.meta.url, name: 'tronWatchOnly' },
   accepts: 'a cold TRON address (T...) that every payment is forwarded to',
   inputs: ['address'],
   parse: parseTronColdAddress,
