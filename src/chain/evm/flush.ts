@@ -81,6 +81,7 @@ export class EvmFlusher {
   private proxyMissingLogged = false;
   private unknownFrom: number | null = null;
   private readonly reportedUnknown = new Set<string>();
+  private readonly unknownDecimals = new Map<string, number>();
 
   constructor(
     private readonly c: EvmChain,
@@ -208,7 +209,9 @@ export class EvmFlusher {
     }
   }
 
-  /** Forwarders with confirmed transfers not yet flushed. */
+  /** Forwarders with confirmed transfers not yet flushed. Addresses of the seed from before the
+   * network was watch-only are passed over (never flushed, never swept), without crowding out the
+   * forwarders behind them. */
   private async candidates(): Promise<Forwarder[]> {
     const { c } = this;
     const rows = await c.db
@@ -218,12 +221,13 @@ export class EvmFlusher {
       .where('network', '=', c.code)
       .where('status', '=', 'confirmed')
       .where('swept', '=', 0)
-      .limit(MAX_PER_ROUND)
       .execute();
     const out: Forwarder[] = [];
     for (const r of rows) {
-      const f = this.forwarder(r.to_address, this.c.watched.get(r.to_address.toLowerCase()));
+      const path = c.watched.get(r.to_address.toLowerCase());
+      const f = path?.startsWith('forwarder:') ? this.forwarder(r.to_address, path) : null;
       if (f) out.push(f);
+      if (out.length >= MAX_PER_ROUND) break;
     }
     return out;
   }
@@ -420,11 +424,17 @@ export class EvmFlusher {
 
   /** decimals() of a token the registry does not know (0 when it does not answer: base units). */
   private async decimals(contract: Address): Promise<number> {
+    const known = this.unknownDecimals.get(contract);
+    if (known !== undefined) return known;
     try {
       const out = await this.c.rpc.ethCall({ to: contract, data: encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' }) });
-      const d = decodeFunctionResult({ abi: erc20Abi, functionName: 'decimals', data: out });
-      return d <= 36 ? d : 0;
+      const answer = decodeFunctionResult({ abi: erc20Abi, functionName: 'decimals', data: out });
+      const d = answer <= 36 ? answer : 0;
+      this.unknownDecimals.set(contract, d);
+      return d;
     } catch {
+      // No decimals() (or no answer now): the amount is recorded in base units. The flush moves the
+      // whole balance whatever the amount says.
       return 0;
     }
   }

@@ -123,6 +123,7 @@ describe.each(list)('watch-only EVM flushing on $name', (backend) => {
   let driver: EvmDriver;
   let xyz: TestToken;
   let clock = Date.now();
+  let relayerFile = '';
   const logs = logger();
   const sink = new RecordingSink();
   const relayerKey = generatePrivateKey();
@@ -169,7 +170,7 @@ describe.each(list)('watch-only EVM flushing on $name', (backend) => {
         confirmations: CONFIRMATIONS,
         tokens: { USDT: f.usdt.address, DAI: f.dai.address },
         start_block: (await f.anvil.head()) + 1,
-        relayer_key_file: secretFile(`relayer-${backend.name}`, relayerKey),
+        relayer_key_file: (relayerFile = secretFile(`relayer-${backend.name}`, relayerKey)),
         flush: { every_seconds: 0 },
       },
       { seed: SEED, storage, log: logs.log, now: () => clock },
@@ -255,19 +256,25 @@ describe.each(list)('watch-only EVM flushing on $name', (backend) => {
     expect(new Set(m.map((x) => x.txid))).toEqual(new Set(out.filter((o) => o.kind === 'flush').map((o) => o.txid)));
   });
 
-  it('flushes a second payment to an already deployed forwarder, once it is confirmed', async () => {
+  it('flushes a second payment to an already deployed forwarder, once it and what came after it are confirmed', async () => {
     expect(await code(fA)).not.toBe('0x');
     await f.anvil.wallet(PAYER).sendTransaction({ to: fA, value: parseEther('0.1') });
     await tick();
     expect(sink.transfers({ to: fA }).map((t) => t.amount)).toContain('0.1');
     expect((await driver.flush()).sent).toEqual([]);
     await tick(CONFIRMATIONS - 1);
+    // Confirmed, but a newer payment is not: a flush would move it too (a forwarder moves its whole
+    // balance), so the forwarder waits until that one is confirmed as well.
+    await f.anvil.wallet(PAYER).sendTransaction({ to: fA, value: parseEther('0.03') });
+    await tick();
+    expect(await driver.flush()).toEqual({ sent: [], notes: [] });
+    await tick(CONFIRMATIONS - 1);
     const report = await driver.flush();
-    expect(report.sent).toEqual([{ txid: expect.stringMatching(/^0x[0-9a-f]{64}$/), forwarder: fA, cold: coldA, moved: [{ currency: 'ETH', contract: null, amount: '0.1' }] }]);
+    expect(report.sent).toEqual([{ txid: expect.stringMatching(/^0x[0-9a-f]{64}$/), forwarder: fA, cold: coldA, moved: [{ currency: 'ETH', contract: null, amount: '0.13' }] }]);
     await tick(CONFIRMATIONS);
     await driver.flush();
-    expect(await eth(coldA)).toBe(parseEther('0.6'));
-    expect(await swept(fA)).toEqual([1, 1, 1]);
+    expect(await eth(coldA)).toBe(parseEther('0.63'));
+    expect(await swept(fA)).toEqual([1, 1, 1, 1]);
   });
 
   it('carries on when the relayer key was used elsewhere, before a flush and under a stored one', async () => {
@@ -313,7 +320,7 @@ describe.each(list)('watch-only EVM flushing on $name', (backend) => {
     await tick(CONFIRMATIONS);
     await driver.flush();
     expect(await f.usdt.balanceOf(coldA)).toBe(parseUnits('30', 6));
-    expect(await swept(fA)).toEqual([1, 1, 1, 1]);
+    expect(await swept(fA)).toEqual([1, 1, 1, 1, 1]);
     expect((await movements()).filter((x) => x.outgoing_id === stored.id).map((x) => x.status)).toEqual(['failed']);
   });
 
@@ -362,6 +369,41 @@ describe.each(list)('watch-only EVM flushing on $name', (backend) => {
     expect(new Set((await movements()).map((x) => x.kind))).toEqual(new Set(['flush']));
     expect(await f.anvil.pub.getTransactionCount({ address: driver.hotWallet })).toBe(0);
     expect(await eth(driver.hotWallet)).toBe(0n);
+  });
+
+  it('flushes from the scanner\'s poll when due, and only what reaches the thresholds', async () => {
+    const polled = createEvmDriver(
+      f.network,
+      {
+        driver: 'evm', rpc_url: f.anvil.url, chain_id: CHAIN_ID, confirmations: CONFIRMATIONS,
+        tokens: { USDT: f.usdt.address, DAI: f.dai.address }, relayer_key_file: relayerFile,
+        flush: { every_seconds: 60, min_native: '0.05', min_token: { dai: '10' } },
+      },
+      { seed: SEED, storage, now: () => clock },
+    );
+    for (const [a, c, id] of [[fA, coldA, 'custody-a'], [fB, coldB, 'custody-b']] as const) polled.watch([{ address: a, path: evmDeposit(f.network, c, id, 0).path }]);
+    // fB still holds the 0.01 ETH of the test before; now 2 DAI more: both below the thresholds.
+    await f.dai.transfer(PAYER, fB, parseUnits('2', 18));
+    await f.anvil.wallet(PAYER).sendTransaction({ to: fA, value: parseEther('0.2') });
+    await f.dai.transfer(PAYER, fA, parseUnits('20', 18));
+    await tick(CONFIRMATIONS); // the first driver flushes only on demand
+    const before = (await outgoing()).length;
+    await polled.poll(sink); // the first round is due at once
+    const sent = (await outgoing()).slice(before);
+    expect(sent.map((o) => [o.kind, o.to_address])).toEqual([['flush', coldA]]);
+    expect((await swept(fB)).every((x) => x === 1)).toBe(true); // below the thresholds: left, and done until more arrives
+    await f.anvil.mine(CONFIRMATIONS);
+    clock += 30_000;
+    await polled.poll(sink); // not due: the confirmed flush is not looked at yet
+    expect((await swept(fA)).filter((x) => x === 2)).toHaveLength(2);
+    clock += 31_000;
+    await polled.poll(sink);
+    expect((await swept(fA)).every((x) => x === 1)).toBe(true);
+    expect(await eth(coldA)).toBe(parseEther('0.83'));
+    expect(await f.dai.balanceOf(coldA)).toBe(parseUnits('20', 18));
+    expect(await f.dai.balanceOf(fB)).toBe(parseUnits('2', 18));
+    expect(await eth(fB)).toBe(parseEther('0.01'));
+    await polled.close();
   });
 });
 
