@@ -9,8 +9,6 @@ import { parseArgs } from 'node:util';
 import { isAddress } from 'viem';
 import type { ChainDriver } from '../chain/contract.ts';
 import type { CustodyMode } from '../chain/network-settings.ts';
-import { EvmDriver } from '../chain/evm/evm-driver.ts';
-import type { FlushReport } from '../chain/evm/flush.ts';
 import type { Storage } from '../db/dialect.ts';
 
 export const FLUSH_USAGE = `  flush --network CODE [--token 0xCONTRACT ...] [--json]
@@ -18,6 +16,22 @@ export const FLUSH_USAGE = `  flush --network CODE [--token 0xCONTRACT ...] [--j
                                          (--token: also an ERC-20 the registry does not know)`;
 
 type Out = { log: (s: string) => void; error: (s: string) => void };
+
+/** What a flush reports (a driver whose deposit addresses are forwarders: EvmDriver.flush). */
+interface FlushReport {
+  sent: Array<{ txid: string; forwarder: string; cold: string; moved: Array<{ currency: string; amount: string }> }>;
+  notes: string[];
+}
+
+/** A driver that flushes: its deposit addresses are forwarders to the merchants' cold addresses. */
+interface Flushing {
+  custody: CustodyMode;
+  flush(req: { everyForwarder: boolean; tokens?: readonly string[] }): Promise<FlushReport>;
+}
+
+function flushing(d: ChainDriver): d is ChainDriver & Flushing {
+  return typeof (d as Partial<Flushing>).flush === 'function' && typeof (d as Partial<Flushing>).custody === 'string';
+}
 
 /** What the command needs of the gateway's context (the composition root's createContext). */
 export interface FlushContext {
@@ -59,15 +73,16 @@ export async function flushCli(args: string[], out: Out, open: () => Promise<Flu
       out.error((e as Error).message);
       return 2;
     }
-    if (!(driver instanceof EvmDriver)) {
-      out.error(`${code} is not run by the evm driver: only EVM networks have forwarders to flush`);
+    if (!flushing(driver)) {
+      out.error(`${code} has no forwarders to flush: its driver (${driver.kind}) does not flush (EVM networks in watch-only custody do)`);
       return 2;
     }
     if (ctx.chains.custodyMode(code) !== 'watch-only' || driver.custody !== 'watch-only') {
       out.error(`${code} is in hot custody: its deposit addresses are swept to the hot wallet, not flushed`);
       return 2;
     }
-    const locked = await ctx.storage.withLock(`scan:${code}`, LOCK_WAIT_MS, () => driver.flush({ everyForwarder: true, tokens: values.token }));
+    const flusher = driver;
+    const locked = await ctx.storage.withLock(`scan:${code}`, LOCK_WAIT_MS, () => flusher.flush({ everyForwarder: true, tokens: values.token }));
     if (locked === null) {
       out.error(`Another process has been scanning ${code} for ${LOCK_WAIT_MS / 1000} s: try again`);
       return 1;

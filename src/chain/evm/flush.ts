@@ -5,23 +5,25 @@
 // cold address. No deposit address is ever topped up with gas, and the gateway signs nothing that
 // could send the funds elsewhere: the cold address and salt come from the address's own path.
 //
-// Each flush is recorded in evm_movements (kind `flush`, one row per asset moved, all carried by the
-// same scan_outgoing row); the transfers it covers are marked (scan_transfers.swept: 2 while the
-// flush is on its way, 1 once it is mined and confirmed, back to 0 when it failed, so that the next
-// round tries again). Rounds run from the scanner's poll (under the network's scanner lock) or when
-// the driver's flush() is called (the CLI, `satchel flush`).
+// Each flush is recorded with its transaction (./flush-records.ts); the relayer's transactions and
+// the factory's deployment are ./relayer.ts; tokens the registry does not know, ./unknown-tokens.ts.
+// Rounds run from the scanner's poll (under the network's scanner lock) or when the driver's
+// flush() is called (the CLI, `satchel flush`).
 import { randomUUID } from 'node:crypto';
-import { decodeFunctionResult, encodeFunctionData, erc20Abi, getAddress, isAddress, pad, type Address, type Hex } from 'viem';
+import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { ChainError, HotWalletShortError } from '../errors.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { parseForwarderPath } from '../watch-paths.ts';
-import { DEPLOYMENT_PROXY, factoryAddress, factoryDeployment, flushCall, forwarderAddress } from './forwarder/index.ts';
-import { checkLogs } from './answers.ts';
-import { familyWrite } from '../family-tables.ts';
-import { hex, num, type BlockTag, type RpcLog } from './rpc.ts';
-import { TRANSFER_TOPIC, type Asset, type Call, type EvmChain } from './chain.ts';
-import type { EvmOutgoing, EvmTrx, OutgoingRow } from './outgoing.ts';
+import { flushCall, forwarderAddress } from './forwarder/index.ts';
+import { hex, type BlockTag } from './rpc.ts';
+import type { Asset, Call, EvmChain } from './chain.ts';
+import type { EvmOutgoing } from './outgoing.ts';
+import { FlushRecords, type FlushedAsset, type Forwarder } from './flush-records.ts';
+import { Relayer } from './relayer.ts';
+import { UnknownTokens } from './unknown-tokens.ts';
+
+export type { FlushedAsset } from './flush-records.ts';
 
 export interface EvmFlushPolicy {
   /** Flushed from poll() at most this often (ms); 0: only when flush() is called. */
@@ -42,13 +44,6 @@ export interface FlushRequest {
   tokens?: readonly string[];
 }
 
-export interface FlushedAsset {
-  /** The token code, or the contract of a token the registry does not know. */
-  currency: string;
-  contract: Address | null;
-  amount: string;
-}
-
 export interface FlushSent {
   txid: Hex;
   forwarder: Address;
@@ -64,31 +59,22 @@ export interface FlushReport {
 
 /** Forwarders looked at per round (the rest wait for the next round). */
 const MAX_PER_ROUND = 50;
-/** Blocks looked back for unknown tokens the first time, and at most per round. */
-const UNKNOWN_TOKEN_WINDOW = 5_000;
-/** Recipient topics per eth_getLogs when looking for unknown tokens. */
-const UNKNOWN_TOKEN_ADDRESSES = 100;
-
-interface Forwarder {
-  address: Address;
-  cold: Address;
-  salt: Hex;
-}
 
 export class EvmFlusher {
   private lastRun = 0;
-  private factoryReady = false;
-  private proxyMissingLogged = false;
-  private unknownFrom: number | null = null;
-  private readonly reportedUnknown = new Set<string>();
-  private readonly unknownDecimals = new Map<string, number>();
+  private readonly relayer: Relayer | null;
+  private readonly records: FlushRecords;
+  private readonly unknown: UnknownTokens;
 
   constructor(
     private readonly c: EvmChain,
     private readonly out: EvmOutgoing,
     private readonly policy: EvmFlushPolicy,
-    private readonly relayer: PrivateKeyAccount | null,
+    relayer: PrivateKeyAccount | null,
   ) {
+    this.relayer = relayer ? new Relayer(c, out, relayer) : null;
+    this.records = new FlushRecords(c);
+    this.unknown = new UnknownTokens(c);
     if (!relayer) {
       // Payments are still detected and credited; they only stay on their forwarders until a relayer
       // key is configured (or someone calls the factory with any funded account).
@@ -132,11 +118,15 @@ export class EvmFlusher {
     // Balances are read at the confirmation depth: what a reorganisation could still take back is
     // never moved (a forwarder moves its whole balance, so a forwarder holding more than that waits).
     const safe = Math.max(0, (await c.rpc.blockNumber()) - c.confirmations + 1);
-    await this.advance();
-    if (!req.everyForwarder) await this.reportUnknownTokens(safe);
+    await this.records.advance();
+    if (!req.everyForwarder) await this.unknown.report(safe);
     const forwarders = req.everyForwarder ? await this.everyForwarder() : await this.candidates();
     if (forwarders.length === 0) return report;
-    if (!(await this.factoryOnChain(relayer, safe, report))) return report;
+    const waiting = await relayer.factoryOnChain(safe);
+    if (waiting) {
+      report.notes.push(waiting);
+      return report;
+    }
     for (const f of forwarders) {
       try {
         const sent = await this.flushOne(relayer, f, hex(safe), extra, !req.everyForwarder);
@@ -153,60 +143,6 @@ export class EvmFlusher {
       }
     }
     return report;
-  }
-
-  /** Follows the flushes on their way: once their transaction is confirmed the transfers they
-   * covered are flushed; a failed one frees its transfers for the next round. */
-  private async advance(): Promise<void> {
-    const { c } = this;
-    const open = await c.db
-      .selectFrom('evm_movements')
-      .select(['id', 'outgoing_id', 'from_address'])
-      .where('network', '=', c.code)
-      .where('kind', '=', 'flush')
-      .where('status', '=', 'sent')
-      .execute();
-    const byOutgoing = new Map<string, typeof open>();
-    for (const m of open) {
-      const k = m.outgoing_id ?? '';
-      byOutgoing.set(k, [...(byOutgoing.get(k) ?? []), m]);
-    }
-    for (const [outgoingId, moves] of byOutgoing) {
-      const row = outgoingId ? await c.db.selectFrom('scan_outgoing').select('status').where('id', '=', outgoingId).executeTakeFirst() : undefined;
-      const status = !row || row.status === 'failed' ? 'failed' : row.status === 'confirmed' ? 'done' : null;
-      if (!status) continue;
-      const now = c.now();
-      await familyWrite(c.storage, c.db, async (trx) => {
-        await trx.updateTable('evm_movements').set({ status, updated_at: now }).where('id', 'in', moves.map((m) => m.id)).execute();
-        await trx
-          .updateTable('scan_transfers')
-          .set({ swept: status === 'done' ? 1 : 0, updated_at: now })
-          .where('network', '=', c.code)
-          .where('to_address', '=', moves[0]!.from_address)
-          .where('swept', '=', 2)
-          .execute();
-      });
-      if (status === 'failed') c.log('warn', 'evm flush transaction failed; retried next round', { network: c.code, address: moves[0]!.from_address });
-    }
-    // Transfers marked for a flush whose transaction was never accepted (discarded before any node
-    // took it) are free again.
-    const marked = await c.db
-      .selectFrom('scan_transfers')
-      .select('to_address')
-      .distinct()
-      .where('network', '=', c.code)
-      .where('swept', '=', 2)
-      .execute();
-    for (const m of marked) {
-      if (await this.busy(m.to_address)) continue;
-      await c.db
-        .updateTable('scan_transfers')
-        .set({ swept: 0, updated_at: c.now() })
-        .where('network', '=', c.code)
-        .where('to_address', '=', m.to_address)
-        .where('swept', '=', 2)
-        .execute();
-    }
   }
 
   /** Forwarders with confirmed transfers not yet flushed. Addresses of the seed from before the
@@ -261,72 +197,16 @@ export class EvmFlusher {
     return { address: computed, cold, salt: p.salt };
   }
 
-  /**
-   * The factory must have code at the confirmation depth before any flush is sent (a call to an
-   * address without code succeeds and does nothing). When it is absent, the relayer deploys it
-   * through the deterministic deployment proxy, once; flushing starts the round after it is final.
-   */
-  private async factoryOnChain(relayer: PrivateKeyAccount, safe: number, report: FlushReport): Promise<boolean> {
-    if (this.factoryReady) return true;
-    const { c } = this;
-    const factory = factoryAddress();
-    if (await this.hasCode(factory, hex(safe))) {
-      this.factoryReady = true;
-      return true;
-    }
-    const pending = await c.db
-      .selectFrom('scan_outgoing')
-      .select('txid')
-      .where('network', '=', c.code)
-      .where('kind', '=', 'deploy')
-      .where('status', 'in', ['signed', 'sent', 'mined', 'confirmed'])
-      .executeTakeFirst();
-    if (pending || (await this.hasCode(factory, 'latest'))) {
-      report.notes.push(`The forwarder factory ${factory} is being deployed${pending ? ` (transaction ${pending.txid})` : ''}: flushing starts once it has ${c.confirmations} confirmations`);
-      return false;
-    }
-    if (!(await this.hasCode(DEPLOYMENT_PROXY, 'latest'))) {
-      const msg = `The deterministic deployment proxy ${DEPLOYMENT_PROXY} is absent on ${c.code}: the forwarder factory cannot be deployed, so nothing is flushed`;
-      if (!this.proxyMissingLogged) c.log('error', msg, { network: c.code, proxy: DEPLOYMENT_PROXY });
-      this.proxyMissingLogged = true;
-      report.notes.push(msg);
-      return false;
-    }
-    const deployment = factoryDeployment();
-    const call: Call = { to: deployment.to, value: 0n, data: deployment.data };
-    const plan = await this.gasPlan(relayer, call, 'the forwarder factory deployment');
-    const row = await this.out.signAndStore({
-      requestId: `factory:${factory}:${randomUUID()}`,
-      kind: 'deploy',
-      account: relayer,
-      call,
-      currency: c.native.code,
-      toAddress: factory,
-      amount: '0',
-      priority: 'recommended',
-      ...plan,
-    });
-    await this.out.firstBroadcast(row);
-    c.log('info', 'evm flush: the forwarder factory deployment was sent', { network: c.code, factory, txid: row.txid });
-    report.notes.push(`The forwarder factory ${factory} was absent: its deployment was sent (transaction ${row.txid}); flushing starts once it has ${c.confirmations} confirmations`);
-    return false;
-  }
-
-  private async hasCode(address: Address, tag: BlockTag): Promise<boolean> {
-    const code = await this.c.rpc.call<unknown>('eth_getCode', [address, tag]);
-    return typeof code === 'string' && code !== '0x' && code !== '0x0';
-  }
-
   /** One forwarder: what it holds that is confirmed and above the thresholds, moved in one transaction. */
-  private async flushOne(relayer: PrivateKeyAccount, f: Forwarder, safe: Hex, extra: readonly Address[], thresholds: boolean): Promise<FlushSent | null> {
+  private async flushOne(relayer: Relayer, f: Forwarder, safe: Hex, extra: readonly Address[], thresholds: boolean): Promise<FlushSent | null> {
     const { c } = this;
-    if (await this.busy(f.address.toLowerCase())) return null;
+    if (await this.records.busy(f.address)) return null;
     const moved: FlushedAsset[] = [];
     const tokens: Address[] = [];
     let deferred = false;
     const assets: Asset[] = [...c.tokens];
     for (const contract of extra) {
-      if (!c.tokenByContract.has(contract.toLowerCase())) assets.push({ code: contract, decimals: await this.decimals(contract), contract });
+      if (!c.tokenByContract.has(contract.toLowerCase())) assets.push({ code: contract, decimals: await this.unknown.decimals(contract), contract });
     }
     for (const token of assets) {
       const { units, held } = await this.confirmed(token, f.address, safe);
@@ -353,48 +233,29 @@ export class EvmFlusher {
     if (moved.length === 0) {
       // Nothing (left) above the thresholds: done until it receives again. What is not confirmed yet
       // keeps its transfers open for a later round.
-      if (!deferred && thresholds) await this.markFlushed(f.address);
+      if (!deferred && thresholds) await this.records.markFlushed(f.address);
       return null;
     }
     const target = flushCall(f.cold, f.salt, tokens, { native });
     const call: Call = { to: target.to, value: 0n, data: target.data };
-    const plan = await this.gasPlan(relayer, call, `the flush of ${f.address}`);
+    const plan = await relayer.gasPlan(call, `the flush of ${f.address}`);
     const id = randomUUID();
     const row = await this.out.signAndStore({
       requestId: `flush:${id}`,
       kind: 'flush',
-      account: relayer,
+      account: relayer.account,
       call,
       currency: c.native.code,
       toAddress: f.cold,
       amount: '0',
       priority: 'recommended',
       ...plan,
-      also: (trx, row) => this.record(trx, f, moved, row),
+      also: (trx, row) => this.records.record(trx, f, moved, row),
     });
     const refused = await this.out.firstBroadcast(row);
     if (refused) return null;
     c.log('info', 'evm flush sent', { network: c.code, txid: row.txid, forwarder: f.address, cold: f.cold, moved: moved.map((m) => `${m.amount} ${m.currency}`).join(', ') });
     return { txid: row.txid as Hex, forwarder: f.address, cold: f.cold, moved };
-  }
-
-  /** Gas for a relayer call, and a refusal before signing when the relayer cannot pay for it: a
-   * stored transaction the node refuses would hold up every later nonce. */
-  private async gasPlan(relayer: PrivateKeyAccount, call: Call, what: string): Promise<{ gas: bigint; fees: Awaited<ReturnType<EvmChain['fees']>> }> {
-    const { c } = this;
-    const fees = await c.fees('recommended');
-    let gas: bigint;
-    try {
-      gas = await c.estimate(relayer.address, call);
-    } catch (err) {
-      if (err instanceof HotWalletShortError) throw new HotWalletShortError(c.native.code, `The relayer ${relayer.address} lacks ${c.native.code} for the gas of ${what}`);
-      throw err;
-    }
-    const balance = await c.rpc.balance(relayer.address, 'pending');
-    if (balance < gas * fees.maxFeePerGas) {
-      throw new HotWalletShortError(c.native.code, `The relayer ${relayer.address} lacks ${c.native.code} for the gas of ${what}`);
-    }
-    return { gas, fees };
   }
 
   /**
@@ -422,112 +283,5 @@ export class EvmFlusher {
     return { units: units > 0n ? units : 0n, held };
   }
 
-  /** decimals() of a token the registry does not know (0 when it does not answer: base units). */
-  private async decimals(contract: Address): Promise<number> {
-    const known = this.unknownDecimals.get(contract);
-    if (known !== undefined) return known;
-    try {
-      const out = await this.c.rpc.ethCall({ to: contract, data: encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' }) });
-      const answer = decodeFunctionResult({ abi: erc20Abi, functionName: 'decimals', data: out });
-      const d = answer <= 36 ? answer : 0;
-      this.unknownDecimals.set(contract, d);
-      return d;
-    } catch {
-      // No decimals() (or no answer now): the amount is recorded in base units. The flush moves the
-      // whole balance whatever the amount says.
-      return 0;
-    }
-  }
 
-  private async busy(address: string): Promise<boolean> {
-    const { c } = this;
-    const open = await c.db
-      .selectFrom('evm_movements')
-      .select('id')
-      .where('network', '=', c.code)
-      .where('kind', '=', 'flush')
-      .where('from_address', '=', address.toLowerCase())
-      .where('status', '=', 'sent')
-      .executeTakeFirst();
-    return open !== undefined;
-  }
-
-  private async markFlushed(address: Address): Promise<void> {
-    const { c } = this;
-    await c.db
-      .updateTable('scan_transfers')
-      .set({ swept: 1, updated_at: c.now() })
-      .where('network', '=', c.code)
-      .where('to_address', '=', address.toLowerCase())
-      .where('status', '=', 'confirmed')
-      .where('swept', '=', 0)
-      .execute();
-  }
-
-  /** The flush's movements, and its confirmed transfers marked as on their way, with the transaction. */
-  private async record(trx: EvmTrx, f: Forwarder, moved: FlushedAsset[], row: OutgoingRow): Promise<void> {
-    const { c } = this;
-    const now = c.now();
-    for (const m of moved) {
-      await trx
-        .insertInto('evm_movements')
-        .values({
-          id: randomUUID(),
-          network: c.code,
-          kind: 'flush',
-          currency: m.currency,
-          from_address: f.address.toLowerCase(),
-          to_address: f.cold.toLowerCase(),
-          amount: m.amount,
-          outgoing_id: row.id,
-          depends_on: null,
-          status: 'sent',
-          txid: row.txid,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-    }
-    await trx
-      .updateTable('scan_transfers')
-      .set({ swept: 2, updated_at: now })
-      .where('network', '=', c.code)
-      .where('to_address', '=', f.address.toLowerCase())
-      .where('status', '=', 'confirmed')
-      .where('swept', '=', 0)
-      .execute();
-  }
-
-  /**
-   * ERC-20 transfers to forwarders from contracts the registry does not know: the scanner ignores
-   * them (they credit nothing), but they are the merchant's; the operator is told, once per token
-   * and forwarder, how to move them (`satchel flush --token`). Looked for from the flush round, up
-   * to the confirmation depth, a bounded window per round.
-   */
-  private async reportUnknownTokens(safe: number): Promise<void> {
-    const { c } = this;
-    const forwarders = [...c.watched].filter(([, path]) => path.startsWith('forwarder:')).map(([a]) => a as Address);
-    if (forwarders.length === 0) return;
-    const from = this.unknownFrom ?? Math.max(0, safe - UNKNOWN_TOKEN_WINDOW + 1);
-    if (from > safe) return;
-    const to = Math.min(safe, from + UNKNOWN_TOKEN_WINDOW - 1);
-    for (let i = 0; i < forwarders.length; i += UNKNOWN_TOKEN_ADDRESSES) {
-      const recipients = forwarders.slice(i, i + UNKNOWN_TOKEN_ADDRESSES).map((a) => pad(a));
-      const raw = await c.rpc.call<unknown>('eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(to), topics: [TRANSFER_TOPIC, null, recipients] }]);
-      for (const l of checkLogs(raw, from, to) as RpcLog[]) {
-        if (l.removed || l.topics.length !== 3 || l.data.length !== 66 || BigInt(l.data) === 0n) continue;
-        if (c.tokenByContract.has(l.address.toLowerCase())) continue;
-        const forwarder = getAddress(`0x${l.topics[2]!.slice(26)}`);
-        const token = getAddress(l.address);
-        const key = `${token}:${forwarder}`;
-        if (this.reportedUnknown.has(key)) continue;
-        this.reportedUnknown.add(key);
-        const cold = parseForwarderPath(c.watched.get(forwarder.toLowerCase()) ?? '')?.cold;
-        c.log('warn', `evm: a token the registry does not know was paid to a forwarder; \`satchel flush --network ${c.code} --token ${token}\` moves it to the cold address`, {
-          network: c.code, token, forwarder, cold, txid: l.transactionHash, block: num(l.blockNumber), units: BigInt(l.data).toString(),
-        });
-      }
-    }
-    this.unknownFrom = to + 1;
-  }
 }
