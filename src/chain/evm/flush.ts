@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { ChainError, HotWalletShortError } from '../errors.ts';
+import { ChainError, HotWalletShortError, SendRejectedError } from '../errors.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { parseForwarderPath } from '../watch-paths.ts';
 import { flushCall, forwarderAddress } from './forwarder/index.ts';
@@ -236,9 +236,21 @@ export class EvmFlusher {
       if (!deferred && thresholds) await this.records.markFlushed(f.address);
       return null;
     }
-    const target = flushCall(f.cold, f.salt, tokens, { native });
-    const call: Call = { to: target.to, value: 0n, data: target.data };
-    const plan = await relayer.gasPlan(call, `the flush of ${f.address}`);
+    let call = this.flushTx(f, tokens, native);
+    let plan: Awaited<ReturnType<Relayer['gasPlan']>>;
+    try {
+      plan = await relayer.gasPlan(call, `the flush of ${f.address}`);
+    } catch (err) {
+      // A cold address that refuses the native coin (a contract without a way to receive it) makes
+      // the whole flush revert: its tokens still move without the native leg.
+      if (!(err instanceof SendRejectedError) || !native || tokens.length === 0) throw err;
+      c.log('warn', 'evm flush: the cold address refuses the native coin; only the tokens are flushed', {
+        network: c.code, forwarder: f.address, cold: f.cold, error: err.message,
+      });
+      call = this.flushTx(f, tokens, false);
+      plan = await relayer.gasPlan(call, `the flush of ${f.address}`);
+      moved.splice(moved.findIndex((m) => m.contract === null), 1);
+    }
     const id = randomUUID();
     const row = await this.out.signAndStore({
       requestId: `flush:${id}`,
@@ -256,6 +268,11 @@ export class EvmFlusher {
     if (refused) return null;
     c.log('info', 'evm flush sent', { network: c.code, txid: row.txid, forwarder: f.address, cold: f.cold, moved: moved.map((m) => `${m.amount} ${m.currency}`).join(', ') });
     return { txid: row.txid as Hex, forwarder: f.address, cold: f.cold, moved };
+  }
+
+  private flushTx(f: Forwarder, tokens: readonly Address[], native: boolean): Call {
+    const target = flushCall(f.cold, f.salt, tokens, { native });
+    return { to: target.to, value: 0n, data: target.data };
   }
 
   /**
@@ -282,6 +299,4 @@ export class EvmFlusher {
     const units = atDepth < settled ? atDepth : settled;
     return { units: units > 0n ? units : 0n, held };
   }
-
-
 }

@@ -359,6 +359,24 @@ describe.each(list)('watch-only EVM flushing on $name', (backend) => {
     expect(printed).toEqual(['No forwarder of ETH holds anything confirmed to flush.']);
   });
 
+  it('still moves the tokens when the cold address refuses the native coin', async () => {
+    // A contract without a way to receive ETH as the cold address (here: a token contract).
+    const refusing = getAddress(f.usdt.address);
+    const { address, path } = evmDeposit(f.network, refusing, 'custody-r', 0);
+    await storage.db.insertInto('addresses').values({ address, network: 'ETH', path, owner_kind: 'invoice', owner_id: 'inv-r', created_at: Date.now() }).execute();
+    driver.watch([{ address, path }]);
+    await f.anvil.wallet(PAYER).sendTransaction({ to: address as Address, value: parseEther('0.1') });
+    await f.dai.transfer(PAYER, address, parseUnits('3', 18));
+    await tick(CONFIRMATIONS);
+    const report = await driver.flush();
+    expect(report.sent).toEqual([{ txid: expect.any(String), forwarder: address, cold: refusing, moved: [{ currency: 'DAI', contract: getAddress(f.dai.address), amount: '3' }] }]);
+    expect(logs.lines.filter((l) => l.msg.includes('refuses the native coin')).map((l) => l.data?.forwarder)).toEqual([address]);
+    await tick(CONFIRMATIONS);
+    await driver.flush();
+    expect(await f.dai.balanceOf(refusing)).toBe(parseUnits('3', 18));
+    expect(await eth(address as Address)).toBe(parseEther('0.1')); // stays: it has nowhere to go
+  });
+
   it('never gave a deposit address gas nor signed with the hot wallet', async () => {
     await f.anvil.wallet(PAYER).sendTransaction({ to: fB, value: parseEther('0.01') });
     await tick(CONFIRMATIONS);
