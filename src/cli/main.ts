@@ -31,6 +31,7 @@ import { databaseLabel } from './where.ts';
 import { DOCTOR_USAGE, doctorCli } from './doctor.ts';
 import { MERCHANT_SET_USAGE, merchantSetCli } from './merchant-set.ts';
 import { LEDGER_USAGE, ledgerCli } from './ledger.ts';
+import { FLUSH_USAGE, flushCli } from './flush.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -58,6 +59,7 @@ ${USER_USAGE}
 ${API_USAGE}
 ${DB_USAGE}
 ${DOCTOR_USAGE}
+${FLUSH_USAGE}
 Reads the same environment as the gateway (DATABASE_URL, SATCHEL_DATA_DIR, ...).`;
 
 export type Out = { log: (s: string) => void; error: (s: string) => void };
@@ -77,6 +79,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
   if (group === 'doctor') return doctorCli(action === undefined ? rest : [action, ...rest], config, out, () => createContext(config));
   if (group === 'merchant' && action === 'set') return merchantSetCli(rest, out);
   if (group === 'ledger') return ledgerCli(action, out);
+  if (group === 'flush') return flushCli(action === undefined ? rest : [action, ...rest], out, () => createContext(config));
   if (group === 'payouts' && action === 'list') {
     const { values } = parseArgs({ args: rest, options: { stuck: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
     if (!values.stuck) return fail(out, 'Only `payouts list --stuck` is available: payouts are listed through the API (/v1/payout/list).');

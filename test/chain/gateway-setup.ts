@@ -236,6 +236,8 @@ export async function startEvmGateway(backend: Backend, opts: EvmGatewayOptions 
     confirmations: opts.confirmations ?? 2,
     tokens: { USDT: usdt.address, USDC: usdc.address },
     start_block: (await anvil.head()) + 1,
+    // These gateways test the seed's deposit addresses and the sweep: hot custody, unless a test says otherwise.
+    custody: 'hot',
     ...(opts.sweep ? { sweep: opts.sweep } : {}),
     ...opts.network,
   };

@@ -2,8 +2,9 @@
 // over plain JSON-RPC. See docs/networks.md for the operator's side. This class composes the
 // parts: ./chain.ts (the node, assets, fees), ./scan.ts (detection; reorganisations through
 // src/chain/reorg.ts), ./outgoing.ts (what we sign, store, broadcast and track), ./send.ts
-// (payouts from the hot wallet), ./sweep.ts (deposit addresses to the hot wallet).
-// The caller holds the network's scanner lock around poll() and sweep() (src/chain/networks.ts).
+// (payouts from the hot wallet), ./sweep.ts (deposit addresses to the hot wallet, hot custody),
+// ./flush.ts (forwarders to the merchant's cold address, watch-only custody).
+// The caller holds the network's scanner lock around poll(), sweep() and flush() (src/chain/networks.ts).
 import type { ChainDriver, ChainLog, ChainSink, Coverage, NodeStatus, PaymentRequest, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError } from '../errors.ts';
 import { HeadGuard } from '../head-guard.ts';
@@ -15,6 +16,9 @@ import { EvmOutgoing, type OutgoingRow } from './outgoing.ts';
 import { EvmPayments } from './send.ts';
 import { EvmScanner } from './scan.ts';
 import { EvmSweeper, type EvmSweepPolicy } from './sweep.ts';
+import { DEFAULT_FLUSH_POLICY, EvmFlusher, type EvmFlushPolicy, type FlushReport, type FlushRequest } from './flush.ts';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import type { CustodyMode } from '../network-settings.ts';
 import { num } from './rpc.ts';
 
 export type EvmLog = ChainLog;
@@ -31,6 +35,13 @@ export interface EvmDriverOptions extends EvmChainOptions {
   rebroadcastAfterMs?: number;
   /** Blocks the head may grow between two polls before the node is judged faulty. */
   maxHeadJump?: number;
+  /** How received funds are held (default hot: deposit addresses of the seed, swept). Watch-only:
+   * deposit addresses are forwarders, flushed to their cold address, never swept nor given gas. */
+  custody?: CustodyMode;
+  /** Watch-only: when and what to flush. */
+  flush?: EvmFlushPolicy;
+  /** Watch-only: the key that pays the gas of flushes (and of the factory's deployment); none: no flushing. */
+  relayer?: PrivateKeyAccount | null;
 }
 
 export class EvmDriver implements ChainDriver {
@@ -42,12 +53,14 @@ export class EvmDriver implements ChainDriver {
   /** Where payouts come from and sweeps go to: m/44'/coin'/1'/0/0 of the seed. */
   readonly hotWallet: `0x${string}`;
   readonly sweepPolicy: EvmSweepPolicy;
+  readonly custody: CustodyMode;
 
   private readonly chain: EvmChain;
   private readonly scanner: EvmScanner;
   private readonly outgoing: EvmOutgoing;
   private readonly payments: EvmPayments;
   private readonly sweeper: EvmSweeper;
+  private readonly flusher: EvmFlusher | null;
   private readonly heads: HeadGuard;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -66,8 +79,11 @@ export class EvmDriver implements ChainDriver {
     });
     this.outgoing = new EvmOutgoing(chain, opts.rebroadcastAfterMs ?? 60_000, (row) => this.broadcast(row));
     this.payments = new EvmPayments(chain, this.outgoing);
+    this.custody = opts.custody ?? 'hot';
+    // A watch-only network holds no key of its deposit addresses: nothing to sweep with.
     this.sweepPolicy = opts.sweep ?? { enabled: false, minNative: '0', minToken: {} };
-    this.sweeper = new EvmSweeper(chain, this.outgoing, this.sweepPolicy);
+    this.sweeper = new EvmSweeper(chain, this.outgoing, this.custody === 'hot' ? this.sweepPolicy : { ...this.sweepPolicy, enabled: false });
+    this.flusher = this.custody === 'watch-only' ? new EvmFlusher(chain, this.outgoing, opts.flush ?? DEFAULT_FLUSH_POLICY, opts.relayer ?? null) : null;
     this.heads = new HeadGuard(opts.maxHeadJump ?? EVM_NODE_LIMITS.maxHeadJump, reorgWindow(chain.confirmations));
   }
 
@@ -85,7 +101,12 @@ export class EvmDriver implements ChainDriver {
     return this.chain.watched.size;
   }
 
-  /** New blocks, our own transactions' receipts, and a sweep round when one is due. */
+  /** The relayer's address on a watch-only network with a relayer key, else null. */
+  get relayer(): `0x${string}` | null {
+    return this.flusher?.relayerAddress ?? null;
+  }
+
+  /** New blocks, our own transactions' receipts, and a sweep (hot) or flush (watch-only) round when one is due. */
   poll(sink: ChainSink): Promise<void> {
     return this.exclusive(async () => {
       this.open();
@@ -93,7 +114,8 @@ export class EvmDriver implements ChainDriver {
       const head = this.heads.check('eth_blockNumber', await this.chain.rpc.blockNumber());
       await this.scanner.poll(sink, head);
       await this.outgoing.track(sink, head);
-      await this.sweeper.maybeRun();
+      if (this.flusher) await this.flusher.maybeRun();
+      else await this.sweeper.maybeRun();
       this.heads.commit(head);
     });
   }
@@ -103,6 +125,19 @@ export class EvmDriver implements ChainDriver {
     return this.exclusive(async () => {
       this.open();
       await this.sweeper.run();
+    });
+  }
+
+  /**
+   * One flush round now (watch-only networks): by default the forwarders with confirmed transfers
+   * not yet flushed, thresholds applied (what poll() runs when due); `everyForwarder`: every
+   * forwarder with a balance, no thresholds (`satchel flush`). Returns the transactions sent.
+   */
+  flush(req: FlushRequest = {}): Promise<FlushReport> {
+    return this.exclusive(async () => {
+      this.open();
+      if (!this.flusher) throw new Error(`${this.network.code} is in hot custody: its deposit addresses are swept, not flushed`);
+      return this.flusher.run(req);
     });
   }
 
@@ -136,7 +171,7 @@ export class EvmDriver implements ChainDriver {
     if (this.closed) throw new DriverClosedError(this.network.code);
   }
 
-  /** poll() and sweep() of one driver never overlap. */
+  /** poll(), sweep() and flush() of one driver never overlap. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => {});

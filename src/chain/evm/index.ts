@@ -4,6 +4,9 @@
 //     "tokens": { "USDT": "0x..." },
 //     "sweep": { "enabled": true, "min_native": "0.01", "min_token": { "USDT": "10" }, "every_seconds": 60 },
 //     "start_block": 19000000, "poll_batch": 100, "max_head_jump": 50000, "max_response_bytes": 67108864 }
+// A watch-only network (the default, "custody": "watch-only") flushes instead of sweeping:
+//     "flush": { "every_seconds": 60, "min_native": "0.01", "min_token": { "USDT": "10" } },
+//     "relayer_key_file": "secrets/eth-relayer.key"
 import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { getAddress, isAddress } from 'viem';
@@ -13,7 +16,14 @@ import { evmWatchOnly } from './custody.ts';
 import { EVM_NODE_LIMITS } from './limits.ts';
 import { evmPaymentTarget, evmWalletPay } from './wallet-pay.ts';
 import { evmAddressFormat } from './address-format.ts';
-import { configuredConfirmations, configuredTokens, driverArguments, nodeLimits, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
+import { configuredConfirmations, configuredTokens, custodyMode, driverArguments, nodeLimits, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
+import { readFileSync, statSync } from 'node:fs';
+import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
+import { HDKey } from '@scure/bip32';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import type { EvmFlushPolicy } from './flush.ts';
 import { EvmDriver, type EvmLog } from './evm-driver.ts';
 import type { EvmToken } from './chain.ts';
 import type { EvmSweepPolicy } from './sweep.ts';
@@ -22,6 +32,7 @@ export { EvmDriver } from './evm-driver.ts';
 export type { EvmDriverOptions, EvmLog } from './evm-driver.ts';
 export { PRIORITY_PERCENT, TRANSFER_TOPIC, type EvmToken } from './chain.ts';
 export type { EvmSweepPolicy } from './sweep.ts';
+export type { EvmFlushPolicy, FlushReport, FlushRequest, FlushSent } from './flush.ts';
 export { hotWalletPath, depositPath } from './keys.ts';
 
 /** The `evm` family's factory, for the composition root's table of drivers. */
@@ -74,6 +85,20 @@ export function createEvmDriver(
   if (!Number.isSafeInteger(chainId) || chainId! <= 0) throw new Error(`${where}.chain_id: a positive integer is required`);
   const confirmations = configuredConfirmations(network, cfg, where);
   const tokens: EvmToken[] = configuredTokens(network, cfg, where, isEvmContract, 'contract address');
+  const custody = custodyMode(cfg, 'evm', where);
+  let flush: EvmFlushPolicy | undefined;
+  let relayer: PrivateKeyAccount | null = null;
+  if (custody === 'watch-only') {
+    flush = flushPolicy(cfg.flush, `${where}.flush`);
+    if (cfg.relayer_key_file !== undefined && cfg.relayer_key_file !== null) relayer = readRelayerKey(cfg.relayer_key_file, `${where}.relayer_key_file`);
+    if (cfg.sweep !== undefined && cfg.sweep !== null) {
+      deps.log?.('warn', `${where}.sweep is ignored: the network is watch-only, its deposit addresses are forwarders flushed to the merchant's cold address (see "flush")`, { network: network.code });
+    }
+  } else {
+    for (const key of ['flush', 'relayer_key_file'] as const) {
+      if (cfg[key] !== undefined) throw new Error(`${where}.${key}: only a watch-only network flushes; this one has "custody": "hot" (its deposit addresses are swept, see "sweep")`);
+    }
+  }
 
   return new EvmDriver({
     network,
@@ -89,6 +114,9 @@ export function createEvmDriver(
     pollBatch: optInt(cfg.poll_batch, `${where}.poll_batch`),
     startBlock: optInt(cfg.start_block, `${where}.start_block`),
     sweep: sweepPolicy(cfg.sweep, `${where}.sweep`),
+    custody,
+    flush,
+    relayer,
     ...nodeLimits(cfg, where, EVM_NODE_LIMITS),
   });
 }
@@ -101,4 +129,53 @@ function sweepPolicy(v: unknown, where: string): EvmSweepPolicy | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object') throw new Error(`${where}: an object is required`);
   return sweepThresholds(v, where);
+}
+
+/** The relayer's account of a mnemonic: the first account of the standard Ethereum path. */
+export const RELAYER_PATH = "m/44'/60'/0'/0/0";
+
+const FLUSH_KEYS = new Set(['every_seconds', 'min_native', 'min_token']);
+
+/** The `flush` object of a watch-only network; absent: every 60 s, any confirmed amount. */
+export function flushPolicy(v: unknown, where: string): EvmFlushPolicy {
+  if (v === undefined || v === null) return { everyMs: 60_000, minNative: '0', minToken: {} };
+  if (typeof v !== 'object' || Array.isArray(v)) throw new Error(`${where}: an object is required, e.g. {"every_seconds": 60, "min_native": "0.01", "min_token": {"USDT": "10"}}`);
+  const unknown = Object.keys(v).filter((k) => !FLUSH_KEYS.has(k));
+  if (unknown.length) throw new Error(`${where}: unknown setting ${unknown.join(', ')} (every_seconds, min_native and min_token are)`);
+  const t = sweepThresholds(v, where);
+  return { everyMs: t.everyMs, minNative: t.minNative, minToken: t.minToken };
+}
+
+/**
+ * The relayer's key from `relayer_key_file`: a hex private key (0x optional) or a BIP-39 mnemonic
+ * (its account m/44'/60'/0'/0/0, what wallets show first). The key only pays gas, but whoever holds
+ * it can waste that gas: like the gateway's other secret files, a file other accounts on the host
+ * can read is refused. The file's content never appears in a message.
+ */
+export function readRelayerKey(file: unknown, where: string): PrivateKeyAccount {
+  if (typeof file !== 'string' || file === '') throw new Error(`${where}: the path of a file holding the relayer's key is required`);
+  let mode: number;
+  let text: string;
+  try {
+    mode = statSync(file).mode & 0o777;
+    text = readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new Error(`${where}: ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  if ((mode & 0o077) !== 0) {
+    throw new Error(`${where}: ${file} has mode 0${mode.toString(8).padStart(3, '0')}: other accounts on this host can read the relayer key; chmod 600 ${file}`);
+  }
+  if (/^(0x)?[0-9a-fA-F]{64}$/.test(text)) {
+    try {
+      return privateKeyToAccount(`0x${text.replace(/^0x/, '')}`);
+    } catch {
+      throw new Error(`${where}: ${file} holds 64 hex digits that are not a valid secp256k1 private key`);
+    }
+  }
+  const phrase = text.split(/\s+/).join(' ').toLowerCase();
+  if (phrase.includes(' ') && validateMnemonic(phrase, wordlist)) {
+    const node = HDKey.fromMasterSeed(mnemonicToSeedSync(phrase)).derive(RELAYER_PATH);
+    return privateKeyToAccount(`0x${bytesToHex(node.privateKey!)}`);
+  }
+  throw new Error(`${where}: ${file} holds neither a hex private key (64 hex digits, 0x optional) nor a valid BIP-39 mnemonic`);
 }
