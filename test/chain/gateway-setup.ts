@@ -229,8 +229,6 @@ export async function startEvmGateway(backend: Backend, opts: EvmGatewayOptions 
   const { anvil, usdt, usdc } = chain;
   const network: NetworkConfig = {
     driver: 'evm',
-    // Today's tests run in hot custody (the seed receives and pays); watch-only tests say so in `network`.
-    custody: 'hot',
     rpc_url: anvil.url,
     chain_id: CHAIN_ID,
     confirmations: opts.confirmations ?? 2,
