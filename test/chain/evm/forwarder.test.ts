@@ -57,6 +57,19 @@ async function payToken(token: TestToken, to: Address, units: bigint) {
   return mined(await token.transfer(PAYER, to, units));
 }
 
+/** `onChain` with each of `words` blanked where the committed code has an immutable's 32 zero
+ * bytes (and only there: the same bytes elsewhere, e.g. a mask constant, are left alone). */
+function unfill(onChain: Hex, committed: Hex, words: string[]): Hex {
+  let out = onChain.toLowerCase();
+  const zeros = '0'.repeat(64);
+  for (const w of words) {
+    for (let i = out.indexOf(w, 2); i >= 0; i = out.indexOf(w, i + 1)) {
+      if ((i - 2) % 2 === 0 && committed.slice(i, i + 64) === zeros) out = out.slice(0, i) + zeros + out.slice(i + 64);
+    }
+  }
+  return out as Hex;
+}
+
 const eth = (a: Address) => anvil.pub.getBalance({ address: a });
 const code = async (a: Address) => (await anvil.pub.getCode({ address: a })) ?? '0x';
 
@@ -96,11 +109,34 @@ describe('offline addresses', () => {
   it('pin the factory address: changing the contracts or their compilation moves every address', () => {
     // Deposit addresses handed out before a change would no longer be flushable by the new
     // factory, so a change here must be deliberate (and made before the first deployment).
-    expect(factoryAddress()).toBe('0xa4960B3A6A9739bCA5320c1008eEcd4D9E6F8015');
-    expect(implementationAddress()).toBe('0x79F6888E7ef6762801A3175D9d6a67b12c7F13Fd');
+    expect(factoryAddress()).toBe('0xCB60922cfd2819A320b8A37e352449F1Ae2C569b');
+    expect(implementationAddress()).toBe('0x3EdAa31E0a9B538844a618b300b96D12C43E3CB6');
     expect(forwarderAddress('0x000000000000000000000000000000000000dEaD', depositSalt('invoice-1'))).toBe(
-      '0xafE461b0e453EBf916f01d47A83Af9325F314BBC',
+      '0xC099aE0C3028110316b337c668c80e6ad1BeC904',
     );
+  });
+
+  it('compute TRON addresses with the 0x41 prefix, as the TVM does (checked by hand-built preimages)', () => {
+    // TRON's CREATE2 is keccak256(0x41 ++ deployer ++ salt ++ keccak256(init code)) (java-tron's
+    // WalletUtil.generateContractAddress2 over the deployer's 21-byte TRON address); built here
+    // byte by byte from that rule and the proxy layout in ForwarderFactory.sol, without create2.ts.
+    const tronFactory = addr('a factory deployed on TRON');
+    const salt = depositSalt('tron-invoice-1');
+    const hex = (h: string) => h.slice(2).toLowerCase();
+    const tronCreate2 = (deployer: Address, s: Hex, initHash: Hex) =>
+      getAddress(`0x${keccak256(`0x41${hex(deployer)}${hex(s)}${hex(initHash)}`).slice(-40)}`);
+    const impl = tronCreate2(tronFactory, `0x${'00'.repeat(32)}`, keccak256(artifacts.FORWARDER_BYTECODE));
+    const init: Hex = `0x3d604780600a3d3981f336600557005b363d3d373d3d3d363d73${hex(impl)}5af43d82803e903d91603157fd5bf3${hex(coldA)}`;
+    expect(implementationAddress(tronFactory, 0x41)).toBe(impl);
+    expect(forwarderAddress(coldA, salt, tronFactory, 0x41)).toBe(tronCreate2(tronFactory, salt, keccak256(init)));
+    // the same (factory, cold, salt) is another address under the EVM's 0xff
+    expect(implementationAddress(tronFactory)).not.toBe(impl);
+    expect(forwarderAddress(coldA, salt, tronFactory)).not.toBe(forwarderAddress(coldA, salt, tronFactory, 0x41));
+    expect(forwarderAddress(coldA, salt, tronFactory, 0xff)).toBe(forwarderAddress(coldA, salt, tronFactory));
+    // and the EVM default agrees with the same hand-built rule under 0xff
+    const evmImpl = getAddress(`0x${keccak256(`0xff${hex(factoryAddress())}${'00'.repeat(32)}${hex(keccak256(artifacts.FORWARDER_BYTECODE))}`).slice(-40)}`);
+    expect(implementationAddress()).toBe(evmImpl);
+    expect(() => forwarderAddress(coldA, salt, tronFactory, 0xa0 as 0x41)).toThrow(/prefix must be 0xff \(EVM\) or 0x41 \(TRON\)/);
   });
 
   it('commit to the cold address and the salt, and refuse bad input', () => {
@@ -131,10 +167,15 @@ describe('forwarder on anvil', () => {
     expect(await code(factoryAddress())).not.toBe('0x');
     const impl = await anvil.pub.readContract({ address: factoryAddress(), abi: FACTORY_ABI, functionName: 'implementation' });
     expect(impl).toBe(implementationAddress());
-    // on chain is the committed runtime code, with the immutable (the implementation's address) filled in
-    const unfill = (c: Hex) => c.replaceAll(impl.slice(2).toLowerCase().padStart(64, '0'), '0'.repeat(64));
-    expect(unfill(await code(impl))).toBe(artifacts.FORWARDER_DEPLOYED_BYTECODE);
-    expect(unfill(await code(factoryAddress()))).toBe(artifacts.FACTORY_DEPLOYED_BYTECODE);
+    // the factory recognised the EVM's CREATE2 rule from where its implementation landed
+    expect(await anvil.pub.readContract({ address: factoryAddress(), abi: FACTORY_ABI, functionName: 'prefix' })).toBe('0xff');
+    // on chain is the committed runtime code, with the immutables filled in: the implementation's
+    // address (in both) and the factory's prefix 0xff (left-aligned, as bytes1 is)
+    const implWord = impl.slice(2).toLowerCase().padStart(64, '0');
+    expect(unfill(await code(impl), artifacts.FORWARDER_DEPLOYED_BYTECODE, [implWord])).toBe(artifacts.FORWARDER_DEPLOYED_BYTECODE);
+    expect(unfill(await code(factoryAddress()), artifacts.FACTORY_DEPLOYED_BYTECODE, [implWord, 'ff'.padEnd(64, '0')])).toBe(
+      artifacts.FACTORY_DEPLOYED_BYTECODE,
+    );
     // the factory's view agrees with the offline computation, init code included
     fwdA = forwarderAddress(coldA, saltA);
     fwdB = forwarderAddress(coldB, saltB);
@@ -320,7 +361,7 @@ describe('forwarder on anvil', () => {
     expect(await eth(fwd)).toBe(1n); // kept for a later flush
   });
 
-  it('forwards tokens that return no bool (USDT-style) and refuses tokens that return false', async () => {
+  it('forwards tokens that return no bool (USDT on Ethereum) and refuses tokens that return false and keep the balance', async () => {
     const { noBool, falsy } = await deployOddContracts();
     const salt = depositSalt('invoice-odd');
     const fwd = forwarderAddress(coldA, salt);
@@ -333,10 +374,50 @@ describe('forwarder on anvil', () => {
     await expect(
       anvil.pub.simulateContract({ address: factoryAddress(), abi: FLUSH_ABI, functionName: 'flush', args: [coldA, salt, [falsy], true], account: anvil.account(RELAYER) }),
     ).rejects.toThrow(/TokenTransferFailed/);
+    // sent for real, the whole flush reverts: the other token and the native coin stay too
+    await pay(fwd, 1000n);
+    await mined(await anvil.wallet(PAYER).writeContract({ address: noBool, abi: oddAbi, functionName: 'mint', args: [fwd, 3n] }));
+    const coldEth = await eth(coldA);
+    const tx = await anvil.wallet(RELAYER).sendTransaction({ ...flushCall(coldA, salt, [noBool, falsy]), gas: 300_000n });
+    expect((await anvil.pub.waitForTransactionReceipt({ hash: tx, pollingInterval: 20 })).status).toBe('reverted');
+    expect(await oddBalance(falsy, fwd)).toBe(5n);
+    expect(await oddBalance(falsy, coldA)).toBe(0n);
+    expect(await oddBalance(noBool, fwd)).toBe(3n);
+    expect(await eth(fwd)).toBe(1000n);
+    expect(await eth(coldA)).toBe(coldEth);
     // an address without code is not a token
     await expect(
       anvil.pub.simulateContract({ address: factoryAddress(), abi: FLUSH_ABI, functionName: 'flush', args: [coldA, salt, [thief], true], account: anvil.account(RELAYER) }),
     ).rejects.toThrow(/TokenBalanceFailed/);
+  });
+
+  it('forwards a token that returns false from a transfer that succeeded (USDT on TRON), and refuses a partial move', async () => {
+    const { falseOnSuccess, partial } = await deployOddContracts();
+    const salt = depositSalt('invoice-false-on-success');
+    const fwd = forwarderAddress(coldB, salt);
+    await mined(await anvil.wallet(PAYER).writeContract({ address: falseOnSuccess, abi: oddAbi, functionName: 'mint', args: [fwd, 1_234_567n] }));
+    await pay(fwd, parseEther('0.01'));
+    const coldEth = await eth(coldB);
+    const r = await flush(coldB, salt, [falseOnSuccess, usdt.address]);
+    gas.deployAndFlushNativeAndFalseOnSuccessToken = r.gasUsed;
+    expect(await oddBalance(falseOnSuccess, coldB)).toBe(1_234_567n);
+    expect(await oddBalance(falseOnSuccess, fwd)).toBe(0n);
+    expect(await eth(coldB)).toBe(coldEth + parseEther('0.01'));
+    expect(await eth(fwd)).toBe(0n);
+    // paid again at the deployed address, flushed again
+    await mined(await anvil.wallet(PAYER).writeContract({ address: falseOnSuccess, abi: oddAbi, functionName: 'mint', args: [fwd, 33n] }));
+    await flush(coldB, salt, [falseOnSuccess]);
+    expect(await oddBalance(falseOnSuccess, coldB)).toBe(1_234_600n);
+
+    // false after moving only part of the balance proves nothing: refused, nothing moves
+    await mined(await anvil.wallet(PAYER).writeContract({ address: partial, abi: oddAbi, functionName: 'mint', args: [fwd, 10n] }));
+    await expect(
+      anvil.pub.simulateContract({ address: factoryAddress(), abi: FLUSH_ABI, functionName: 'flush', args: [coldB, salt, [partial], true], account: anvil.account(RELAYER) }),
+    ).rejects.toThrow(/TokenTransferFailed/);
+    const tx = await anvil.wallet(RELAYER).sendTransaction({ ...flushCall(coldB, salt, [partial]), gas: 300_000n });
+    expect((await anvil.pub.waitForTransactionReceipt({ hash: tx, pollingInterval: 20 })).status).toBe('reverted');
+    expect(await oddBalance(partial, fwd)).toBe(10n);
+    expect(await oddBalance(partial, coldB)).toBe(0n);
   });
 
   it('measures today\'s sweep for comparison: gas top-up, then a token transfer signed by the deposit key', async () => {
@@ -415,16 +496,38 @@ contract FalseToken {
     mapping(address => uint256) public balanceOf;
     function mint(address to, uint256 v) external { balanceOf[to] += v; }
     function transfer(address, uint256) external pure returns (bool) { return false; }
+}
+/// Like USDT on TRON: the transfer happens, and the function returns false (its inherited
+/// transfer never sets the return value).
+contract FalseOnSuccessToken {
+    mapping(address => uint256) public balanceOf;
+    function mint(address to, uint256 v) external { balanceOf[to] += v; }
+    function transfer(address to, uint256 v) external returns (bool) { balanceOf[msg.sender] -= v; balanceOf[to] += v; return false; }
+}
+/// Moves half and says false: the balance does not prove the transfer.
+contract PartialFalseToken {
+    mapping(address => uint256) public balanceOf;
+    function mint(address to, uint256 v) external { balanceOf[to] += v; }
+    function transfer(address to, uint256 v) external returns (bool) { balanceOf[msg.sender] -= v / 2; balanceOf[to] += v / 2; return false; }
 }`;
 
-let odd: Promise<{ noBool: Address; falsy: Address; stipend: Address; reentering: Address }> | undefined;
+interface OddContracts {
+  noBool: Address;
+  falsy: Address;
+  falseOnSuccess: Address;
+  partial: Address;
+  stipend: Address;
+  reentering: Address;
+}
+
+let odd: Promise<OddContracts> | undefined;
 
 /** The helper contracts above, compiled and deployed once. */
 function deployOddContracts() {
   return (odd ??= compileAndDeployOdd());
 }
 
-async function compileAndDeployOdd(): Promise<{ noBool: Address; falsy: Address; stipend: Address; reentering: Address }> {
+async function compileAndDeployOdd(): Promise<OddContracts> {
   const solc = createRequire(import.meta.url)('solc') as { compile(input: string): string };
   const out = JSON.parse(
     solc.compile(
@@ -440,7 +543,14 @@ async function compileAndDeployOdd(): Promise<{ noBool: Address; falsy: Address;
     const r = await mined(await anvil.wallet(PAYER).deployContract({ abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }));
     return r.contractAddress!;
   };
-  return { noBool: await deploy('NoBoolToken'), falsy: await deploy('FalseToken'), stipend: await deploy('StipendSender'), reentering: await deploy('ReenteringCold') };
+  return {
+    noBool: await deploy('NoBoolToken'),
+    falsy: await deploy('FalseToken'),
+    falseOnSuccess: await deploy('FalseOnSuccessToken'),
+    partial: await deploy('PartialFalseToken'),
+    stipend: await deploy('StipendSender'),
+    reentering: await deploy('ReenteringCold'),
+  };
 }
 
 const oddBalance = (token: Address, who: Address) =>

@@ -36,12 +36,18 @@ contract Forwarder {
     /// @notice Sends the whole balance of each token in `tokens`, and with `native` the whole native
     /// balance, to the cold address fixed in this deposit address's code.
     /// @dev Any failure reverts the whole flush, so nothing is reported as forwarded that was not
-    /// (and gas estimation sees the gas a full flush needs): a token whose balanceOf fails or whose
-    /// transfer fails or returns false, or a refused native transfer. The caller retries without
-    /// it. That is why the native leg can be left out: otherwise anyone could send one wei to a
-    /// deposit address whose cold address is a contract refusing the native coin and so block its
-    /// tokens. Tokens that return no data from transfer (USDT on Ethereum) are accepted, which is
-    /// why the call is low-level. A listed address without code fails balanceOf (no 32-byte answer).
+    /// (and gas estimation sees the gas a full flush needs): a token whose balanceOf fails, whose
+    /// transfer reverts, or whose transfer answers anything but true without the balance proving
+    /// the tokens left, or a refused native transfer. The caller retries without it. That is why
+    /// the native leg can be left out: otherwise anyone could send one wei to a deposit address
+    /// whose cold address is a contract refusing the native coin and so block its tokens.
+    /// The call is low-level because two widespread tokens break the ERC-20 return value: USDT on
+    /// Ethereum returns no data (accepted: it reverts on failure), and USDT on TRON returns false
+    /// from a transfer that succeeded. A false answer is therefore checked against the balance:
+    /// the whole balance was sent, so after a real transfer this address holds none of it, while a
+    /// token that really refused (false, nothing moved) still shows it and the flush reverts. The
+    /// balance is read again only after such an answer, so well-behaved tokens pay nothing for it.
+    /// A listed address without code fails balanceOf (no 32-byte answer).
     function flush(address[] calldata tokens, bool native) external {
         if (address(this) == self) revert NotAProxy();
         address cold = coldAddress();
@@ -54,13 +60,14 @@ contract Forwarder {
         }
         for (uint256 i = 0; i < tokens.length; ++i) {
             address token = tokens[i];
-            (bool ok, bytes memory ret) = token.staticcall(abi.encodeWithSelector(0x70a08231, address(this)));
-            if (!ok || ret.length < 32) revert TokenBalanceFailed(token);
-            uint256 balance = abi.decode(ret, (uint256));
+            uint256 balance = tokenBalance(token);
             if (balance == 0) continue;
-            (ok, ret) = token.call(abi.encodeWithSelector(0xa9059cbb, cold, balance));
-            if (!ok || (ret.length != 0 && (ret.length < 32 || abi.decode(ret, (uint256)) != 1))) {
-                revert TokenTransferFailed(token);
+            (bool ok, bytes memory ret) = token.call(abi.encodeWithSelector(0xa9059cbb, cold, balance));
+            if (!ok) revert TokenTransferFailed(token);
+            if (ret.length != 0 && (ret.length < 32 || abi.decode(ret, (uint256)) != 1)) {
+                // Not a plain true (USDT on TRON answers false on success): only the balance,
+                // now what it was minus the amount sent, shows the transfer happened.
+                if (tokenBalance(token) != 0) revert TokenTransferFailed(token);
             }
         }
     }
@@ -73,6 +80,13 @@ contract Forwarder {
             extcodecopy(address(), 0, COLD_OFFSET, 20)
             cold := shr(96, mload(0))
         }
+    }
+
+    /// @dev This address's balance of `token`; reverts unless the token answers with 32 bytes.
+    function tokenBalance(address token) private view returns (uint256) {
+        (bool ok, bytes memory ret) = token.staticcall(abi.encodeWithSelector(0x70a08231, address(this)));
+        if (!ok || ret.length < 32) revert TokenBalanceFailed(token);
+        return abi.decode(ret, (uint256));
     }
 
     /// @notice Native coin sent with call data to a deployed deposit address is kept for the next

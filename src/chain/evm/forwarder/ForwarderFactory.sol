@@ -8,7 +8,7 @@ import {Forwarder} from "./Forwarder.sol";
 /// is fixed by `cold`. Payers pay to it before it has code; `flush` deploys it if needed and sends
 /// everything it holds to `cold`, in one transaction from a relayer that only pays gas.
 /// @dev Why a proxy rather than a full forwarder per address: deploying code costs 200 gas a byte.
-/// The compiled Forwarder's runtime code is about 1.4 kB (about 350,000 gas to deploy, measured on
+/// The compiled Forwarder's runtime code is about 1.45 kB (about 365,000 gas to deploy, measured on
 /// anvil), while this proxy's 71 bytes cost 14,200 gas of code deposit; the proxy's price is a
 /// delegatecall to the implementation (about 2,700 gas) on each flush. A deposit address is
 /// flushed once or twice, so deploy + flush is far cheaper with the proxy (about 145,000 gas for
@@ -20,34 +20,54 @@ import {Forwarder} from "./Forwarder.sol";
 ///                           Solidity's transfer() gives), to be forwarded by the next flush
 ///   363d3d373d3d3d363d 73<implementation> 5af43d82803e903d91 6031 57fd5bf3
 ///                           otherwise: the EIP-1167 minimal proxy, delegating to the one
-///                           Forwarder this factory created (jump target moved by the prefix)
+///                           Forwarder this factory created (jump target moved by the 6 bytes before)
 ///   <cold>                  never executed; Forwarder reads it with extcodecopy
 ///
 /// Why the cold address cannot be swapped: it is part of the init code, so the CREATE2 address
 /// commits to it; `flush(otherCold, salt, ...)` computes and touches a different address. The
 /// implementation address is fixed at construction, and Forwarder has no way to change code.
-/// No owner, no upgrade, no selfdestruct; the factory holds no funds and no state besides the
-/// immutable implementation address.
+/// No owner, no upgrade, no selfdestruct; the factory holds no funds and no state besides two
+/// immutables: the implementation's address and the chain's CREATE2 prefix.
 ///
-/// The factory is deployed through the deterministic deployment proxy
+/// The same bytecode runs on the EVM and on TRON's TVM, whose CREATE2 differ in one byte: an
+/// address is keccak256(prefix ++ deployer ++ salt ++ keccak256(init code)) with prefix 0xff on the
+/// EVM and 0x41 on TRON. A factory that assumed 0xff would, on TRON, deploy a deposit address at
+/// one place and look for it at another, so no flush could succeed. The constructor therefore
+/// creates the implementation with CREATE2 (salt 0) and recognises the prefix from where it landed.
+/// That also makes the implementation's address computable offline on both chains (a CREATE
+/// address on TRON depends on the transaction's id, not on a nonce).
+///
+/// On EVM chains the factory is deployed through the deterministic deployment proxy
 /// (0x4e59b44847b379578588920ca78fbf26c0b4956c) with a fixed salt, so its address, the
-/// implementation's (its first CREATE) and every deposit address are the same on every chain and
-/// can be computed offline.
+/// implementation's and every deposit address are the same on every chain and can be computed
+/// offline.
 contract ForwarderFactory {
     /// @notice The Forwarder every proxy delegates to.
     address public immutable implementation;
 
+    /// @notice The first byte of this chain's CREATE2 address preimage: 0xff on the EVM, 0x41 on
+    /// TRON's TVM.
+    bytes1 public immutable prefix;
+
     error ZeroColdAddress();
     error DeployFailed();
+    error UnknownCreate2Prefix();
 
     constructor() {
-        implementation = address(new Forwarder());
+        address impl = address(new Forwarder{salt: bytes32(0)}());
+        bytes32 h = keccak256(type(Forwarder).creationCode);
+        bytes1 p;
+        if (impl == create2Address(0xff, bytes32(0), h)) p = 0xff;
+        else if (impl == create2Address(0x41, bytes32(0), h)) p = 0x41;
+        // Any other rule would make every deposit address unflushable: refuse to exist instead.
+        else revert UnknownCreate2Prefix();
+        implementation = impl;
+        prefix = p;
     }
 
     /// @notice The deposit address for `cold` and a per-invoice `salt`, deployed or not.
     function forwarderAddress(address cold, bytes32 salt) public view returns (address) {
-        bytes32 h = keccak256(proxyInitCode(cold));
-        return address(uint160(uint256(keccak256(abi.encodePacked(bytes1(0xff), address(this), salt, h)))));
+        return create2Address(prefix, salt, keccak256(proxyInitCode(cold)));
     }
 
     /// @notice Deploys the deposit address for (`cold`, `salt`) if it has no code yet, then sends its
@@ -78,5 +98,10 @@ contract ForwarderFactory {
             hex"5af43d82803e903d91603157fd5bf3",
             cold
         );
+    }
+
+    /// @dev Where CREATE2 by this factory puts init code hashing to `initHash`, with `p` as the prefix.
+    function create2Address(bytes1 p, bytes32 salt, bytes32 initHash) private view returns (address) {
+        return address(uint160(uint256(keccak256(abi.encodePacked(p, address(this), salt, initHash)))));
     }
 }
