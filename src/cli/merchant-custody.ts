@@ -130,7 +130,7 @@ export async function describeCustody(ctx: Ctx, merchantId: string): Promise<str
       lines.push(`  receives into: ${r.current.summary}`);
       lines.push(`  set ${when(r.current.set_at)} by ${r.current.set_by}; ${r.current.derived} deposit address${r.current.derived === 1 ? '' : 'es'} derived from it`);
     } else if (r.mode === 'watch-only') {
-      lines.push(`  no material: not offered to payers (set ${r.accepts ?? 'its material'} with merchant custody set)`);
+      lines.push(`  no material: not offered to payers; it takes ${r.accepts ?? 'material this gateway cannot read yet'}`);
     }
   }
   return lines.join('\n');
