@@ -57,6 +57,11 @@ export async function changeCustody(ctx: Ctx, req: ChangeRequest): Promise<Chang
   if (!merchant) throw new CustodyError('unknown_merchant', `No merchant ${req.merchantId}`);
   const checked = await checkCustody(ctx, req);
   const network = checked.network.code;
+  if (ctx.chains.custodyMode(network) === 'hot') {
+    // Kept for when the operator turns watch-only on; until then the gateway's seed receives there.
+    const hot = `${network} runs in hot custody on this gateway: payments go to addresses of the gateway's own seed, and this material is used only once the operator sets the network to watch-only`;
+    checked.warning = checked.warning ? `${checked.warning}. ${hot}` : hot;
+  }
   const now = ctx.now();
   return ctx.storage.write(async (trx) => {
     const row = await writeCustody(trx, req, checked, now);

@@ -125,6 +125,25 @@ describe.each(await backends())('changing receiving material on $name', (backend
     expect(await counts()).toEqual({ custody: before.custody + 1, audit: before.audit + 1, webhooks: before.webhooks });
   });
 
+  it('all or nothing: when a part of the change fails to write, the material is not changed either', async () => {
+    const merchant = await createMerchant(gw.ctx.storage.db, 'Half-written shop');
+    await gw.ctx.storage.db.updateTable('merchants').set({ default_url_callback: CALLBACK }).where('id', '=', merchant.id).execute();
+    const before = await counts();
+    // An audit row the database refuses (no actor email) fails after the material was written in
+    // the same transaction: the material must roll back with it, and no webhook be queued.
+    const broken = { userId: null, email: null as unknown as string, ip: null };
+    await expect(changeCustody(gw.ctx, req({ merchantId: merchant.id, input: { address: COLD_A }, by: broken }))).rejects.toThrow();
+    expect(await counts()).toEqual(before);
+    expect(await gw.ctx.storage.db.selectFrom('merchant_custody').select('id').where('merchant_id', '=', merchant.id).execute()).toEqual([]);
+  });
+
+  it('material for a network in hot custody is kept, with a warning that the seed receives there meanwhile', async () => {
+    const merchant = await createMerchant(gw.ctx.storage.db, 'Hot shop');
+    const r = await changeCustody(gw.ctx, req({ merchantId: merchant.id, network: 'DOGE', input: { xpub: TPUB } }));
+    // DOGE regtest takes only tpub keys: this one is accepted.
+    expect(r).toMatchObject({ outcome: 'set', warning: expect.stringContaining('DOGE runs in hot custody on this gateway') });
+  });
+
   describe('bad input: refused by name, nothing stored', () => {
     const cases: Array<[string, Partial<ChangeRequest>, string, RegExp]> = [
       ['an xpub of the wrong network', { network: 'LTC', input: { xpub: MAINNET_XPUB } }, 'wrong_network', /This xpub key is for Bitcoin mainnet.*, not Litecoin/],
