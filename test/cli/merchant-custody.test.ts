@@ -2,7 +2,7 @@
 // receive watch-only: the first set, a replacement refused without --yes and made with it (audited
 // as `cli`, announced by the signed webhook), "unchanged", the show listing, and refusals that
 // exit non-zero with the problem named, a private key never printed nor stored.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { createMerchant } from '../../src/merchants/store.ts';
 import { satchel } from './in-process.ts';
@@ -112,6 +112,8 @@ describe.each(await backends())('satchel merchant custody on $name', (backend) =
   it('a private key is refused and appears in no output, log or database row', async () => {
     const m = await createMerchant(gw.ctx.storage.db, 'Leaky shop');
     const secret = TPRV.slice(4, 60);
+    const logged: string[] = [];
+    for (const k of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, k).mockImplementation((...a: unknown[]) => void logged.push(a.map(String).join(' ')));
     const attempts = [
       ['--network', 'LTC', '--descriptor', `wpkh(${TPRV}/0/*)`],
       ['--network', 'LTC', '--xpub', TPRV],
@@ -126,5 +128,7 @@ describe.each(await backends())('satchel merchant custody on $name', (backend) =
     const first = await run('set', '--merchant', m.id, ...attempts[0]!);
     expect(first.err).toMatch(/PRIVATE key.*it was not stored/);
     expect(await everythingStored(gw)).not.toContain(secret);
+    vi.restoreAllMocks();
+    expect(logged.join('\n')).not.toContain(secret);
   });
 });
