@@ -9,7 +9,7 @@ import { isoMsk } from '../money/format.ts';
 import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { signedBody } from '../webhooks/payload.ts';
 import { writeAudit, type AuditActor } from './audit.ts';
-import { checkCustody, CustodyError, writeCustody, type CustodyRequest, type CustodyRow } from './store.ts';
+import { checkCustody, currentCustody, CustodyError, writeCustody, type CustodyRequest, type CustodyRow } from './store.ts';
 
 export interface ChangeRequest extends CustodyRequest {
   /** Who asks, as the audit log records it (`cli`, or the dashboard user). */
@@ -65,7 +65,11 @@ export async function changeCustody(ctx: Ctx, req: ChangeRequest): Promise<Chang
   const now = ctx.now();
   return ctx.storage.write(async (trx) => {
     const row = await writeCustody(trx, req, checked, now);
-    if (!row) return { outcome: 'unchanged', network, current: checked.old!, old: null, warning: checked.warning, webhookUrl: null };
+    if (!row) {
+      // The current material is the one given (set by this request's twin meanwhile, or before).
+      const current = (await currentCustody(trx, req.merchantId, network))!;
+      return { outcome: 'unchanged', network, current, old: null, warning: checked.warning, webhookUrl: null };
+    }
     const old = checked.old;
     await writeAudit(
       trx,
