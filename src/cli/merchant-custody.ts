@@ -12,11 +12,11 @@ import { changeCustody } from '../custody/change.ts';
 import { receivingOverview } from '../custody/overview.ts';
 import { CustodyError } from '../custody/store.ts';
 import type { CustodyInput } from '../chain/family.ts';
-import type { Out } from './api.ts';
+import { CliInputError, merchantArg, type Out } from './api.ts';
 
-export const MERCHANT_CUSTODY_USAGE = `  merchant custody set --merchant <uuid> --network N (--xpub X | --descriptor D | --address A) [--yes]
+export const MERCHANT_CUSTODY_USAGE = `  merchant custody set [--merchant <uuid>] --network N (--xpub X | --descriptor D | --address A) [--yes]
                                          what the merchant receives into on a watch-only network (--yes: replace what is set)
-  merchant custody show --merchant <uuid>  each network's custody, the merchant's material, who set it, addresses derived`;
+  merchant custody show [--merchant <uuid>]  each network's custody, the merchant's material, who set it, addresses derived`;
 
 /** A readable UTC time for the operator's terminal. */
 function when(ms: number): string {
@@ -56,11 +56,10 @@ export async function merchantCustodyCli(action: string | undefined, args: strin
     out.error(`merchant custody ${action} takes no bare arguments: give the material after --xpub, --descriptor or --address`);
     return 2;
   }
-  if (!values.merchant || !isUuid(values.merchant)) {
+  if (values.merchant !== undefined && !isUuid(values.merchant)) {
     out.error(`merchant custody ${action} needs --merchant <uuid>`);
     return 2;
   }
-  const merchantId = values.merchant.toLowerCase();
   if (action === 'set') {
     if (!values.network) {
       out.error('merchant custody set needs --network N (the network code, e.g. ETH or LTC)');
@@ -77,9 +76,13 @@ export async function merchantCustodyCli(action: string | undefined, args: strin
   }
   const ctx = await open(config);
   try {
-    const merchant = await ctx.storage.db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
-    if (!merchant) {
-      out.error(`No merchant ${merchantId}`);
+    let merchantId: string;
+    try {
+      // Without --merchant: the only merchant there is (the first start's demo), as other commands.
+      merchantId = (await merchantArg(ctx.storage.db, values.merchant)).id;
+    } catch (e) {
+      if (!(e instanceof CliInputError)) throw e;
+      out.error(e.message);
       return 2;
     }
     if (action === 'show') {

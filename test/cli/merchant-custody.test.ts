@@ -104,7 +104,9 @@ describe.each(await backends())('satchel merchant custody on $name', (backend) =
       expect(r.err).toMatch(message);
       expect(r.out).toBe('');
     }
-    expect(await run('set', '--network', 'ETH', '--address', COLD_A)).toMatchObject({ code: 2, err: 'merchant custody set needs --merchant <uuid>' });
+    expect(await run('set', '--merchant', 'nope', '--network', 'ETH', '--address', COLD_A)).toMatchObject({ code: 2, err: 'merchant custody set needs --merchant <uuid>' });
+    // Several merchants: which one must be said.
+    expect(await run('set', '--network', 'ETH', '--address', COLD_A)).toMatchObject({ code: 2, err: expect.stringMatching(/pass --merchant <uuid>/) });
     expect(await run('frob')).toMatchObject({ code: 2 });
     expect(await gw.ctx.storage.db.selectFrom('merchant_custody').select('id').where('merchant_id', '=', m.id).execute()).toEqual([]);
   });
