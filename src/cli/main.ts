@@ -30,6 +30,7 @@ import { DB_USAGE, dbCli } from './db-copy.ts';
 import { databaseLabel } from './where.ts';
 import { DOCTOR_USAGE, doctorCli } from './doctor.ts';
 import { MERCHANT_SET_USAGE, merchantSetCli } from './merchant-set.ts';
+import { MERCHANT_CUSTODY_USAGE, merchantCustodyCli } from './merchant-custody.ts';
 import { LEDGER_USAGE, ledgerCli } from './ledger.ts';
 import { FLUSH_USAGE, flushCli } from './flush.ts';
 
@@ -42,6 +43,7 @@ ${MERCHANT_SHOW_USAGE}
   merchant update <uuid> [--display-name NAME] [--logo FILE | --remove-logo] [--accent '#RRGGBB'] [--theme dark|light|auto] [--language CODE|auto] [--json]
                                          set the public profile payers see (empty text clears a field)
 ${MERCHANT_SET_USAGE}
+${MERCHANT_CUSTODY_USAGE}
   migrate                                apply database migrations
 ${LEDGER_USAGE}
   simulate pay --invoice <uuid> [--currency <code> --network <code>] [--amount <decimal>] [--unconfirmed] [--json]
@@ -78,6 +80,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
   if (group === 'db') return dbCli(action, rest, config, out);
   if (group === 'doctor') return doctorCli(action === undefined ? rest : [action, ...rest], config, out, () => createContext(config));
   if (group === 'merchant' && action === 'set') return merchantSetCli(rest, out);
+  if (group === 'merchant' && action === 'custody') return merchantCustodyCli(rest[0], rest.slice(1), config, out, (c) => createContext(c));
   if (group === 'ledger') return ledgerCli(action, out);
   if (group === 'flush') return flushCli(action === undefined ? rest : [action, ...rest], out, () => createContext(config));
   if (group === 'payouts' && action === 'list') {

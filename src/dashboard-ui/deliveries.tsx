@@ -8,7 +8,7 @@ import { Badge, Link } from './ui.tsx';
 
 export type { Delivery };
 
-const KIND: Record<string, string> = { payment: 'Invoice', wallet: 'Wallet top-up', payout: 'Payout' };
+const KIND: Record<string, string> = { payment: 'Invoice', wallet: 'Wallet top-up', payout: 'Payout', custody: 'Receiving changed' };
 
 export function DeliveryList({ items, onRetry, busy }: { items: Delivery[]; onRetry?: (d: Delivery) => void; busy?: string | null }) {
   return (

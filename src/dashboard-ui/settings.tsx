@@ -1,4 +1,5 @@
-// Settings: the merchant's default callback and return URLs, the public profile (in
+// Settings: the merchant's default callback and return URLs, what payments are received into
+// (settings-receiving.tsx), the public profile (in
 // settings-profile.tsx), API keys, the refund key (refund-key.tsx), users (owners invite and remove), this account's sessions, and
 // the audit log of changes.
 import { useState } from 'preact/hooks';
@@ -13,6 +14,7 @@ import { Networks } from './settings-networks.tsx';
 import { Readiness } from './settings-readiness.tsx';
 import { Profile } from './settings-profile.tsx';
 import { RefundKey } from './refund-key.tsx';
+import { Receiving } from './settings-receiving.tsx';
 
 export function Settings() {
   const { me } = useStore();
@@ -21,6 +23,7 @@ export function Settings() {
     <Page title="Settings">
       <Defaults manage={manage} />
       {manage && <Keys />}
+      <Receiving owner={me.value?.user.role === 'owner'} />
       <RefundKey manage={manage} />
       {manage && <Profile />}
       <Users manage={manage} />

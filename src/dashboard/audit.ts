@@ -1,36 +1,14 @@
 // The audit log: every dashboard action that moves money, changes settings or changes who may
-// sign in, with who did it and from where. Owners read their merchant's entries.
+// sign in, with who did it and from where. Owners read their merchant's entries. Entries are
+// written by src/custody/audit.ts, which the CLI and the features below the dashboard use too.
 import type { Kysely } from 'kysely';
 import type { DB, DashboardAuditTable } from '../db/schema.ts';
-import { timeOrderedId } from '../webhooks/outbox.ts';
+import { writeAudit, type AuditActor, type AuditEntry } from '../custody/audit.ts';
 
-export interface AuditActor {
-  userId: string | null;
-  email: string;
-  ip: string | null;
-}
+export type { AuditActor };
 
-export async function audit(
-  db: Kysely<DB>,
-  actor: AuditActor,
-  entry: { merchantId: string | null; action: string; target?: string | null; detail?: Record<string, unknown> },
-  now: number,
-): Promise<void> {
-  await db
-    .insertInto('dashboard_audit')
-    .values({
-      // Time-ordered, so entries written within one tick of the clock still read newest first.
-      id: timeOrderedId(),
-      merchant_id: entry.merchantId,
-      user_id: actor.userId,
-      email: actor.email,
-      action: entry.action,
-      target: entry.target ?? null,
-      detail: entry.detail ? JSON.stringify(entry.detail) : null,
-      ip: actor.ip,
-      created_at: now,
-    })
-    .execute();
+export async function audit(db: Kysely<DB>, actor: AuditActor, entry: AuditEntry, now: number): Promise<void> {
+  await writeAudit(db, actor, entry, now);
 }
 
 /** Newest first, `limit` at a time; `before` is the last entry's (created_at, id) of the previous page. */

@@ -61,3 +61,10 @@ export class KeyChangedError extends Error {
     super('The key was rotated meanwhile (another tab or user). Reload to see the key in force.');
   }
 }
+
+/** The password asked again before a dangerous change is missing or wrong: 403, nothing changed. */
+export class PasswordRecheckError extends Error {
+  constructor(message = 'The password is not right: nothing was changed.') {
+    super(message);
+  }
+}

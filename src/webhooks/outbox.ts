@@ -6,12 +6,13 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB, WebhooksTable } from '../db/schema.ts';
 import { statement } from '../db/statement.ts';
 
-export type WebhookKind = 'payment' | 'wallet' | 'payout';
+/** `custody`: a merchant's receiving material changed (src/custody/change.ts). */
+export type WebhookKind = 'payment' | 'wallet' | 'payout' | 'custody';
 
 export interface NewWebhook {
   merchantId: string;
   kind: WebhookKind;
-  /** The invoice, static wallet or payout it is about. */
+  /** The invoice, static wallet, payout or receiving material it is about. */
   refId: string;
   url: string;
   /** The exact body to deliver, `sign` included (see signedBody). */

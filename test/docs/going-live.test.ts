@@ -1,9 +1,9 @@
 // docs/going-live.md's local example, run as the page writes it, so the page cannot rot: every
 // block marked `<!-- example:NAME -->` is taken from the page and run in order (anvil, the config
-// file, `npm start`, creating an invoice with the CLI, paying it with curl, reading it back). Only
-// what would collide on a shared machine is changed: the two ports, the data folder and where
-// invoice.json is written; the config file is named with SATCHEL_CONFIG instead of being put in
-// the repository's folder.
+// file, `npm start`, the merchant's cold address, creating an invoice with the CLI, paying it with
+// curl, reading it back). Only what would collide on a shared machine is changed: the two ports,
+// the data folder and where invoice.json is written; the config file is named with SATCHEL_CONFIG
+// instead of being put in the repository's folder.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +102,8 @@ describe('docs/going-live.md: the local example on anvil, as written', () => {
   });
 
   it('an invoice created with the CLI and paid with curl is paid', async () => {
+    // ETH receives watch-only: the merchant's cold address first.
+    expect(await sh('custody')).toContain('now receives into 0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
     await sh('invoice');
     const invoice = JSON.parse(readFileSync(join(dir, 'invoice.json'), 'utf8')) as { uuid: string; address: string; payer_amount: string; network: string };
     expect(invoice).toMatchObject({ network: 'ETH', payer_amount: '0.01' });

@@ -4,3 +4,4 @@ export { invoiceApi } from './invoices.ts';
 export { moneyApi } from './money.ts';
 export { walletApi } from './wallets.ts';
 export { readinessApi } from './readiness.ts';
+export { custodyApi } from './custody.ts';

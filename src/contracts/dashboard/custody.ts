@@ -1,0 +1,49 @@
+// Settings → Receiving: what the merchant's payments are received into on each watch-only network
+// (src/custody/), and the owner's change of it, which asks the owner's password again in the same
+// request: a stolen session alone cannot redirect the merchant's payments.
+import * as z from 'zod/mini';
+import { get, post, text } from './route.ts';
+
+export const ReceivingNetwork = z.object({
+  network: z.string(),
+  mode: z.enum(['hot', 'watch-only']),
+  /** What the network takes, in words; null when it cannot receive watch-only. */
+  accepts: z.nullable(z.string()),
+  inputs: z.array(z.enum(['xpub', 'descriptor', 'address'])),
+  current: z.nullable(
+    z.object({
+      kind: z.string(),
+      summary: z.string(),
+      set_at: z.number(),
+      set_by: z.string(),
+      derived: z.number(),
+    }),
+  ),
+  /** Whether payers are offered the network for this merchant. */
+  offered: z.boolean(),
+});
+export type ReceivingNetwork = z.infer<typeof ReceivingNetwork>;
+
+export const Receiving = z.object({
+  networks: z.array(ReceivingNetwork),
+  /** Real networks the operator runs in hot custody: the gateway's seed can spend what they receive. */
+  hot_networks: z.array(z.string()),
+});
+export type Receiving = z.infer<typeof Receiving>;
+
+export const ReceivingChange = z.object({
+  outcome: z.enum(['set', 'replaced', 'unchanged']),
+  network: z.string(),
+  summary: z.string(),
+  old: z.nullable(z.string()),
+  warning: z.nullable(z.string()),
+  /** Where the custody_changed webhook was queued; null: the merchant has no default callback URL. */
+  webhook_url: z.nullable(z.string()),
+});
+export type ReceivingChange = z.infer<typeof ReceivingChange>;
+
+export const custodyApi = {
+  receiving: get('/receiving', Receiving),
+  /** One of xpub, descriptor or address, as the network takes; `password`: the owner's, again. */
+  setReceiving: post('/receiving', 'manage', z.object({ network: text, xpub: text, descriptor: text, address: text, password: text }), ReceivingChange),
+} as const;

@@ -1,0 +1,122 @@
+// Settings → Receiving: what the merchant's payments are received into on each real network. On a
+// watch-only network that is the merchant's own material (an extended public key or descriptor, a
+// cold address); a network without it is not offered to payers. An owner sets or replaces it with
+// the password given again; a real network in hot custody is named in a warning, since the
+// gateway's seed can spend what it receives.
+import { useState } from 'preact/hooks';
+import { formText } from './api.ts';
+import { custodyApi, type ReceivingChange, type ReceivingNetwork } from '../contracts/dashboard/custody.ts';
+import { useStore } from './store.ts';
+import { time } from './format.ts';
+import { Card, Field, Loading, Problem, useLoad } from './ui.tsx';
+
+/** A Bitcoin-family network takes a key or a descriptor: which one the pasted text is. */
+function inputFor(n: ReceivingNetwork, text: string): { xpub?: string; descriptor?: string; address?: string } {
+  if (n.inputs.includes('address')) return { address: text };
+  return /^\s*(wpkh|pkh|sh)\(/i.test(text) && n.inputs.includes('descriptor') ? { descriptor: text } : { xpub: text };
+}
+
+export function Receiving({ owner }: { owner: boolean }) {
+  const { api } = useStore();
+  const data = useLoad(() => api.get(custodyApi.receiving), []);
+  return (
+    <Card title="Receiving">
+      {data.error ? <Problem error={data.error} /> : !data.data ? <Loading /> : (
+        <>
+          {data.data.hot_networks.map((code) => (
+            <p key={code} class="notice tone-warn" role="status" data-testid="hot-warning">
+              {code} runs in hot custody: its deposit addresses come from the gateway's own seed, and whoever copies that seed from the server can
+              spend what they received. Ask the operator to set it to watch-only.
+            </p>
+          ))}
+          {data.data.networks.length === 0 ? (
+            <p class="muted">Every network is simulated (test mode): nothing real is received.</p>
+          ) : (
+            <ul class="stack plain">
+              {data.data.networks.map((n) => (
+                <li key={n.network}>
+                  <NetworkReceiving n={n} owner={owner} onChanged={data.reload} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </Card>
+  );
+}
+
+function NetworkReceiving({ n, owner, onChanged }: { n: ReceivingNetwork; owner: boolean; onChanged: () => void }) {
+  const { api } = useStore();
+  const [error, setError] = useState<unknown>(null);
+  const [done, setDone] = useState<ReceivingChange | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const formEl = e.currentTarget as HTMLFormElement;
+    const form = new FormData(formEl);
+    const text = (formText(form, 'material') ?? '').trim();
+    setError(null);
+    setDone(null);
+    setBusy(true);
+    try {
+      const r = await api.post(custodyApi.setReceiving, { network: n.network, ...inputFor(n, text), password: formText(form, 'password') });
+      setDone(r);
+      formEl.reset();
+      onChanged();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const id = n.network.toLowerCase();
+  return (
+    <section aria-labelledby={`recv-${id}`} class="receiving-network">
+      <h3 id={`recv-${id}`}>
+        {n.network} <span class="muted small">{n.mode}</span>
+      </h3>
+      {n.mode === 'hot' ? (
+        <p class="muted small">Received into addresses of the gateway's own seed.</p>
+      ) : n.current ? (
+        <>
+          <p class="mono break" data-testid={`material-${id}`}>
+            {n.current.summary}
+          </p>
+          <p class="muted small">
+            Set {time(n.current.set_at)} by {n.current.set_by}; {n.current.derived} deposit address{n.current.derived === 1 ? '' : 'es'} derived from it.
+          </p>
+        </>
+      ) : (
+        <p class="notice tone-warn">No receiving material: {n.network} is not offered to payers.</p>
+      )}
+      {done && (
+        <div class={`notice ${done.warning ? 'tone-warn' : 'tone-ok'}`} role="status">
+          <p>
+            {done.outcome === 'unchanged'
+              ? `Unchanged: ${done.network} already receives into this.`
+              : `${done.network} now receives into ${done.summary}${done.old ? ` (was ${done.old}); invoices made before keep their addresses` : ''}.`}
+          </p>
+          {done.warning && <p>Warning: {done.warning}</p>}
+          {done.outcome !== 'unchanged' && (
+            <p class="small">{done.webhook_url ? `A custody_changed webhook was queued for ${done.webhook_url}.` : 'No webhook was sent: set a default callback URL to be told of changes.'}</p>
+          )}
+        </div>
+      )}
+      {owner && n.mode === 'watch-only' && n.accepts && (
+        <form class="stack-form" onSubmit={submit} noValidate>
+          <Field id={`recv-${id}-material`} label={n.current ? 'Replace with' : 'Receive into'} hint={`Give ${n.accepts}. Never a private key or a seed phrase.`}>
+            {(fid, by) => <input id={fid} name="material" required autoComplete="off" spellcheck={false} class="mono" aria-describedby={by} />}
+          </Field>
+          <Field id={`recv-${id}-password`} label="Your password" hint={n.current ? 'Every payment to an address handed out after this goes to the new material.' : 'Asked again for this change.'}>
+            {(fid, by) => <input id={fid} name="password" type="password" required autoComplete="current-password" aria-describedby={by} />}
+          </Field>
+          <Problem error={error} />
+          <button class="btn primary" type="submit" disabled={busy}>
+            {n.current ? `Replace ${n.network} material` : `Set ${n.network} material`}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
