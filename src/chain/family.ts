@@ -10,6 +10,7 @@ import type { DB } from '../db/schema.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import type { DriverFactories, DriverFactory } from './contract.ts';
 import { AddressFormats, type AddressFormatRules } from './address/index.ts';
+import type { PayoutFloatForm } from './payout-float.ts';
 
 /** How a family's deposit keys are held. `seed`: derived from the gateway's BIP-39 seed;
  * `watch-only`: from what each merchant supplies, with no spending key on the gateway. */
@@ -95,6 +96,12 @@ export interface ChainFamily {
   readonly custody: readonly CustodyForm[];
   /** Its watch-only receiving, when `custody` includes `watch-only`. */
   readonly watchOnly?: WatchOnlyCustody;
+  /**
+   * Its payout float on watch-only networks: what the float's key file holds and whose account it
+   * is (./payout-float.ts). A family without one refuses payouts and refunds on its watch-only
+   * networks.
+   */
+  readonly payoutFloat?: PayoutFloatForm;
   /** A transaction id in the family's shape, from 32 bytes written as 64 hex digits. */
   readonly txid?: (hex: string) => string;
   /** The one written form of an address, where several mean the same account. */

@@ -10,10 +10,12 @@ import { getAddress, isAddress } from 'viem';
 import type { DriverDeps } from '../contract.ts';
 import type { ChainFamily } from '../family.ts';
 import { evmWatchOnly } from './custody.ts';
+import { evmFloatAccount, evmPayoutFloat } from './float.ts';
+import { floatAccount, payoutSource } from '../payout-float.ts';
 import { EVM_NODE_LIMITS } from './limits.ts';
 import { evmPaymentTarget, evmWalletPay } from './wallet-pay.ts';
 import { evmAddressFormat } from './address-format.ts';
-import { configuredConfirmations, configuredTokens, driverArguments, nodeLimits, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
+import { configuredConfirmations, configuredTokens, custodyMode, driverArguments, nodeLimits, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
 import { EvmDriver, type EvmLog } from './evm-driver.ts';
 import type { EvmToken } from './chain.ts';
 import type { EvmSweepPolicy } from './sweep.ts';
@@ -39,6 +41,7 @@ export const evmFamily: ChainFamily = {
   addressFormats: { evm: evmAddressFormat },
   custody: ['seed', 'watch-only'],
   watchOnly: evmWatchOnly,
+  payoutFloat: evmPayoutFloat,
   txid: (hex) => `0x${hex}`,
   // EIP-55: one account, written in mixed case by its checksum.
   canonicalAddress: (address) => {
@@ -74,6 +77,10 @@ export function createEvmDriver(
   if (!Number.isSafeInteger(chainId) || chainId! <= 0) throw new Error(`${where}.chain_id: a positive integer is required`);
   const confirmations = configuredConfirmations(network, cfg, where);
   const tokens: EvmToken[] = configuredTokens(network, cfg, where, isEvmContract, 'contract address');
+  // Watch-only: the seed is never read; payouts come from the float's own key, when configured.
+  const custody = custodyMode(cfg, 'evm', where);
+  const source = custody === 'watch-only' ? payoutSource(network, cfg, evmPayoutFloat) : null;
+  const float = source?.kind === 'float' ? evmFloatAccount(floatAccount(network, source).secret) : null;
 
   return new EvmDriver({
     network,
@@ -81,7 +88,9 @@ export function createEvmDriver(
     chainId: chainId!,
     confirmations,
     tokens,
-    seed: deps.seed,
+    custody,
+    float,
+    ...(custody === 'hot' ? { seed: deps.seed } : {}),
     storage: deps.storage,
     now: deps.now,
     log: deps.log,

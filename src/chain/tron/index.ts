@@ -12,7 +12,9 @@ import type { DriverDeps } from '../contract.ts';
 import type { ChainFamily } from '../family.ts';
 import { TRON_NODE_LIMITS } from './limits.ts';
 import { tronAddressFormat } from './address-format.ts';
-import { configuredConfirmations, configuredTokens, nodeLimits, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
+import { configuredConfirmations, configuredTokens, custodyMode, nodeLimits, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
+import { floatAccount, payoutSource } from '../payout-float.ts';
+import { tronFloatSigner, tronPayoutFloat } from './float.ts';
 import { TronDriver, type TronLog } from './tron-driver.ts';
 import type { TronToken } from './scan.ts';
 import type { TronSweepPolicy } from './sweep.ts';
@@ -35,6 +37,7 @@ export const tronFamily: ChainFamily = {
   drivers: { tron: tronDriverFactory },
   addressFormats: { tron: tronAddressFormat },
   custody: ['seed'],
+  payoutFloat: tronPayoutFloat,
   nodeLimits: TRON_NODE_LIMITS,
 };
 
@@ -54,6 +57,11 @@ export function createTronDriver(
   const confirmations = configuredConfirmations(network, cfg, where);
   const tokens: TronToken[] = configuredTokens(network, cfg, where, isTronContract, 'TRON contract address');
 
+  // Watch-only: the seed is never read; payouts come from the float's own key, when configured.
+  const custody = custodyMode(cfg, 'tron', where);
+  const source = custody === 'watch-only' ? payoutSource(network, cfg, tronPayoutFloat) : null;
+  const float = source?.kind === 'float' ? tronFloatSigner(floatAccount(network, source).secret) : null;
+
   const feeLimit = trx(cfg.fee_limit ?? DEFAULT_FEE_LIMIT, `${where}.fee_limit`);
   if (feeLimit <= 0n) throw new Error(`${where}.fee_limit: must be more than 0`);
   const pollBatch = optInt(cfg.poll_batch, `${where}.poll_batch`);
@@ -65,7 +73,9 @@ export function createTronDriver(
     apiKey: cfg.api_key as string | undefined,
     confirmations,
     tokens,
-    seed: deps.seed,
+    custody,
+    float,
+    ...(custody === 'hot' ? { seed: deps.seed } : {}),
     storage: deps.storage,
     now: deps.now,
     log: deps.log,
