@@ -108,3 +108,91 @@ export async function holdFloat(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow):
     );
   }
 }
+
+/** A float's balances, asked of the node at most this often. */
+const BALANCE_TTL_MS = 30_000;
+/** Longest a balance question may take before the last answer is kept. */
+const BALANCE_TIMEOUT_MS = 10_000;
+
+interface CachedWallet {
+  at: number;
+  address: string | null;
+  balances: Record<string, string> | null;
+  refreshing: Promise<void> | null;
+}
+
+const wallets = new WeakMap<Ctx, Map<string, CachedWallet>>();
+
+/**
+ * The float's address and balances as last read from the node. Never waits for the node: a stale
+ * or missing answer starts one question in the background (bounded by a timeout) and the last
+ * answer is returned meanwhile, so /metrics and the dashboard answer at once whatever the node does.
+ */
+function cachedWallet(ctx: Ctx, network: string): CachedWallet {
+  let byNetwork = wallets.get(ctx);
+  if (!byNetwork) wallets.set(ctx, (byNetwork = new Map()));
+  let entry = byNetwork.get(network);
+  if (!entry) byNetwork.set(network, (entry = { at: 0, address: null, balances: null, refreshing: null }));
+  const e = entry;
+  if (!e.refreshing && Date.now() - e.at >= BALANCE_TTL_MS) {
+    let timer: NodeJS.Timeout | undefined;
+    const ask = (async () => ctx.chains.driver(network).payoutWallet?.() ?? null)();
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer')), BALANCE_TIMEOUT_MS)));
+    e.refreshing = Promise.race([ask, late])
+      .then((w) => {
+        e.address = w?.address ?? null;
+        e.balances = w?.balances ?? null;
+      })
+      .catch(() => {})
+      .finally(() => {
+        clearTimeout(timer);
+        e.at = Date.now();
+        e.refreshing = null;
+      });
+    ask.catch(() => {});
+  }
+  return e;
+}
+
+/** One currency of one float: what it holds, what it sent today, and its caps (decimal strings). */
+export interface FloatLine {
+  network: string;
+  currency: string;
+  /** The float's account; null until the node has been asked once. */
+  address: string | null;
+  /** As last read from the node; null when not known yet (or the node does not answer). */
+  balance: string | null;
+  spent_today: string;
+  max_per_payout: string | null;
+  max_per_day: string | null;
+  /** What the day's cap still allows; null when the currency has no day cap. */
+  left_today: string | null;
+}
+
+/** Every float of the gateway, one line per currency of its network (metrics, dashboard). */
+export async function floatLines(ctx: Ctx): Promise<FloatLine[]> {
+  const out: FloatLine[] = [];
+  const now = ctx.now();
+  for (const network of ctx.registry.networks) {
+    if (ctx.chains.isDisabled(network.code) || ctx.chains.isSimulated(network.code)) continue;
+    const source = payoutSourceOf(ctx, network.code);
+    if (source.kind !== 'float') continue;
+    const wallet = cachedWallet(ctx, network.code);
+    for (const c of network.currencies) {
+      const code = c.code.toUpperCase();
+      const spent = await spentToday(ctx.storage.db, network.code, c.code, now);
+      const day = source.settings.maxPerDay[code] ?? null;
+      out.push({
+        network: network.code,
+        currency: c.code,
+        address: wallet.address,
+        balance: wallet.balances?.[c.code] ?? null,
+        spent_today: spent.toString(),
+        max_per_payout: source.settings.maxPerPayout[code] ?? null,
+        max_per_day: day,
+        left_today: day === null ? null : Decimal.parse(day).sub(spent).max(Decimal.ZERO).toString(),
+      });
+    }
+  }
+  return out;
+}
