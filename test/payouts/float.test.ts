@@ -14,6 +14,8 @@ import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem
 import { backends } from '../helpers/backends.ts';
 import { balanceOf, entriesSum, post } from '../../src/ledger/index.ts';
 import { evmDb } from '../../src/chain/evm/schema.ts';
+import { createMerchant } from '../../src/merchants/store.ts';
+import { Decimal } from '../../src/money/decimal.ts';
 import { GATEWAY_MNEMONIC, startChain, startEvmGateway, type EvmGateway, type Gateway, type TestChain } from '../chain/gateway-setup.ts';
 
 const CAPS = { max_per_payout: { ETH: '1', USDT: '1000' }, max_per_day: { ETH: '5', USDT: '2500' } };
@@ -110,18 +112,31 @@ describe.each(await backends())('the payout float of a watch-only EVM network on
     await refused(g, 'USDT', { amount: '5' }, /0\.00 USDT is left today/);
   });
 
-  it('concurrent payouts cannot together pass the day cap: exactly what fits is accepted', async () => {
-    const before = await balance(g, 'ETH');
+  it('concurrent payouts of several merchants cannot together pass the day cap: exactly what fits is accepted', async () => {
+    // The cap is the float's, across merchants: each payout here debits another merchant's balance,
+    // so no ledger lock orders them; only the float's own lock does.
+    const merchants = await Promise.all(Array.from({ length: 8 }, (_, i) => createMerchant(g.ctx.storage.db, `Float shop ${i}`)));
+    for (const m of merchants) await fund({ ...g, merchant: m }, 'ETH', '10');
     // 5 ETH a day: five payouts of 0.9 fit (4.5), a sixth would not (5.4).
-    const answers = await Promise.all(Array.from({ length: 8 }, () => payout(g, { currency: 'ETH', amount: '0.9' })));
+    const answers = await Promise.all(
+      merchants.map((m) =>
+        g.api('/v1/payout', { amount: '0.9', currency: 'ETH', network: 'ETH', is_subtract: true, address: payee(), order_id: `float-race-${++n}` }, { key: 'payout', merchant: m }),
+      ),
+    );
     const accepted = answers.filter((a) => a.status === 200);
-    expect(answers.filter((a) => a.status === 422).every((a) => /max_per_day/.test(a.body.message))).toBe(true);
+    const refusedAnswers = answers.filter((a) => a.status !== 200);
+    expect(refusedAnswers.map((a) => a.status)).toEqual([422, 422, 422]);
+    for (const a of refusedAnswers) expect(a.body.message).toMatch(/max_per_day/);
     expect(accepted).toHaveLength(5);
-    const rows = await g.ctx.storage.db.selectFrom('payouts').select(['payer_amount', 'merchant_amount']).where('network', '=', 'ETH').where('payer_currency', '=', 'ETH').execute();
+    const rows = await g.ctx.storage.db.selectFrom('payouts').select(['merchant_id', 'merchant_amount']).where('network', '=', 'ETH').where('payer_currency', '=', 'ETH').execute();
     expect(rows).toHaveLength(5);
-    const debited = rows.reduce((s, r) => s + Number(r.merchant_amount), 0);
-    expect(Number(before) - Number(await balance(g, 'ETH'))).toBeCloseTo(debited, 9);
-    expect(await balance(g, 'ETH')).toBe(await entriesSum(g.ctx.storage.db, g.merchant.id, 'business', 'ETH'));
+    // Each merchant was debited for its payout only, or not at all.
+    for (const m of merchants) {
+      const own = rows.find((r) => r.merchant_id === m.id);
+      const left = await balanceOf(g.ctx.storage.db, m.id, 'business', 'ETH');
+      expect(left).toBe(own ? Decimal.parse('10').sub(own.merchant_amount).toString() : '10');
+      expect(left).toBe(await entriesSum(g.ctx.storage.db, m.id, 'business', 'ETH'));
+    }
   });
 
   it('a float that cannot cover is refused as before (not enough in its hot wallet)', async () => {
