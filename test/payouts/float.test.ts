@@ -16,6 +16,9 @@ import { balanceOf, entriesSum, post } from '../../src/ledger/index.ts';
 import { evmDb } from '../../src/chain/evm/schema.ts';
 import { createMerchant } from '../../src/merchants/store.ts';
 import { Decimal } from '../../src/money/decimal.ts';
+import { floatChecks } from '../../src/doctor/chain.ts';
+import { signedInOwner } from '../dashboard/browser.ts';
+import type { TestGateway } from '../helpers/gateway.ts';
 import { GATEWAY_MNEMONIC, startChain, startEvmGateway, type EvmGateway, type Gateway, type TestChain } from '../chain/gateway-setup.ts';
 
 const CAPS = { max_per_payout: { ETH: '1', USDT: '1000' }, max_per_day: { ETH: '5', USDT: '2500' } };
@@ -163,5 +166,31 @@ describe.each(await backends())('the payout float of a watch-only EVM network on
     expect(value('satchel_payout_float_spent_today', 'USDC')).toBe(0);
     // The gateway without a float shows none.
     expect((await bare.app.inject({ method: 'GET', url: '/metrics' })).body).not.toContain('satchel_payout_float');
+  });
+
+  it('the dashboard\'s payouts page shows each float\'s balance and today\'s total against the caps', async () => {
+    const viewer = await signedInOwner(g as unknown as TestGateway, 'viewer', 'viewer@float.example');
+    const r = await viewer.call('GET', '/payout-floats');
+    expect(r.status).toBe(200);
+    const usdt = (r.body.result as any[]).find((f) => f.network === 'ETH' && f.currency === 'USDT');
+    expect(usdt).toEqual({
+      network: 'ETH', currency: 'USDT', address: float, balance: '9990',
+      spent_today: '2500', max_per_payout: '1000', max_per_day: '2500', left_today: '0',
+    });
+    const usdc = (r.body.result as any[]).find((f) => f.currency === 'USDC');
+    expect(usdc).toMatchObject({ spent_today: '0', max_per_payout: null, max_per_day: null, left_today: null });
+    const none = await signedInOwner(bare as unknown as TestGateway, 'viewer', 'viewer@bare.example');
+    expect((await none.call('GET', '/payout-floats')).body.result).toEqual([]);
+  });
+
+  it('the doctor checks the float: its key file and account, its caps, what it holds; and names a network without one', async () => {
+    const [finding] = await floatChecks(g.ctx, ['ETH']);
+    // USDC has no cap: a stolen API key could empty the float of it.
+    expect(finding).toMatchObject({ status: 'WARN', name: 'payout float ETH', fix: expect.stringContaining('max_per_payout and max_per_day for USDC') });
+    expect(finding!.detail).toContain(`account ${float}`);
+    expect(finding!.detail).toContain('USDT 1000 a payout, 2500 a day');
+    expect(finding!.detail).toContain('holds ');
+    const [missing] = await floatChecks(bare.ctx, ['ETH']);
+    expect(missing).toMatchObject({ status: 'WARN', detail: expect.stringContaining('payouts and refunds on ETH are refused'), fix: expect.stringContaining('payout_float.key_file') });
   });
 });
