@@ -10,7 +10,6 @@ import type { DB } from '../db/schema.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import type { DriverFactories, DriverFactory } from './contract.ts';
 import { AddressFormats, type AddressFormatRules } from './address/index.ts';
-import type { PayoutFloatForm } from './payout-float.ts';
 
 /** How a family's deposit keys are held. `seed`: derived from the gateway's BIP-39 seed;
  * `watch-only`: from what each merchant supplies, with no spending key on the gateway. */
@@ -56,6 +55,17 @@ export interface WatchOnlyCustody {
   /** A warning about valid input the merchant should look at again (a cold address that is a
    * contract, say), when the family can tell; asks the network's node, so it may fail: callers ignore failures. */
   warn?(network: NetworkDef, settings: NetworkConfig | undefined, parsed: ParsedCustody): Promise<string | null>;
+}
+
+/** What a family's payout float key is (./payout-float.ts): how it is read from key_file's text, and whose account it is. */
+export interface PayoutFloatForm {
+  /** What key_file may hold, in words for messages (never the secret itself). */
+  readonly accepts: string;
+  /**
+   * The float's address on `network` from the key file's text. Throws an Error saying what is
+   * wrong with the text, without repeating it.
+   */
+  address(network: NetworkDef, secret: string): string;
 }
 
 /** How far a network's scan has come, from its stored cursor (for /readyz and /metrics). */

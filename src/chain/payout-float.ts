@@ -18,19 +18,10 @@ import { hexToBytes } from '@noble/hashes/utils.js';
 import { driverOf, type Config, type NetworkConfig } from '../config.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { NetworkDef, Registry } from '../registry/index.ts';
-import type { Families } from './family.ts';
-import { custodyMode } from './network-settings.ts';
+import type { Families, PayoutFloatForm } from './family.ts';
 
-/** What a family's float key is: how it is read from key_file's text, and whose account it is. */
-export interface PayoutFloatForm {
-  /** What key_file may hold, in words for messages (never the secret itself). */
-  readonly accepts: string;
-  /**
-   * The float's address on `network` from the key file's text. Throws an Error saying what is
-   * wrong with the text, without repeating it.
-   */
-  address(network: NetworkDef, secret: string): string;
-}
+export type { PayoutFloatForm } from './family.ts';
+import { custodyMode } from './network-settings.ts';
 
 /** A network's float as configured: where its key is and its caps (decimal strings by upper-case code). */
 export interface PayoutFloatSettings {
