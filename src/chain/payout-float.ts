@@ -1,4 +1,4 @@
-// The payout float of a watch-only network (docs/custody.md, "The payout float"): a separate hot
+// The payout float of a watch-only network (docs/networks.md, "The payout float"): a separate hot
 // key the operator funds and caps, the only key on the gateway that can spend anything. Payouts and
 // refunds on a watch-only network come from it; receiving never does. Its settings, per network:
 //   "payout_float": { "key_file": "/etc/satchel/eth-float.key",

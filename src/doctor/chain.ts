@@ -132,8 +132,9 @@ export async function custodyChecks(ctx: Ctx, live: string[]): Promise<Finding[]
 }
 
 /**
- * Each live watch-only network's payout float (docs/custody.md): configured at all, its key file
- * readable only by its owner and holding a key, its caps, and what it holds now against them.
+ * Each live watch-only network's payout float (docs/networks.md, "The payout float"): configured
+ * at all, its key file readable only by its owner and holding a key, its caps, and what it holds
+ * now against them.
  * Hot networks pay from the seed and have no float.
  */
 export async function floatChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
@@ -146,7 +147,7 @@ export async function floatChecks(ctx: Ctx, live: string[]): Promise<Finding[]> 
     try {
       source = payoutSourceOf(ctx, code);
     } catch (e) {
-      out.push({ status: 'FAIL', name, detail: e instanceof Error ? e.message : String(e), fix: `correct networks.${code}.payout_float (docs/configuration.md)` });
+      out.push({ status: 'FAIL', name, detail: e instanceof Error ? e.message : String(e), fix: `correct networks.${code}.payout_float (docs/networks.md, "The payout float")` });
       continue;
     }
     if (source.kind === 'seed') continue;

@@ -1,4 +1,4 @@
-// The payout float's caps (docs/custody.md, "The payout float"): on a watch-only network every
+// The payout float's caps (docs/networks.md, "The payout float"): on a watch-only network every
 // outgoing payment (payout, invoice refund, blocked-wallet refund) is paid from the float, a hot key
 // the operator funds and caps per network and currency:
 // - `max_per_payout`: the most one payment may send (what the address receives; fees apart);

@@ -29,9 +29,9 @@ const PayoutForm = {
 };
 
 /**
- * One currency of a watch-only network's payout float (docs/custody.md): what it holds (as last read
- * from the node; null while unknown), what it sent or accepted to send this UTC day, and its caps
- * (null: none). Amounts are decimal text.
+ * One currency of a watch-only network's payout float (docs/networks.md, "The payout float"): what
+ * it holds (as last read from the node; null while unknown), what it sent or accepted to send this
+ * UTC day, and its caps (null: none). Amounts are decimal text.
  */
 export const PayoutFloatLine = z.object({
   network: z.string(),
