@@ -18,6 +18,7 @@ import { createMerchant } from '../../src/merchants/store.ts';
 import { Decimal } from '../../src/money/decimal.ts';
 import { floatChecks } from '../../src/doctor/chain.ts';
 import { signedInOwner } from '../dashboard/browser.ts';
+import { insertInvoice } from '../webhooks/invoices.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
 import { GATEWAY_MNEMONIC, startChain, startEvmGateway, type EvmGateway, type Gateway, type TestChain } from '../chain/gateway-setup.ts';
 
@@ -140,6 +141,24 @@ describe.each(await backends())('the payout float of a watch-only EVM network on
       expect(left).toBe(own ? Decimal.parse('10').sub(own.merchant_amount).toString() : '10');
       expect(left).toBe(await entriesSum(g.ctx.storage.db, m.id, 'business', 'ETH'));
     }
+  });
+
+  it('invoice refunds meet the same caps, and are refused without a float, nothing recorded or debited', async () => {
+    const refund = async (gw: Gateway, amount: string, message: RegExp) => {
+      const inv = await insertInvoice(gw as unknown as TestGateway, { network: 'ETH', payer_currency: 'USDT', payment_amount: '2000', address: payee(), from_address: payee(), address_path: null });
+      const before = await balance(gw, 'USDT');
+      const r = await gw.api('/v1/payment/refund', { uuid: inv.id, address: payee(), is_subtract: true, amount }, { key: 'payout' });
+      expect(r.status, r.raw).toBe(422);
+      expect(r.body).toEqual({ state: 1, message: expect.stringMatching(message) });
+      expect(await gw.ctx.storage.db.selectFrom('payouts').select('id').where('ref_id', '=', inv.id).execute()).toEqual([]);
+      expect(await balance(gw, 'USDT')).toBe(before);
+      expect((await gw.ctx.storage.db.selectFrom('invoices').select('status').where('id', '=', inv.id).executeTakeFirstOrThrow()).status).toBe('paid');
+    };
+    await fund(g, 'USDT', '2000');
+    await fund(bare, 'USDT', '100');
+    await refund(g, '1500', /at most 1000\.00 USDT per payout \(max_per_payout\)/);
+    await refund(g, '15', /0\.00 USDT is left today/); // the day's 2500 went to the payouts above
+    await refund(bare, '15', /ETH has no payout float configured/);
   });
 
   it('a float that cannot cover is refused as before (not enough in its hot wallet)', async () => {
