@@ -19,9 +19,9 @@ import { driverOf, type Config, type NetworkConfig } from '../config.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { NetworkDef, Registry } from '../registry/index.ts';
 import type { Families, PayoutFloatForm } from './family.ts';
+import { custodyMode } from './network-settings.ts';
 
 export type { PayoutFloatForm } from './family.ts';
-import { custodyMode } from './network-settings.ts';
 
 /** A network's float as configured: where its key is and its caps (decimal strings by upper-case code). */
 export interface PayoutFloatSettings {

@@ -63,7 +63,7 @@ describe('createEvmDriver', () => {
   });
 
   it('plugs into the driver registry from the gateway context', () => {
-    const config = { networks: { ARBITRUM: { driver: 'evm', rpc_url: 'http://arb:8547', confirmations: 5 } } } as unknown as Config;
+    const config = { networks: { ARBITRUM: { driver: 'evm', rpc_url: 'http://arb:8547', confirmations: 5, custody: 'hot' } } } as unknown as Config;
     const chains = new Chains({ config, registry, storage, seed: () => SEED, now: Date.now, factories: driverFactories });
     const d = chains.driver('arbitrum') as EvmDriver;
     expect([d.kind, d.network.code, d.chainId, d.network.confirmations]).toEqual(['evm', 'ARBITRUM', 42161, 5]);
