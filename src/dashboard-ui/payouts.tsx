@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import type { BodyOf } from '../contracts/dashboard/route.ts';
 import { invoiceApi } from '../contracts/dashboard/invoices.ts';
-import { moneyApi, type PayoutCalc } from '../contracts/dashboard/money.ts';
+import { moneyApi, type PayoutCalc, type PayoutFloatLine } from '../contracts/dashboard/money.ts';
 import { amount } from './format.ts';
 import { navigate } from './route.ts';
 import { useStore } from './store.ts';
@@ -62,7 +62,11 @@ export function Payouts() {
 function PayoutFloats() {
   const { api } = useStore();
   const floats = useLoad(() => api.get(moneyApi.floats), []);
-  const lines = floats.data ?? [];
+  return <PayoutFloatsCard lines={floats.data ?? []} />;
+}
+
+/** The floats' card: nothing when the gateway has no float. */
+export function PayoutFloatsCard({ lines }: { lines: readonly PayoutFloatLine[] }) {
   if (lines.length === 0) return null;
   return (
     <Card title="Payout floats">
