@@ -16,6 +16,7 @@ import type { GatewayLog } from './ops/log.ts';
 import { Chains } from './chain/networks.ts';
 import { checkSeedRecord } from './chain/seed-record.ts';
 import { Families } from './chain/family.ts';
+import { withPayoutFloats } from './chain/payout-float.ts';
 import { simulatedFamily } from './chain/simulated/index.ts';
 import { evmFamily } from './chain/evm/index.ts';
 import { bitcoinFamily } from './chain/bitcoin/index.ts';
@@ -101,9 +102,10 @@ async function migrateWhenReachable(storage: Storage, waitMs: number): Promise<v
 }
 
 export async function createContext(
-  config: Config,
+  given: Config,
   opts: { now?: () => number; rates?: Rates; drivers?: DriverFactories; log?: GatewayLog } = {},
 ): Promise<Ctx> {
+  let config = given;
   const storage = openStorage({
     databaseUrl: config.databaseUrl,
     sqlitePath: join(config.dataDir, 'satchel.sqlite'),
@@ -118,6 +120,9 @@ export async function createContext(
   let seedBytes: Uint8Array | undefined;
   const seed = () => (seedBytes ??= mnemonicToSeedSync(config.mnemonic()));
   try {
+    // Each watch-only network's payout float (its caps, its key file) is checked before anything
+    // runs, and SATCHEL_PAYOUT_KEY_FILE written into the settings of those that take it.
+    config = withPayoutFloats(config, registry, families);
     // A database bound to another seed is refused before anything derives from this one.
     await checkSeedRecord(storage, seed, registry, families.addresses);
   } catch (err) {

@@ -84,6 +84,11 @@ export interface Config {
   mnemonicSource: { kind: 'env' } | { kind: 'file'; path: string } | { kind: 'generated'; path: string };
   /** How the operator backs the database up, in their words; `satchel doctor` reminds while unset. */
   backup?: string;
+  /**
+   * SATCHEL_PAYOUT_KEY_FILE: the payout float's key file of every watch-only network whose family
+   * has a float and whose `payout_float` names no key_file (src/chain/payout-float.ts).
+   */
+  payoutKeyFile?: string;
   /** `satchel doctor`: a node whose newest block is older than this is not synced (Bitcoin family: at least 90). */
   doctorMaxHeadAgeMinutes: number;
 }
@@ -348,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mnemonic: () => (mnemonic ??= readMnemonic(env.SATCHEL_MNEMONIC, mnemonicFile, dataDir)),
     mnemonicSource: env.SATCHEL_MNEMONIC ? { kind: 'env' } : mnemonicFile ? { kind: 'file', path: resolve(mnemonicFile) } : { kind: 'generated', path: join(dataDir, 'hd-seed.secret') },
     backup: env.SATCHEL_BACKUP || fc.backup || undefined,
+    payoutKeyFile: env.SATCHEL_PAYOUT_KEY_FILE || undefined,
     doctorMaxHeadAgeMinutes: Number(env.SATCHEL_DOCTOR_MAX_HEAD_AGE_MINUTES ?? fc.doctor_max_head_age_minutes ?? 10),
   };
 }

@@ -65,6 +65,13 @@ export interface WatchedAddress {
 /** Whether the hot wallet can pay a payment now; when not, what it lacks, in words for the merchant. */
 export type Coverage = { covered: true } | { covered: false; currency: string; message: string };
 
+/** The account payouts leave from (the hot wallet, or a watch-only network's float) and what it holds. */
+export interface PayoutWallet {
+  address: string;
+  /** Decimal strings by currency code: the native coin and every configured token. */
+  balances: Record<string, string>;
+}
+
 export interface ChainDriver {
   readonly kind: string;
   readonly network: NetworkDef;
@@ -90,6 +97,12 @@ export interface ChainDriver {
   canCover(req: PaymentRequest): Promise<Coverage>;
   /** Broadcast a payment from the hot wallet; idempotent on `req.id`. Throws ./errors.ts classes. */
   send(req: SendRequest): Promise<{ txid: string }>;
+  /**
+   * The account payouts leave from and its balances, asked of the node (the float's metrics and the
+   * dashboard); null when the network has none (watch-only without a float). Optional: a driver
+   * without it shows no balance. Throws NodeError when the node cannot be asked.
+   */
+  payoutWallet?(): Promise<PayoutWallet | null>;
   /**
    * Asks the node who it is and where its head is (the start table, /readyz, `satchel doctor`).
    * Throws NodeUnreachableError or NodeError when the node does not answer sanely. A read-only

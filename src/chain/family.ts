@@ -60,6 +60,17 @@ export interface WatchOnlyCustody {
   warn?(network: NetworkDef, settings: NetworkConfig | undefined, parsed: ParsedCustody): Promise<string | null>;
 }
 
+/** What a family's payout float key is (./payout-float.ts): how it is read from key_file's text, and whose account it is. */
+export interface PayoutFloatForm {
+  /** What key_file may hold, in words for messages (never the secret itself). */
+  readonly accepts: string;
+  /**
+   * The float's address on `network` from the key file's text. Throws an Error saying what is
+   * wrong with the text, without repeating it.
+   */
+  address(network: NetworkDef, secret: string): string;
+}
+
 /** How far a network's scan has come, from its stored cursor (for /readyz and /metrics). */
 export interface ScanStatus {
   network: string;
@@ -98,6 +109,12 @@ export interface ChainFamily {
   readonly custody: readonly CustodyForm[];
   /** Its watch-only receiving, when `custody` includes `watch-only`. */
   readonly watchOnly?: WatchOnlyCustody;
+  /**
+   * Its payout float on watch-only networks: what the float's key file holds and whose account it
+   * is (./payout-float.ts). A family without one refuses payouts and refunds on its watch-only
+   * networks.
+   */
+  readonly payoutFloat?: PayoutFloatForm;
   /** A transaction id in the family's shape, from 32 bytes written as 64 hex digits. */
   readonly txid?: (hex: string) => string;
   /** The one written form of an address, where several mean the same account. */

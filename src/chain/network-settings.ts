@@ -21,9 +21,18 @@ export interface DriverServices<L> {
 }
 
 /** A family's createXDriver arguments from the composition root's deps: the settings carry the
- * effective confirmations. */
+ * effective confirmations. The seed is derived only when a factory reads it (a watch-only network
+ * never does). */
 export function driverArguments(deps: DriverDeps): [NetworkDef, NetworkConfig, DriverServices<ChainLog>] {
-  const services = { seed: deps.seed(), storage: deps.storage, now: deps.now, log: deps.log, depositPaths: deps.depositPaths };
+  const services = {
+    get seed() {
+      return deps.seed();
+    },
+    storage: deps.storage,
+    now: deps.now,
+    log: deps.log,
+    depositPaths: deps.depositPaths,
+  };
   return [deps.network, { ...deps.settings, confirmations: deps.confirmations }, services];
 }
 

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import type { BodyOf } from '../contracts/dashboard/route.ts';
 import { invoiceApi } from '../contracts/dashboard/invoices.ts';
-import { moneyApi, type PayoutCalc } from '../contracts/dashboard/money.ts';
+import { moneyApi, type PayoutCalc, type PayoutFloatLine } from '../contracts/dashboard/money.ts';
 import { amount } from './format.ts';
 import { navigate } from './route.ts';
 import { useStore } from './store.ts';
@@ -27,6 +27,7 @@ export function Payouts() {
         )
       }
     >
+      <PayoutFloats />
       <Card>
         <LoadedList list={list} empty="No payouts yet.">
           {({ items, previous, next }) => (
@@ -50,6 +51,45 @@ export function Payouts() {
         </LoadedList>
       </Card>
     </Page>
+  );
+}
+
+/**
+ * The payout floats of watch-only networks: payouts there are paid from a hot key the operator
+ * funds and caps, not from the merchants' received funds (which sit in their own wallets). Shown
+ * only when the gateway has one.
+ */
+function PayoutFloats() {
+  const { api } = useStore();
+  const floats = useLoad(() => api.get(moneyApi.floats), []);
+  return <PayoutFloatsCard lines={floats.data ?? []} />;
+}
+
+/** The floats' card: nothing when the gateway has no float. */
+export function PayoutFloatsCard({ lines }: { lines: readonly PayoutFloatLine[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <Card title="Payout floats">
+      <p class="muted">
+        Payouts and refunds on these networks are paid from the operator's payout float, within its caps per payout and per UTC day (across all merchants).
+        Your balance is what you received and have not paid out; the float is what can be sent now.
+      </p>
+      <DataTable label="Payout floats table" columns={['Network', 'Currency', ['Float balance', 'num'], ['Sent today', 'num'], ['Left today', 'num'], ['Per payout', 'num']]}>
+        {lines.map((f) => (
+          <tr key={`${f.network}:${f.currency}`}>
+            <td>
+              {f.network}
+              {f.address && <div class="mono small">{f.address}</div>}
+            </td>
+            <td>{f.currency}</td>
+            <td class="num">{f.balance === null ? '—' : amount(f.balance, f.currency)}</td>
+            <td class="num">{amount(f.spent_today, f.currency)}{f.max_per_day !== null && ` of ${amount(f.max_per_day)}`}</td>
+            <td class="num">{f.left_today === null ? 'no cap' : amount(f.left_today, f.currency)}</td>
+            <td class="num">{f.max_per_payout === null ? 'no cap' : amount(f.max_per_payout, f.currency)}</td>
+          </tr>
+        ))}
+      </DataTable>
+    </Card>
   );
 }
 

@@ -180,6 +180,9 @@ export function openPostgres(url: string, log: (msg: string, err: unknown) => vo
       }),
     forUpdate: (qb) => qb.forUpdate() as typeof qb,
     skipLocked: (qb) => qb.forUpdate().skipLocked() as typeof qb,
+    async transactionLock(trx, name) {
+      await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
+    },
     async tryAdvisoryLock(name: string) {
       try {
         return await lockQuery('select pg_try_advisory_lock(hashtext($1)) as ok', name);

@@ -336,6 +336,7 @@ export function openSqlite(path: string): Storage {
       }),
     forUpdate: (qb) => qb,
     skipLocked: (qb) => qb,
+    transactionLock: async () => {},
     tryAdvisoryLock: async () => true,
     async withLock(name, _waitMs, fn) {
       const release = await local.acquire(name);

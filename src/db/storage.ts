@@ -11,6 +11,12 @@ export interface Storage {
   forUpdate<QB extends SelectQueryBuilder<any, any, any>>(qb: QB): QB;
   /** Adds FOR UPDATE SKIP LOCKED on PostgreSQL (job claiming by several workers). */
   skipLocked<QB extends SelectQueryBuilder<any, any, any>>(qb: QB): QB;
+  /**
+   * Takes a named lock held until `trx` ends (PostgreSQL: a transaction-level advisory lock;
+   * SQLite: nothing to do, the write transaction already excludes every other writer). For a check
+   * over many rows that must not race a concurrent writer doing the same check.
+   */
+  transactionLock(trx: Transaction<DB>, name: string): Promise<void>;
   /** Try to take a session-wide named lock (PG advisory lock); SQLite: always true (single worker process). */
   tryAdvisoryLock(name: string): Promise<boolean>;
   /**

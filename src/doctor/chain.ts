@@ -5,6 +5,8 @@ import type { Ctx } from '../context.ts';
 import type { NodeStatus } from '../chain/contract.ts';
 import type { NetworkDef } from '../registry/index.ts';
 import type { Finding } from './finding.ts';
+import { floatAccount, type PayoutSource } from '../chain/payout-float.ts';
+import { payoutSourceOf } from '../outgoing/float.ts';
 /** A head this far ahead of this host's clock means the clock is behind. */
 const CLOCK_AHEAD_MS = 5 * 60_000;
 /** A node that does not answer within this is reported, not waited for. */
@@ -142,8 +144,69 @@ export async function custodyChecks(ctx: Ctx, live: string[]): Promise<Finding[]
   return out;
 }
 
-/** The payout float against its caps: no caps exist yet, and each payout asks the driver's canCover. */
-export function floatChecks(live: string[]): Finding[] {
-  if (live.length === 0) return [];
-  return [{ status: 'SKIP', name: 'payout float', detail: 'no float caps are configured yet; each payout is checked against the hot wallet (canCover) before it is accepted' }];
+/**
+ * Each live watch-only network's payout float (docs/networks.md, "The payout float"): configured
+ * at all, its key file readable only by its owner and holding a key, its caps, and what it holds
+ * now against them.
+ * Hot networks pay from the seed and have no float.
+ */
+export async function floatChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
+  const out: Finding[] = [];
+  for (const code of live) {
+    const network = ctx.registry.network(code);
+    if (!network) continue;
+    const name = `payout float ${code}`;
+    let source: PayoutSource;
+    try {
+      source = payoutSourceOf(ctx, code);
+    } catch (e) {
+      out.push({ status: 'FAIL', name, detail: e instanceof Error ? e.message : String(e), fix: `correct networks.${code}.payout_float (docs/networks.md, "The payout float")` });
+      continue;
+    }
+    if (source.kind === 'seed') continue;
+    if (source.kind === 'none') {
+      const can = ctx.chains.family(code)?.payoutFloat;
+      out.push({
+        status: 'WARN',
+        name,
+        detail: `watch-only without a payout float (${source.why}): payouts and refunds on ${code} are refused`,
+        fix: can
+          ? `put the float's key (${can.accepts}) in a file of mode 0600, name it in networks.${code}.payout_float.key_file (or SATCHEL_PAYOUT_KEY_FILE), set its caps, and fund it`
+          : `${network.name} takes no float yet: send payouts of ${code} from the merchants' own wallets`,
+      });
+      continue;
+    }
+    let address: string;
+    try {
+      address = floatAccount(network, source).address;
+    } catch (e) {
+      out.push({ status: 'FAIL', name, detail: e instanceof Error ? e.message : String(e), fix: `chmod 600 the key file and check what it holds (${source.form.accepts})` });
+      continue;
+    }
+    const { maxPerPayout, maxPerDay } = source.settings;
+    const uncapped = network.currencies.map((c) => c.code).filter((c) => maxPerPayout[c.toUpperCase()] === undefined || maxPerDay[c.toUpperCase()] === undefined);
+    const caps = network.currencies
+      .map((c) => c.code)
+      .filter((c) => maxPerPayout[c.toUpperCase()] !== undefined || maxPerDay[c.toUpperCase()] !== undefined)
+      .map((c) => `${c} ${maxPerPayout[c.toUpperCase()] ?? 'any'} a payout, ${maxPerDay[c.toUpperCase()] ?? 'any'} a day`);
+    let holds = '';
+    try {
+      const wallet = await withTimeout(ctx.chains.driver(code).payoutWallet?.() ?? Promise.resolve(null), STATUS_TIMEOUT_MS);
+      if (wallet) holds = `; holds ${Object.entries(wallet.balances).map(([c, a]) => `${a} ${c}`).join(', ')}`;
+    } catch (e) {
+      holds = `; its balance could not be read (${e instanceof Error ? e.message : String(e)})`;
+    }
+    const detail = `key file ${source.settings.keyFile} (mode 0600), account ${address}${caps.length ? `; caps: ${caps.join('; ')}` : ''}${holds}`;
+    if (uncapped.length > 0) {
+      out.push({
+        status: 'WARN',
+        name,
+        detail: `${detail}; no cap on ${uncapped.join(', ')}: a stolen merchant API key could empty the float of it in a day`,
+        fix: `set networks.${code}.payout_float.max_per_payout and max_per_day for ${uncapped.join(', ')}`,
+      });
+    } else {
+      out.push({ status: 'OK', name, detail });
+    }
+  }
+  return out;
 }

@@ -24,7 +24,7 @@ export async function runDoctor(ctx: Ctx, deps: DoctorDeps): Promise<Finding[]> 
   }
   findings.push(...(await nodeChecks(ctx, live)));
   findings.push(...(await custodyChecks(ctx, live)));
-  findings.push(...floatChecks(live));
+  findings.push(...(await floatChecks(ctx, live)));
   findings.push(...secretFileChecks(ctx.config));
   findings.push(backupCheck(ctx));
   findings.push(...(await webhookTargetChecks(ctx, live.length > 0, deps)));

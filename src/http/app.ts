@@ -5,6 +5,7 @@ import type { Ctx } from '../context.ts';
 import { AuthError, BusinessError, DatabaseUnavailableError, NotFoundError, ValidationError } from '../errors.ts';
 import { Metrics, type Sample } from '../ops/metrics.ts';
 import { rateSourceSamples } from '../rates/metrics.ts';
+import { floatLines } from '../outgoing/float.ts';
 import { backlogSamples } from '../db/backlog.ts';
 import { incidentCounts } from '../chain/incidents.ts';
 import { clientErrorHandler, failure, frameworkErrors, frameworkStatus } from './envelope.ts';
@@ -204,6 +205,14 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
         ? { name: 'satchel_chain_poll_timeouts_total', help: 'Chain polls that ran past SATCHEL_CHAIN_POLL_TIMEOUT_MS, per network', labels: { network: c.network }, value: c.count, type: 'counter' }
         : { name: 'satchel_chain_alarms_total', help: 'Chain alarms (foreign_spend: a coin spent by a transaction the gateway did not sign; node_mismatch: a node built a transaction other than asked)', labels: { network: c.network, kind: c.kind }, value: c.count, type: 'counter' },
     ),
+  );
+  // Each watch-only network's payout float: its balance as last read from the node (never waited
+  // for here) and what it sent today, per currency (src/outgoing/float.ts).
+  metrics.collect(async () =>
+    (await floatLines(ctx)).flatMap((f): Sample[] => [
+      ...(f.balance === null ? [] : [{ name: 'satchel_payout_float_balance', help: 'The payout float\'s balance as last read from the node, per network and currency', labels: { network: f.network, currency: f.currency }, value: Number(f.balance) }]),
+      { name: 'satchel_payout_float_spent_today', help: 'What the payout float sent or has accepted to send this UTC day (payments not failed), per network and currency', labels: { network: f.network, currency: f.currency }, value: Number(f.spent_today) },
+    ]),
   );
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 

@@ -5,6 +5,7 @@ import type { Ctx } from '../context.ts';
 import type { PaymentRequest } from '../chain/contract.ts';
 import { ChainError } from '../chain/errors.ts';
 import { BusinessError } from '../errors.ts';
+import { checkFloatCaps } from './float.ts';
 
 /** The answer to a payment the gateway's hot wallet cannot send now (nothing is recorded or debited). */
 export function hotWalletShort(currency: string): BusinessError {
@@ -12,10 +13,14 @@ export function hotWalletShort(currency: string): BusinessError {
 }
 
 /**
- * Refuses a payment the network's hot wallet cannot cover. A node that cannot be asked does not
- * refuse it: the payment is accepted and waits (see outgoing/sender.ts for a wallet that stays short).
+ * Refuses a payment the network's hot wallet cannot cover. On a watch-only network the hot wallet
+ * is the payout float: a network without one, or an amount beyond its `max_per_payout`, is refused
+ * first (./float.ts; the day's cap is checked in the transaction that records the payment). A node
+ * that cannot be asked does not refuse it: the payment is accepted and waits (see
+ * outgoing/sender.ts for a wallet that stays short).
  */
 export async function ensureHotWalletCovers(ctx: Ctx, req: PaymentRequest): Promise<void> {
+  checkFloatCaps(ctx, req);
   let coverage;
   try {
     coverage = await ctx.chains.driver(req.network).canCover(req);

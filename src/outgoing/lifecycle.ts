@@ -10,6 +10,7 @@ import type { DB } from '../db/schema.ts';
 import { post } from '../ledger/index.ts';
 import { Decimal } from '../money/decimal.ts';
 import { enqueuePayoutWebhook, type OutgoingKind, type PayoutRow } from './payout-record.ts';
+import { holdFloat } from './float.ts';
 
 export interface NewOutgoing {
   merchantId: string;
@@ -68,7 +69,11 @@ export function newOutgoing(o: NewOutgoing): PayoutRow {
  * Enqueues an outgoing payment inside `trx`: records the row and books the reservation of its
  * funds (the ledger debit of `merchant_amount`, when the money is the merchant's). A merchant
  * payout whose (merchant, order_id) is taken records nothing (`inserted` false). The balance
- * after the debit, if one was booked; InsufficientFunds when it cannot cover it.
+ * after the debit, if one was booked; InsufficientFunds when it cannot cover it. On a watch-only
+ * network, then the payout float's caps (./float.ts): a BusinessError beyond them, which undoes
+ * the row and the debit with the transaction. A forced refund (sent back to a blocked wallet's
+ * payer as the transfer is recorded) is not a request anyone can be answered on: it counts toward
+ * the float's day but is never refused here.
  */
 export async function enqueueOutgoing(ctx: Ctx, trx: Transaction<DB>, row: PayoutRow): Promise<{ inserted: boolean; balance: string | null }> {
   const r = await trx
@@ -78,6 +83,7 @@ export async function enqueueOutgoing(ctx: Ctx, trx: Transaction<DB>, row: Payou
     .executeTakeFirst();
   if (Number(r.numInsertedOrUpdatedRows ?? 0n) === 0) return { inserted: false, balance: null };
   const balance = Decimal.parse(row.merchant_amount).gt('0') ? await reserveFunds(ctx, trx, row) : null;
+  if (row.kind !== 'force_refund') await holdFloat(ctx, trx, row);
   return { inserted: true, balance };
 }
 

@@ -12,6 +12,8 @@ import { evmDb, type EvmDB } from './schema.ts';
 import { RpcClient, num, hex, type BlockTag } from './rpc.ts';
 import { quantityHex } from '../node-values.ts';
 import { EvmKeys } from './keys.ts';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import type { CustodyMode } from '../network-settings.ts';
 
 /** keccak256("Transfer(address,address,uint256)") */
 export const TRANSFER_TOPIC: Hex = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -50,8 +52,12 @@ export interface EvmChainOptions {
   /** Confirmations after which a transfer (or one of our transactions) is final. */
   confirmations: number;
   tokens: EvmToken[];
-  /** BIP-39 seed (64 bytes). Held in memory only. */
-  seed: Uint8Array;
+  /** BIP-39 seed (64 bytes), read only in hot custody. Held in memory only. */
+  seed?: Uint8Array;
+  /** `watch-only`: the seed is never read; payouts come from `float` (default `hot`). */
+  custody?: CustodyMode;
+  /** Watch-only: the payout float's account (null or absent: no float, nothing can be paid). */
+  float?: PrivateKeyAccount | null;
   storage: Storage;
   now?: () => number;
   /** Called with the method name of every JSON-RPC request (metrics). */
@@ -70,8 +76,7 @@ export class EvmChain {
   readonly db: Kysely<EvmDB>;
   readonly storage: Storage;
   readonly keys: EvmKeys;
-  /** Where payouts come from and sweeps go to: m/44'/coin'/1'/0/0 of the seed. */
-  readonly hotWallet: `0x${string}`;
+  readonly custody: CustodyMode;
   readonly now: () => number;
   readonly log: ChainLog;
   readonly native: Asset;
@@ -93,8 +98,9 @@ export class EvmChain {
     this.storage = opts.storage;
     this.db = evmDb(opts.storage.db);
     this.rpc = new RpcClient(opts.rpcUrl, { onRequest: opts.onRpcRequest, maxResponseBytes: opts.maxResponseBytes });
-    this.keys = new EvmKeys(opts.seed, opts.network.coin_type);
-    this.hotWallet = this.keys.hot.address;
+    this.custody = opts.custody ?? 'hot';
+    if (this.custody === 'hot' && !opts.seed) throw new Error(`${opts.network.code}: hot custody needs the gateway's seed`);
+    this.keys = new EvmKeys(this.custody === 'hot' ? opts.seed! : { float: opts.float ?? null }, opts.network.coin_type);
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? (() => {});
     const nat = opts.network.currencies.find((c) => c.native);
@@ -105,6 +111,14 @@ export class EvmChain {
       return { code: t.code, decimals: t.decimals, contract: getAddress(t.contract) };
     });
     for (const t of this.tokens) this.tokenByContract.set(t.contract!.toLowerCase(), t);
+  }
+
+  /**
+   * Where payouts come from (and, in hot custody, sweeps go to): m/44'/coin'/1'/0/0 of the seed, or
+   * a watch-only network's payout float. Throws on a watch-only network without a float.
+   */
+  get hotWallet(): `0x${string}` {
+    return this.keys.hot.address;
   }
 
   /** The node must serve the configured chain (asked once per process). */

@@ -5,7 +5,7 @@
 // (payouts from the hot wallet), ./sweep.ts (deposit addresses to the hot wallet, hot custody),
 // ./flush.ts (forwarders to the merchant's cold address, watch-only custody).
 // The caller holds the network's scanner lock around poll(), sweep() and flush() (src/chain/networks.ts).
-import type { ChainDriver, ChainLog, ChainSink, Coverage, NodeStatus, PaymentRequest, SendRequest, WatchedAddress } from '../contract.ts';
+import type { ChainDriver, ChainLog, ChainSink, Coverage, NodeStatus, PaymentRequest, PayoutWallet, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError } from '../errors.ts';
 import { HeadGuard } from '../head-guard.ts';
 import { EVM_NODE_LIMITS } from './limits.ts';
@@ -50,8 +50,6 @@ export class EvmDriver implements ChainDriver {
   readonly network: NetworkDef;
   readonly chainId: number;
   readonly confirmations: number;
-  /** Where payouts come from and sweeps go to: m/44'/coin'/1'/0/0 of the seed. */
-  readonly hotWallet: `0x${string}`;
   readonly sweepPolicy: EvmSweepPolicy;
   readonly custody: CustodyMode;
 
@@ -71,7 +69,6 @@ export class EvmDriver implements ChainDriver {
     this.network = chain.network;
     this.chainId = chain.chainId;
     this.confirmations = chain.confirmations;
-    this.hotWallet = chain.hotWallet;
     this.scanner = new EvmScanner(chain, {
       batch: Math.max(1, opts.pollBatch ?? 100),
       maxBatches: Math.max(1, opts.maxBatchesPerPoll ?? 20),
@@ -85,6 +82,11 @@ export class EvmDriver implements ChainDriver {
     this.sweeper = new EvmSweeper(chain, this.outgoing, this.custody === 'hot' ? this.sweepPolicy : { ...this.sweepPolicy, enabled: false });
     this.flusher = this.custody === 'watch-only' ? new EvmFlusher(chain, this.outgoing, opts.flush ?? DEFAULT_FLUSH_POLICY, opts.relayer ?? null) : null;
     this.heads = new HeadGuard(opts.maxHeadJump ?? EVM_NODE_LIMITS.maxHeadJump, reorgWindow(chain.confirmations));
+  }
+
+  /** Where payouts come from: m/44'/coin'/1'/0/0 of the seed, or a watch-only network's payout float (throws when it has none). */
+  get hotWallet(): `0x${string}` {
+    return this.chain.hotWallet;
   }
 
   watch(addresses: readonly WatchedAddress[]): void {
@@ -148,6 +150,10 @@ export class EvmDriver implements ChainDriver {
   send(req: SendRequest): Promise<{ txid: string }> {
     this.open();
     return this.payments.send(req);
+  }
+
+  payoutWallet(): Promise<PayoutWallet | null> {
+    return this.payments.wallet();
   }
 
   /** eth_chainId, eth_blockNumber and that block's timestamp; beside a poll, not queued behind it. */

@@ -13,6 +13,8 @@ import { getAddress, isAddress } from 'viem';
 import type { DriverDeps } from '../contract.ts';
 import type { ChainFamily } from '../family.ts';
 import { evmWatchOnly } from './custody.ts';
+import { evmFloatAccount, evmPayoutFloat } from './float.ts';
+import { floatAccount, payoutSource } from '../payout-float.ts';
 import { EVM_NODE_LIMITS } from './limits.ts';
 import { evmPaymentTarget, evmWalletPay } from './wallet-pay.ts';
 import { evmAddressFormat } from './address-format.ts';
@@ -50,6 +52,7 @@ export const evmFamily: ChainFamily = {
   addressFormats: { evm: evmAddressFormat },
   custody: ['seed', 'watch-only'],
   watchOnly: evmWatchOnly,
+  payoutFloat: evmPayoutFloat,
   txid: (hex) => `0x${hex}`,
   // EIP-55: one account, written in mixed case by its checksum.
   canonicalAddress: (address) => {
@@ -99,6 +102,9 @@ export function createEvmDriver(
       if (cfg[key] !== undefined) throw new Error(`${where}.${key}: only a watch-only network flushes; this one has "custody": "hot" (its deposit addresses are swept, see "sweep")`);
     }
   }
+  // Watch-only: the seed is never read; payouts come from the float's own key, when configured.
+  const source = custody === 'watch-only' ? payoutSource(network, cfg, evmPayoutFloat) : null;
+  const float = source?.kind === 'float' ? evmFloatAccount(floatAccount(network, source).secret) : null;
 
   return new EvmDriver({
     network,
@@ -106,7 +112,9 @@ export function createEvmDriver(
     chainId: chainId!,
     confirmations,
     tokens,
-    seed: deps.seed,
+    custody,
+    float,
+    ...(custody === 'hot' ? { seed: deps.seed } : {}),
     storage: deps.storage,
     now: deps.now,
     log: deps.log,
@@ -114,7 +122,6 @@ export function createEvmDriver(
     pollBatch: optInt(cfg.poll_batch, `${where}.poll_batch`),
     startBlock: optInt(cfg.start_block, `${where}.start_block`),
     sweep: sweepPolicy(cfg.sweep, `${where}.sweep`),
-    custody,
     flush,
     relayer,
     ...nodeLimits(cfg, where, EVM_NODE_LIMITS),

@@ -1,7 +1,7 @@
 // Payments from the hot wallet of the `evm` driver: whether it can cover one now (asked before a
 // payout or refund is accepted), and the send itself, idempotent on the request id.
 import { getAddress, isAddress } from 'viem';
-import type { Coverage, PaymentRequest, SendRequest } from '../contract.ts';
+import type { Coverage, PaymentRequest, PayoutWallet, SendRequest } from '../contract.ts';
 import { ChainError, HotWalletShortError, NodeUnreachableError, SendRejectedError } from '../errors.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { toUnits, type EvmChain } from './chain.ts';
@@ -25,6 +25,7 @@ export class EvmPayments {
     const { c } = this;
     const asset = c.asset(req.currency);
     if (!asset) return { covered: false, currency: req.currency, message: `${req.currency} is not a currency of ${c.code}` };
+    if (!c.keys.canPay) return { covered: false, currency: asset.code, message: `${c.code} has no payout float configured` };
     const to = isAddress(req.to, { strict: false }) ? getAddress(req.to) : c.hotWallet;
     let units: bigint;
     try {
@@ -49,6 +50,17 @@ export class EvmPayments {
     return { covered: true };
   }
 
+  /** The account payouts leave from and its balances (latest block); null without one. */
+  async wallet(): Promise<PayoutWallet | null> {
+    const { c } = this;
+    if (!c.keys.canPay) return null;
+    const address = c.hotWallet;
+    const balances: Record<string, string> = {};
+    balances[c.native.code] = Decimal.fromBaseUnits(await c.rpc.balance(address, 'latest'), c.native.decimals).toString();
+    for (const t of c.tokens) balances[t.code] = Decimal.fromBaseUnits(await c.tokenBalance(t.contract!, address, 'latest'), t.decimals).toString();
+    return { address, balances };
+  }
+
   async send(req: SendRequest): Promise<{ txid: string }> {
     const { c } = this;
     if (req.network.toUpperCase() !== c.code.toUpperCase()) {
@@ -70,6 +82,9 @@ export class EvmPayments {
     }
     const call = c.paymentCall(asset, to, units);
     await c.checkChain();
+    // A watch-only network without a float has nothing to pay from: the payout waits (and fails
+    // after the stuck timeout, its funds returned) unless a float is configured meanwhile.
+    if (!c.keys.canPay) throw new HotWalletShortError(asset.code, `${c.code} has no payout float configured: nothing can be paid on this watch-only network`);
     const hot = c.keys.hot;
     // Short of the token is the hot wallet's shortfall whatever the token's revert would say.
     if (asset.contract && (await c.tokenBalance(asset.contract, hot.address, 'pending')) < units) {

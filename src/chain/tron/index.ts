@@ -20,6 +20,8 @@ import { tronAddressFormat } from './address-format.ts';
 import { configuredConfirmations, configuredTokens, custodyMode, nodeLimits, driverArguments, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
 import { forwarderSettings } from './custody.ts';
 import { flushPolicy, loadRelayerKey } from './flush.ts';
+import { floatAccount, payoutSource } from '../payout-float.ts';
+import { tronFloatSigner, tronPayoutFloat } from './float.ts';
 import { TronDriver, type TronDriverOptions, type TronLog } from './tron-driver.ts';
 import type { TronToken } from './scan.ts';
 import type { TronSweepPolicy } from './sweep.ts';
@@ -44,6 +46,7 @@ export const tronFamily: ChainFamily = {
   custody: ['seed', 'watch-only'],
   watchOnly: tronWatchOnly,
   configuredNetwork: configuredTronNetwork,
+  payoutFloat: tronPayoutFloat,
   nodeLimits: TRON_NODE_LIMITS,
 };
 
@@ -63,12 +66,16 @@ export function createTronDriver(
   const confirmations = configuredConfirmations(network, cfg, where);
   const tokens: TronToken[] = configuredTokens(network, cfg, where, isTronContract, 'TRON contract address');
 
+  // Watch-only: the seed is never read; payouts come from the float's own key, when configured.
+  const custody = custodyMode(cfg, 'tron', where);
+  const source = custody === 'watch-only' ? payoutSource(network, cfg, tronPayoutFloat) : null;
+  const float = source?.kind === 'float' ? tronFloatSigner(floatAccount(network, source).secret) : null;
+
   const feeLimit = trx(cfg.fee_limit ?? DEFAULT_FEE_LIMIT, `${where}.fee_limit`);
   if (feeLimit <= 0n) throw new Error(`${where}.fee_limit: must be more than 0`);
   const pollBatch = optInt(cfg.poll_batch, `${where}.poll_batch`);
   if (pollBatch !== undefined && (pollBatch < 1 || pollBatch > 100)) throw new Error(`${where}.poll_batch: between 1 and 100 (the node's range limit)`);
 
-  const custody = custodyMode(cfg, 'tron', where);
   const forwarder = forwarderSettings(cfg, where);
   let watchOnly: Partial<TronDriverOptions> = {};
   if (custody === 'watch-only') {
@@ -95,7 +102,9 @@ export function createTronDriver(
     apiKey: cfg.api_key as string | undefined,
     confirmations,
     tokens,
-    seed: deps.seed,
+    custody,
+    float,
+    ...(custody === 'hot' ? { seed: deps.seed } : {}),
     storage: deps.storage,
     now: deps.now,
     log: deps.log,

@@ -1,6 +1,9 @@
-// Spending keys of the TRON driver, from the gateway's BIP-39 seed (never stored, never logged):
+// Spending keys of the TRON driver (never stored, never logged). In hot custody, from the gateway's
+// BIP-39 seed:
 //   deposit address i   m/44'/195'/0'/0/i   (handed out by src/chain/allocate.ts)
 //   hot wallet          m/44'/195'/1'/0/0   (account 1: payouts, activation and energy for sweeps)
+// On a watch-only network the seed is never read: there is no deposit key, and the hot wallet is
+// the payout float (./float.ts), or nothing when no float is configured.
 // A TRON signature is secp256k1 over sha256(raw_data), 65 bytes r || s || v with v = 27 + recovery.
 import { HDKey } from '@scure/bip32';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
@@ -29,7 +32,12 @@ export interface TronSigner {
 function signer(node: HDKey): TronSigner {
   const key = node.privateKey;
   if (!key || !node.publicKey) throw new Error('BIP-32 derivation produced no private key');
-  const address = tronAddress(secp256k1.Point.fromBytes(node.publicKey).toBytes(false));
+  return keySigner(key);
+}
+
+/** The signer of a secp256k1 secret key (32 bytes). */
+export function keySigner(key: Uint8Array): TronSigner {
+  const address = tronAddress(secp256k1.getPublicKey(key, false));
   return {
     address,
     sign(rawData) {
@@ -40,23 +48,41 @@ function signer(node: HDKey): TronSigner {
   };
 }
 
+/** A watch-only network's keys: the float's signer, or null when it has no float. */
+export interface TronWatchOnlyKeys {
+  float: TronSigner | null;
+}
+
 export class TronKeys {
-  readonly #depositBranch: HDKey;
-  readonly #hot: TronSigner;
+  readonly #depositBranch: HDKey | null;
+  readonly #hot: TronSigner | null;
   readonly #cache = new Map<number, TronSigner>();
 
-  constructor(seed: Uint8Array, readonly coinType: number) {
-    const root = HDKey.fromMasterSeed(seed);
+  /** `source`: the gateway's seed (hot custody), or a watch-only network's float. */
+  constructor(source: Uint8Array | TronWatchOnlyKeys, readonly coinType: number) {
+    if (!(source instanceof Uint8Array)) {
+      this.#depositBranch = null;
+      this.#hot = source.float;
+      return;
+    }
+    const root = HDKey.fromMasterSeed(source);
     this.#depositBranch = root.derive(`m/44'/${coinType}'/0'/0`);
     this.#hot = signer(root.derive(tronHotWalletPath(coinType)));
     root.wipePrivateData();
   }
 
+  /** Whether there is an account to pay from (false: watch-only without a float). */
+  get canPay(): boolean {
+    return this.#hot !== null;
+  }
+
   get hot(): TronSigner {
+    if (!this.#hot) throw new Error('This watch-only network has no payout float configured: nothing can be paid from it');
     return this.#hot;
   }
 
   deposit(index: number): TronSigner {
+    if (!this.#depositBranch) throw new Error('A watch-only network holds no deposit key: its deposit addresses are forwarders to the merchant\'s cold address');
     let s = this.#cache.get(index);
     if (!s) {
       s = signer(this.#depositBranch.deriveChild(index));

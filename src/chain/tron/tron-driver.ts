@@ -5,7 +5,8 @@
 // one scanner per network (its caller holds the `scan:<NETWORK>` lock), payouts from the hot wallet
 // (m/44'/195'/1'/0/0), and the check that the hot wallet can cover a payout before it is accepted.
 import type { Kysely } from 'kysely';
-import type { ChainDriver, ChainSink, Coverage, NodeStatus, SendRequest, WatchedAddress } from '../contract.ts';
+import type { ChainDriver, ChainSink, Coverage, NodeStatus, PayoutWallet, SendRequest, WatchedAddress } from '../contract.ts';
+import type { CustodyMode } from '../network-settings.ts';
 import { DriverClosedError, HotWalletShortError } from '../errors.ts';
 import { HeadGuard } from '../head-guard.ts';
 import { TRON_NODE_LIMITS } from './limits.ts';
@@ -21,7 +22,6 @@ import { TronScanner, type ChainView, type TronToken } from './scan.ts';
 import { tronDb, type TronDB } from './schema.ts';
 import { TronSweeper, type TronSweepPolicy } from './sweep.ts';
 import { chainCosts } from './costs.ts';
-import type { CustodyMode } from '../network-settings.ts';
 import type { TronForwarderDeployment } from './custody.ts';
 import { TronFlusher, type TronFlushPolicy } from './flush.ts';
 
@@ -33,8 +33,10 @@ export interface TronDriverOptions {
   apiKey?: string;
   confirmations: number;
   tokens: TronToken[];
-  /** BIP-39 seed. Held in memory only. */
-  seed: Uint8Array;
+  /** BIP-39 seed, read only in hot custody. Held in memory only. */
+  seed?: Uint8Array;
+  /** Watch-only: the payout float's signer (null or absent: no float, nothing can be paid). */
+  float?: TronSigner | null;
   storage: Storage;
   now?: () => number;
   /** Most TRX a TRC-20 transfer may burn for energy (sun). */
@@ -45,7 +47,8 @@ export interface TronDriverOptions {
   sweep?: TronSweepPolicy;
   /**
    * `watch-only` (default `hot`): deposit addresses are forwarders to merchants' cold addresses;
-   * they are flushed (./flush.ts) and never swept, activated or funded.
+   * they are flushed (./flush.ts) and never swept, activated or funded; the seed is never read and
+   * payouts come from `float`.
    */
   custody?: CustodyMode;
   /** Watch-only: the forwarder factory and implementation of the network's settings. */
@@ -75,8 +78,6 @@ export class TronDriver implements ChainDriver {
   readonly watchesAddresses = true;
   readonly network: NetworkDef;
   readonly confirmations: number;
-  /** Where payouts come from and sweeps go to. */
-  readonly hotWallet: string;
   readonly feeLimit: bigint;
 
   readonly api: TronApi;
@@ -111,8 +112,8 @@ export class TronDriver implements ChainDriver {
     this.feeLimit = opts.feeLimit;
     this.api = new TronApi(opts.apiUrl, { apiKey: opts.apiKey, onRequest: opts.onRequest, maxResponseBytes: opts.maxResponseBytes });
     this.heads = new HeadGuard(opts.maxHeadJump ?? TRON_NODE_LIMITS.maxHeadJump, reorgWindow(opts.confirmations));
-    this.keys = new TronKeys(opts.seed, opts.network.coin_type);
-    this.hotWallet = this.keys.hot.address;
+    if ((opts.custody ?? 'hot') === 'hot' && !opts.seed) throw new Error(`${opts.network.code}: hot custody needs the gateway's seed`);
+    this.keys = new TronKeys((opts.custody ?? 'hot') === 'hot' ? opts.seed! : { float: opts.float ?? null }, opts.network.coin_type);
     const nat = opts.network.currencies.find((c) => c.native);
     if (!nat) throw new Error(`${opts.network.code}: the registry lists no native currency`);
     this.native = { code: nat.code, decimals: nat.decimals, contract: null };
@@ -266,14 +267,33 @@ export class TronDriver implements ChainDriver {
     return { asset, units, intent };
   }
 
+  /** Where payouts come from (and, in hot custody, sweeps go to); a watch-only network's payout float (throws when it has none). */
+  get hotWallet(): string {
+    return this.keys.hot.address;
+  }
+
+  /** The account payouts leave from and its balances; null on a watch-only network without a float. */
+  async payoutWallet(): Promise<PayoutWallet | null> {
+    if (!this.keys.canPay) return null;
+    const address = this.hotWallet;
+    const balances: Record<string, string> = {};
+    balances[this.native.code] = Decimal.fromBaseUnits((await this.api.account(toHexAddress(address)))?.balance ?? 0n, this.native.decimals).toString();
+    for (const t of this.tokens) balances[t.code] = Decimal.fromBaseUnits(await chainCosts(this.api).tokenBalance(t.contract!, address), t.decimals).toString();
+    return { address, balances };
+  }
+
   /** Whether the hot wallet can pay this now: the coin or token, and the TRX its bandwidth and energy burn. */
   async canCover(req: { network: string; currency: string; to: string; amount: string }): Promise<Coverage> {
+    if (!this.keys.canPay) return { covered: false, currency: req.currency, message: `${this.network.code} has no payout float configured` };
     const { asset, units, intent } = this.parse(req);
     return chainCosts(this.api).cover(this.hotWallet, asset, units, intent, this.feeLimit, this.native.code);
   }
 
   async send(req: SendRequest): Promise<{ txid: string }> {
     if (this.closed) throw new DriverClosedError(this.network.code);
+    // A watch-only network without a float has nothing to pay from: the payout waits (and fails
+    // after the stuck timeout, its funds returned) unless a float is configured meanwhile.
+    if (!this.keys.canPay) throw new HotWalletShortError(req.currency, `${this.network.code} has no payout float configured: nothing can be paid on this watch-only network`);
     const { asset, units, intent } = this.parse(req);
     const amount = Decimal.fromBaseUnits(units, asset.decimals).toString();
     const attempts = await this.out.attempts(req.id);

@@ -28,6 +28,23 @@ const PayoutForm = {
   is_subtract: z.optional(z.boolean()),
 };
 
+/**
+ * One currency of a watch-only network's payout float (docs/networks.md, "The payout float"): what
+ * it holds (as last read from the node; null while unknown), what it sent or accepted to send this
+ * UTC day, and its caps (null: none). Amounts are decimal text.
+ */
+export const PayoutFloatLine = z.object({
+  network: z.string(),
+  currency: z.string(),
+  address: z.nullable(z.string()),
+  balance: z.nullable(decimal),
+  spent_today: decimal,
+  max_per_payout: z.nullable(decimal),
+  max_per_day: z.nullable(decimal),
+  left_today: z.nullable(decimal),
+});
+export type PayoutFloatLine = z.infer<typeof PayoutFloatLine>;
+
 export const REFUND_KEYS = ['payout', 'either'] as const;
 export type RefundKeySetting = (typeof REFUND_KEYS)[number];
 
@@ -49,6 +66,8 @@ const KeyKind = z.enum(['payment', 'payout']);
 export const moneyApi = {
   payouts: get('/payouts', z.object({ items: z.array(Payout), next: z.nullable(z.string()), previous: z.nullable(z.string()) }), { query: ['cursor'] }),
   payout: get('/payouts/:id', Payout),
+  /** The gateway's payout floats (every watch-only network that has one), per currency. */
+  floats: get('/payout-floats', z.array(PayoutFloatLine)),
   calc: post('/payouts/calc', 'manage', z.object(PayoutForm), PayoutCalc),
   create: post('/payouts', 'manage', z.object({ ...PayoutForm, order_id: text }), Payout),
   keys: get('/keys', z.object({ payment: z.string(), payout: z.string() }), { access: 'manage' }),

@@ -14,6 +14,7 @@ import { withOrderIds } from '../../dashboard/payout-orders.ts';
 import { NotFoundError } from '../../errors.ts';
 import { calcPayoutOp, createPayoutOp, payoutInfoOp, payoutListOp } from '../../contracts/merchant-api/payouts.ts';
 import { paramsFor } from '../signed-api.ts';
+import { floatLines } from '../../outgoing/float.ts';
 
 /** What the create form sends, as the signed API takes it. */
 function payoutInput(body: Record<string, unknown>) {
@@ -41,6 +42,10 @@ export const moneyRoutes: DashboardRouteGroup = async (app, { ctx }) => {
     if (!payout) throw new NotFoundError('Payout not found');
     return payout;
   });
+
+  // The floats payouts on watch-only networks leave from: gateway-wide, as the merchant's payouts
+  // meet them (a cap refusal names the same numbers).
+  dashboardRoute(app, moneyApi.floats, async () => floatLines(ctx));
 
   dashboardRoute(app, moneyApi.calc, async ({ merchant, body }) => calcPayout(ctx, merchant, paramsFor(ctx, calcPayoutOp, payoutInput(body))));
 

@@ -40,11 +40,14 @@ describe('createEvmDriver', () => {
     expect(tokensOf(d)[0]).toEqual({ code: 'USDT', contract: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 18 });
   });
 
-  it('puts the hot wallet at m/44\'/60\'/1\'/0/0 on every EVM network', () => {
+  it('puts the hot wallet at m/44\'/60\'/1\'/0/0 on every EVM network in hot custody; watch-only has none but a payout float', () => {
     const expected = mnemonicToAccount(MNEMONIC, { accountIndex: 1, addressIndex: 0 }).address;
     expect(hotWalletPath(60)).toBe("m/44'/60'/1'/0/0");
     for (const code of ['ETH', 'BSC', 'POLYGON', 'ARBITRUM', 'AVALANCHE']) {
-      expect(createEvmDriver(registry.network(code)!, { rpc_url: 'http://node:8545' }, deps).hotWallet).toBe(expected);
+      expect(createEvmDriver(registry.network(code)!, { rpc_url: 'http://node:8545', custody: 'hot' }, deps).hotWallet).toBe(expected);
+      // Watch-only (the default) never reads the seed: without a float nothing can pay.
+      const seedless = { ...deps, get seed(): Uint8Array { throw new Error('the seed was read'); } };
+      expect(() => createEvmDriver(registry.network(code)!, { rpc_url: 'http://node:8545' }, seedless).hotWallet).toThrow(/no payout float configured/);
     }
   });
 
@@ -60,7 +63,7 @@ describe('createEvmDriver', () => {
   });
 
   it('plugs into the driver registry from the gateway context', () => {
-    const config = { networks: { ARBITRUM: { driver: 'evm', rpc_url: 'http://arb:8547', confirmations: 5 } } } as unknown as Config;
+    const config = { networks: { ARBITRUM: { driver: 'evm', rpc_url: 'http://arb:8547', confirmations: 5, custody: 'hot' } } } as unknown as Config;
     const chains = new Chains({ config, registry, storage, seed: () => SEED, now: Date.now, factories: driverFactories });
     const d = chains.driver('arbitrum') as EvmDriver;
     expect([d.kind, d.network.code, d.chainId, d.network.confirmations]).toEqual(['evm', 'ARBITRUM', 42161, 5]);

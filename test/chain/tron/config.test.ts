@@ -32,7 +32,7 @@ function keyFile(name: string, content: string, mode = 0o600): string {
 
 describe('createTronDriver', () => {
   it('takes confirmations and the USDT contract from the registry; fee_limit 50 TRX by default', () => {
-    const d = make({});
+    const d = make({ custody: 'hot' });
     expect(d.kind).toBe('tron');
     expect(d.confirmations).toBe(19);
     expect(d.feeLimit).toBe(50_000_000n);
