@@ -6,13 +6,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { parseEther, parseUnits } from 'viem';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { backends } from '../helpers/backends.ts';
 import { balanceOf } from '../../src/ledger/index.ts';
 import { createMerchant, type Merchant } from '../../src/merchants/store.ts';
 import { checkCustody, currentCustody, writeCustody } from '../../src/custody/store.ts';
 import { evmDeposit } from '../../src/chain/evm/custody.ts';
+import { evmDb } from '../../src/chain/evm/schema.ts';
 import type { CustodyInput } from '../../src/chain/family.ts';
 import type { Ctx } from '../../src/context.ts';
 import { GATEWAY_MNEMONIC, startEvmGateway, type EvmGateway } from '../chain/gateway-setup.ts';
@@ -36,14 +41,21 @@ async function setMaterial(ctx: Ctx, merchantId: string, network: string, input:
 
 describe.each(await backends())('watch-only receiving on EVM ($name)', (backend) => {
   let g: EvmGateway;
+  let secrets: string;
+  const relayerKey = generatePrivateKey();
   let b: Merchant;
   let n = 0;
   beforeAll(async () => {
-    g = await startEvmGateway(backend, { confirmations: 1, network: { custody: 'watch-only' } });
+    secrets = mkdtempSync(join(tmpdir(), 'satchel-relayer-'));
+    const relayerFile = join(secrets, 'relayer.key');
+    writeFileSync(relayerFile, relayerKey, { mode: 0o600 });
+    g = await startEvmGateway(backend, { confirmations: 1, network: { custody: 'watch-only', relayer_key_file: relayerFile, flush: { every_seconds: 0 } } });
+    await g.anvil.wallet(0).sendTransaction({ to: privateKeyToAccount(relayerKey).address, value: parseEther('1') });
     b = await createMerchant(g.ctx.storage.db, 'Second shop');
   });
   afterAll(async () => {
     await g?.stopAll();
+    rmSync(secrets, { recursive: true, force: true });
   });
 
   const invoice = (body: Record<string, unknown>, merchant?: Merchant) =>
@@ -89,6 +101,24 @@ describe.each(await backends())('watch-only receiving on EVM ($name)', (backend)
     expect(await info(ib.uuid, b)).toMatchObject({ payment_status: 'paid', payment_amount: '0.01' });
     expect(await info(it2.uuid)).toMatchObject({ payment_status: 'paid', payment_amount: '25.00' });
     expect(await balanceOf(g.ctx.storage.db, g.merchant.id, 'business', 'USDT')).not.toBe('0');
+  });
+
+  it('flushes each merchant\'s funds to that merchant\'s cold address only, in one relayer transaction per forwarder', async () => {
+    await g.driver().flush();
+    // The factory is deployed first (once), then the forwarders flushed once that is final.
+    for (let i = 0; i < 4 && (await g.anvil.pub.getBalance({ address: COLD_A })) === 0n; i++) {
+      await g.mineAndTick();
+      await g.driver().flush();
+    }
+    await g.mineAndTick(2);
+    expect(await g.anvil.pub.getBalance({ address: COLD_A })).toBe(parseEther('0.01'));
+    expect(await g.anvil.pub.getBalance({ address: COLD_B })).toBe(parseEther('0.01'));
+    expect(await g.usdt.balanceOf(COLD_A)).toBe(parseUnits('25', 6));
+    expect(await g.usdt.balanceOf(COLD_B)).toBe(0n);
+    const flushes = await evmDb(g.ctx.storage.db).selectFrom('evm_movements').selectAll().where('kind', '=', 'flush').execute();
+    expect(flushes.length).toBeGreaterThanOrEqual(3);
+    // No gas top-up was ever sent to a deposit address.
+    expect(await evmDb(g.ctx.storage.db).selectFrom('evm_movements').select('kind').where('kind', '<>', 'flush').execute()).toEqual([]);
   });
 
   it('no deposit address derives from the gateway\'s own seed on the standard paths', async () => {
