@@ -18,14 +18,14 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import type { DB } from '../db/schema.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef } from '../registry/index.ts';
-import type { AddressFormats } from './address/index.ts';
-import { statement } from '../db/statement.ts';
 import { writesInWith } from '../db/differences.ts';
-import { derivePooled, derivePooledWatch, type PooledAddress } from './address/pool-deriver.ts';
+import { derivePooled, type PooledAddress } from './address/pool-deriver.ts';
 import { recordSeed, seedRecorded } from './seed-record.ts';
-import { CustodyMissingError } from './errors.ts';
-import type { ChainFamily } from './family.ts';
-import type { CustodyMode } from './network-settings.ts';
+import { estimates, nextIndex, recordAddress, running, takeAndRecord, takePooled, type AddressOwner, type AllocatedAddress, type AllocatorCtx } from './address-rows.ts';
+import { allocateWatchOnly } from './material-pool.ts';
+
+export type { AddressOwner, AllocatedAddress, AllocatorCtx } from './address-rows.ts';
+export { custodySource, refillMaterialPool, refillMaterialPools } from './material-pool.ts';
 
 /** Addresses kept derived ahead per network (the worker tops the pool up to this). */
 export const POOL_TARGET = 256;
@@ -36,31 +36,6 @@ const CHUNK = 32;
 /** Indexes reserved at once by a refill: several chunks, derived back to back. */
 const BATCH = 4 * CHUNK;
 
-export interface AllocatorCtx {
-  storage: Storage;
-  seed: () => Uint8Array;
-  /** The address formats of the chain families, each network's custody and its family. */
-  chains: {
-    readonly families: { readonly addresses: AddressFormats };
-    custodyMode(code: string): CustodyMode;
-    family(code: string): ChainFamily | undefined;
-  };
-}
-
-/** Who a deposit address is handed out to. */
-export interface AddressOwner {
-  kind: 'invoice' | 'wallet';
-  id: string;
-  /** The merchant: on a watch-only network the address derives from this merchant's material. */
-  merchantId: string;
-}
-
-export interface AllocatedAddress {
-  address: string;
-  path: string;
-  /** data:image/png;base64 QR code of the address, when the pool had it drawn already. */
-  qr: string | null;
-}
 
 const fingerprints = new WeakMap<Uint8Array, string>();
 
@@ -75,50 +50,6 @@ function counterKey(network: NetworkDef): string {
   return `${network.address_format}:${network.coin_type}`;
 }
 
-// The statements a request runs, compiled once (db/statement.ts).
-// SQLite (one writer at a time: no concurrent taker to skip).
-const takePooled = statement((db, p: { network: string; source: string }) =>
-  db
-    .deleteFrom('address_pool')
-    .where('network', '=', p.network)
-    .where('source', '=', p.source)
-    .where('idx', '=', db.selectFrom('address_pool').select('idx').where('network', '=', p.network).where('source', '=', p.source).orderBy('idx').limit(1))
-    .returning(['address', 'path', 'qr']),
-);
-const nextIndex = statement((db, p: { key: string }) =>
-  db
-    .insertInto('hd_counters')
-    .values({ key: p.key, next_index: 1 })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ next_index: sql<number>`hd_counters.next_index + 1` }))
-    .returning('next_index'),
-);
-/**
- * PostgreSQL: the pool row taken and the address recorded in one statement (a round trip less per
- * invoice); the insert runs even when the delete found nothing, inserting nothing. SQLite allows no
- * data-modifying WITH, and its statements cost no round trip: there the two run one after the other.
- */
-const takeAndRecord = statement((db, p: { network: string; source: string; kind: string; id: string; now: number }) => {
-  const first = db.selectFrom('address_pool').select('idx').where('network', '=', p.network).where('source', '=', p.source).orderBy('idx').limit(1).forUpdate().skipLocked();
-  return db
-    .with('taken', (q) =>
-      q.deleteFrom('address_pool').where('network', '=', p.network).where('source', '=', p.source).where('idx', '=', first).returning(['address', 'path', 'qr']),
-    )
-    .with('recorded', (q) =>
-      q
-        .insertInto('addresses')
-        .columns(['address', 'network', 'path', 'owner_kind', 'owner_id', 'created_at'])
-        .expression((eb) =>
-          eb
-            .selectFrom('taken')
-            .select(['taken.address', sql<string>`${p.network}::text`.as('network'), 'taken.path', sql<string>`${p.kind}::text`.as('owner_kind'), sql<string>`${p.id}::text`.as('owner_id'), sql<number>`${p.now}::bigint`.as('created_at')]),
-        ),
-    )
-    .selectFrom('taken')
-    .select(['taken.address', 'taken.path', 'taken.qr']);
-});
-const recordAddress = statement((db, p: { address: string; network: string; path: string; kind: string; id: string; now: number }) =>
-  db.insertInto('addresses').values({ address: p.address, network: p.network, path: p.path, owner_kind: p.kind, owner_id: p.id, created_at: p.now }),
-);
 
 export async function allocateAddress(
   trx: Kysely<DB> | Transaction<DB>,
@@ -149,143 +80,6 @@ export async function allocateAddress(
   return out;
 }
 
-/**
- * On a watch-only network: the next receiving address of the merchant's current material, never
- * one before (its own counter, `custody:<row id>`, so a change of material starts afresh and the
- * old material's addresses keep their owners). Deriving one is cheap (a child public key, or a
- * CREATE2 hash) but drawing its QR code is not, so each material has a small pool of its own
- * (source `custody:<row id>`), kept like the seed's. Throws CustodyMissingError when the merchant
- * has supplied none: the callers have checked the merchant's offer, so only a race can get here.
- */
-async function allocateWatchOnly(trx: Kysely<DB> | Transaction<DB>, ctx: AllocatorCtx, network: NetworkDef, owner: AddressOwner, now: number): Promise<AllocatedAddress> {
-  const watchOnly = ctx.chains.family(network.code)?.watchOnly;
-  const material = await trx
-    .selectFrom('merchant_custody')
-    .select(['id', 'material'])
-    .where('merchant_id', '=', owner.merchantId)
-    .where('network', '=', network.code)
-    .where('replaced_at', 'is', null)
-    .executeTakeFirst();
-  if (!watchOnly || !material) throw new CustodyMissingError(network.code);
-  const source = custodySource(material.id);
-  const combined = writesInWith(ctx.storage);
-  const { rows: [pooled] } = combined
-    ? await takeAndRecord(trx, { network: network.code, source, kind: owner.kind, id: owner.id, now })
-    : await takePooled(trx, { network: network.code, source });
-  let out: AllocatedAddress;
-  if (pooled) {
-    out = { address: pooled.address, path: pooled.path, qr: pooled.qr };
-  } else {
-    const { rows: [row] } = await nextIndex(trx, { key: source });
-    const { address, path } = watchOnly.deposit(network, material.material, material.id, Number(row!.next_index) - 1);
-    out = { address, path, qr: null };
-  }
-  if (!pooled || !combined) await recordAddress(trx, { address: out.address, network: network.code, path: out.path, kind: owner.kind, id: owner.id, now });
-  refillMaterialSoon(ctx, network, material, !pooled);
-  return out;
-}
-
-/** The pool source, and the index counter, of a merchant's custody row. */
-export function custodySource(custodyId: string): string {
-  return `custody:${custodyId}`;
-}
-
-/** Addresses kept drawn ahead per material (a gateway may serve many merchants). */
-const MATERIAL_POOL_TARGET = 64;
-const MATERIAL_POOL_LOW = 16;
-/** Addresses per job sent to the pool thread. */
-const MATERIAL_CHUNK = 16;
-
-/**
- * Tops the pool of one material up to `target`: reserves indexes on its counter, derives and draws
- * them in small steps on this thread, stores them. Returns how many were added. A crash between the
- * reservation and the store leaves unused indexes: harmless gaps, as for the seed's pool (the
- * merchant's wallet must look past them: docs/custody.md, the gap limit).
- */
-export async function refillMaterialPool(
-  ctx: AllocatorCtx,
-  network: NetworkDef,
-  material: { id: string; material: string },
-  target = MATERIAL_POOL_TARGET,
-  signal?: AbortSignal,
-): Promise<number> {
-  const watchOnly = ctx.chains.family(network.code)?.watchOnly;
-  if (!watchOnly) return 0;
-  const source = custodySource(material.id);
-  const have = Number(
-    (
-      await ctx.storage.db
-        .selectFrom('address_pool')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('network', '=', network.code)
-        .where('source', '=', source)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
-  estimates(ctx.storage).set(`${network.code}|${source}`, have);
-  const k = target - have;
-  if (k <= 0 || signal?.aborted) return 0;
-  const reserved = await ctx.storage.write((trx) =>
-    trx
-      .insertInto('hd_counters')
-      .values({ key: source, next_index: k })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ next_index: sql<number>`hd_counters.next_index + ${k}` }))
-      .returning('next_index')
-      .executeTakeFirstOrThrow(),
-  );
-  const first = Number(reserved.next_index) - k;
-  let added = 0;
-  for (let start = first; start < first + k && !signal?.aborted; start += MATERIAL_CHUNK) {
-    // Derived, and their QR codes drawn, on the pool thread.
-    const count = Math.min(MATERIAL_CHUNK, first + k - start);
-    const made = await derivePooledWatch({ watchOnly, network, material: material.material, custodyId: material.id, start, count });
-    const rows: DB['address_pool'][] = made.map((m) => ({ network: network.code, source, ...m }));
-    // Stored only while the material is current, its row locked so that a change of material
-    // (which deletes the old material's pool) cannot pass this store unseen.
-    const current = await ctx.storage.write(async (trx) => {
-      const row = await ctx.storage.forUpdate(trx.selectFrom('merchant_custody').select('id').where('id', '=', material.id).where('replaced_at', 'is', null)).executeTakeFirst();
-      if (row) await trx.insertInto('address_pool').values(rows).execute();
-      return !!row;
-    });
-    if (!current) break;
-    added += rows.length;
-    const est = estimates(ctx.storage);
-    est.set(`${network.code}|${source}`, (est.get(`${network.code}|${source}`) ?? 0) + rows.length);
-    await new Promise((r) => setImmediate(r));
-  }
-  return added;
-}
-
-function refillMaterialSoon(ctx: AllocatorCtx, network: NetworkDef, material: { id: string; material: string }, empty: boolean): void {
-  const key = `${network.code}|${custodySource(material.id)}`;
-  const est = estimates(ctx.storage);
-  const left = (est.get(key) ?? 0) - 1;
-  est.set(key, left);
-  if (!empty && left >= MATERIAL_POOL_LOW) return;
-  let m = running.get(ctx.storage);
-  if (!m) running.set(ctx.storage, (m = new Map()));
-  if (m.has(key)) return;
-  const stop = new AbortController();
-  const entry = { done: Promise.resolve(0), stop };
-  m.set(key, entry);
-  entry.done = new Promise<number>((resolve) => setImmediate(resolve, 0))
-    .then(() => refillMaterialPool(ctx, network, material, MATERIAL_POOL_TARGET, stop.signal))
-    .catch(() => 0)
-    .finally(() => m.delete(key));
-}
-
-/** Tops up the pools of every current material of the watch-only networks (the worker's job). */
-export async function refillMaterialPools(ctx: AllocatorCtx & { registry: { network(code: string): NetworkDef | undefined } }, signal?: AbortSignal): Promise<number> {
-  const materials = await ctx.storage.db.selectFrom('merchant_custody').select(['id', 'network', 'material']).where('replaced_at', 'is', null).execute();
-  let added = 0;
-  for (const m of materials) {
-    if (signal?.aborted) break;
-    const network = ctx.registry.network(m.network);
-    if (!network || ctx.chains.custodyMode(network.code) !== 'watch-only') continue;
-    added += await refillMaterialPool(ctx, network, m, MATERIAL_POOL_TARGET, signal);
-  }
-  return added;
-}
 
 /** Addresses of `network` waiting in the pool (made from the current seed). */
 export async function pooledCount(ctx: AllocatorCtx, network: NetworkDef): Promise<number> {
@@ -387,16 +181,6 @@ export async function refillAddressPools(ctx: AllocatorCtx & { registry: { netwo
   return added;
 }
 
-// One refill at a time per network and storage in this process, and what this process last
-// counted in each pool (minus what it handed out since), so that a request costs no count query.
-const running = new WeakMap<Storage, Map<string, { done: Promise<number>; stop: AbortController }>>();
-const counted = new WeakMap<Storage, Map<string, number>>();
-
-function estimates(storage: Storage): Map<string, number> {
-  let m = counted.get(storage);
-  if (!m) counted.set(storage, (m = new Map()));
-  return m;
-}
 
 function refill(ctx: AllocatorCtx, network: NetworkDef, below: number, signal?: AbortSignal): Promise<number> {
   let m = running.get(ctx.storage);

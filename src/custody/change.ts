@@ -98,13 +98,22 @@ export async function changeCustody(ctx: Ctx, req: ChangeRequest): Promise<Chang
   });
 }
 
-/** How many deposit addresses were derived from each material (its own counter, src/chain/allocate.ts). */
-export async function derivedCounts(ctx: Ctx, custodyIds: string[]): Promise<Map<string, number>> {
-  if (custodyIds.length === 0) return new Map();
-  const rows = await ctx.storage.db
-    .selectFrom('hd_counters')
-    .select(['key', 'next_index'])
-    .where('key', 'in', custodyIds.map((id) => `custody:${id}`))
+/**
+ * How many deposit addresses each material has handed out: its counter (src/chain/material-pool.ts)
+ * less what waits in its pool, drawn ahead. What the merchant's wallet must look past (the gap
+ * limit). While a refill is under way the indexes it reserved count until they are stored.
+ */
+export async function derivedCounts(ctx: Ctx, rows: ReadonlyArray<Pick<CustodyRow, 'id'>>): Promise<Map<string, number>> {
+  if (rows.length === 0) return new Map();
+  const sources = rows.map((r) => `custody:${r.id}`);
+  const db = ctx.storage.db;
+  const counters = await db.selectFrom('hd_counters').select(['key', 'next_index']).where('key', 'in', sources).execute();
+  const pooled = await db
+    .selectFrom('address_pool')
+    .select(['source', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('source', 'in', sources)
+    .groupBy('source')
     .execute();
-  return new Map(rows.map((r) => [r.key.slice('custody:'.length), Number(r.next_index)]));
+  const waiting = new Map(pooled.map((p) => [p.source, Number(p.n)]));
+  return new Map(counters.map((c) => [c.key.slice('custody:'.length), Math.max(0, Number(c.next_index) - (waiting.get(c.key) ?? 0))]));
 }

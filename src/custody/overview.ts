@@ -34,7 +34,7 @@ export interface ReceivingNetwork {
 export async function receivingOverview(ctx: Ctx, merchantId: string): Promise<ReceivingNetwork[]> {
   const rows = await merchantCustody(ctx.storage.db, merchantId);
   const byNetwork = new Map(rows.map((r) => [r.network, r]));
-  const counts = await derivedCounts(ctx, rows.map((r) => r.id));
+  const counts = await derivedCounts(ctx, rows);
   const userIds = rows.map((r) => r.actor.startsWith('dashboard:') ? r.actor.slice('dashboard:'.length) : null).filter((x): x is string => x !== null);
   const emails = new Map(
     userIds.length ? (await ctx.storage.db.selectFrom('dashboard_users').select(['id', 'email']).where('id', 'in', userIds).execute()).map((u) => [u.id, u.email]) : [],

@@ -327,7 +327,7 @@ describe('EvmDriver detection', () => {
 
   it('follows every address the gateway handed out on the network, without being told', async () => {
     const { storage, driver, sink } = await fresh();
-    const config = { networks: { ETH: { driver: 'evm' } } } as unknown as Config;
+    const config = { networks: { ETH: { driver: 'evm', custody: 'hot' } } } as unknown as Config;
     const chains = new Chains({ config, registry: Registry.load(), storage, now: Date.now, seed: () => SEED, factories: { simulated: simulatedDriverFactory, evm: () => driver } });
     const to = await depositAddress(storage, 4242);
     const txid = await payNative(to, '0.07');
