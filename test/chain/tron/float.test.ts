@@ -13,6 +13,7 @@ import { Registry } from '../../../src/registry/index.ts';
 import { createTronDriver } from '../../../src/chain/tron/index.ts';
 import { HotWalletShortError } from '../../../src/chain/errors.ts';
 import { TronNodeDouble } from './node-double.ts';
+import fixture from './fixtures/forwarder-vectors.json' with { type: 'json' };
 import { tronDb } from '../../../src/chain/tron/schema.ts';
 import { TRON_PAYER, TRON_USDT, TRX } from '../gateway-setup.ts';
 
@@ -47,7 +48,7 @@ describe('a watch-only TRON network pays from its float', () => {
   it('a TRX payout is signed by the float (a mnemonic\'s m/44\'/195\'/0\'/0/0) and mined; the seed is never read', async () => {
     const keyFile = join(dir, 'tron-float.key');
     writeFileSync(keyFile, `${PHRASE}\n`, { mode: 0o600 });
-    const d = createTronDriver(TRON, { driver: 'tron', api_url: node.url, confirmations: 2, tokens: { USDT: TRON_USDT }, payout_float: { key_file: keyFile } }, seedless());
+    const d = createTronDriver(TRON, { driver: 'tron', api_url: node.url, factory_address: fixture.factory, implementation_address: fixture.implementation, confirmations: 2, tokens: { USDT: TRON_USDT }, payout_float: { key_file: keyFile } }, seedless());
     const float = TronWeb.fromMnemonic(PHRASE).address;
     expect(d.hotWallet).toBe(float);
     node.fund(float, TRX('100'));
@@ -70,7 +71,7 @@ describe('a watch-only TRON network pays from its float', () => {
   });
 
   it('without a float nothing can be paid: coverage says so, a send waits as a shortfall', async () => {
-    const d = createTronDriver(TRON, { driver: 'tron', api_url: node.url, tokens: { USDT: TRON_USDT } }, seedless());
+    const d = createTronDriver(TRON, { driver: 'tron', api_url: node.url, factory_address: fixture.factory, implementation_address: fixture.implementation, tokens: { USDT: TRON_USDT } }, seedless());
     const req = { id: randomUUID(), network: 'TRON', currency: 'USDT', to: TRON_PAYER, amount: '1', priority: 'recommended' as const };
     expect(await d.canCover(req)).toEqual({ covered: false, currency: 'USDT', message: 'TRON has no payout float configured' });
     await expect(d.send(req)).rejects.toBeInstanceOf(HotWalletShortError);
