@@ -12,7 +12,7 @@ import type { CustodyMode } from '../chain/network-settings.ts';
 import type { Storage } from '../db/dialect.ts';
 
 export const FLUSH_USAGE = `  flush --network CODE [--token 0xCONTRACT ...] [--json]
-                                         move what every forwarder of a watch-only EVM network holds to its cold address now
+                                         move what every forwarder of a watch-only EVM or TRON network holds to its cold address now
                                          (--token: also an ERC-20 the registry does not know)`;
 
 type Out = { log: (s: string) => void; error: (s: string) => void };
@@ -26,7 +26,7 @@ interface FlushReport {
 /** A driver that flushes: its deposit addresses are forwarders to the merchants' cold addresses. */
 interface Flushing {
   custody: CustodyMode;
-  flush(req: { everyForwarder: boolean; tokens?: readonly string[] }): Promise<FlushReport>;
+  flush(req: { everyForwarder: boolean; tokens?: readonly string[] }): Promise<FlushReport | string[]>;
 }
 
 function flushing(d: ChainDriver): d is ChainDriver & Flushing {
@@ -74,7 +74,7 @@ export async function flushCli(args: string[], out: Out, open: () => Promise<Flu
       return 2;
     }
     if (!flushing(driver)) {
-      out.error(`${code} has no forwarders to flush: its driver (${driver.kind}) does not flush (EVM networks in watch-only custody do)`);
+      out.error(`${code} has no forwarders to flush: its driver (${driver.kind}) does not flush (EVM and TRON networks in watch-only custody do)`);
       return 2;
     }
     if (ctx.chains.custodyMode(code) !== 'watch-only' || driver.custody !== 'watch-only') {
@@ -82,12 +82,25 @@ export async function flushCli(args: string[], out: Out, open: () => Promise<Flu
       return 2;
     }
     const flusher = driver;
-    const locked = await ctx.storage.withLock(`scan:${code}`, LOCK_WAIT_MS, () => flusher.flush({ everyForwarder: true, tokens: values.token }));
+    if (driver.kind === 'tron' && values.token?.length) {
+      out.error('--token is for EVM networks: a TRON flush moves the configured tokens and TRX');
+      return 2;
+    }
+    let locked: { value: FlushReport | string[] } | null;
+    try {
+      locked = await ctx.storage.withLock(`scan:${code}`, LOCK_WAIT_MS, () => flusher.flush({ everyForwarder: true, tokens: values.token }));
+    } catch (e) {
+      // What stands in the way, in the driver's words (no relayer key, a wrong factory).
+      out.error((e as Error).message);
+      return 1;
+    }
     if (locked === null) {
       out.error(`Another process has been scanning ${code} for ${LOCK_WAIT_MS / 1000} s: try again`);
       return 1;
     }
-    return print(code, locked.value, values.json === true, out);
+    // The TRON driver answers the transaction ids it sent.
+    const report: FlushReport = Array.isArray(locked.value) ? { sent: locked.value.map((txid) => ({ txid, forwarder: '', cold: '', moved: [] })), notes: [] } : locked.value;
+    return print(code, report, values.json === true, out);
   } finally {
     await ctx.chains.close();
     await ctx.storage.close();
@@ -99,7 +112,7 @@ function print(code: string, report: FlushReport, json: boolean, out: Out): numb
     out.log(JSON.stringify(report));
   } else {
     for (const s of report.sent) {
-      out.log(`${s.txid}  ${s.forwarder} -> ${s.cold}  ${s.moved.map((m) => `${m.amount} ${m.currency}`).join(', ')}`);
+      out.log(s.forwarder ? `${s.txid}  ${s.forwarder} -> ${s.cold}  ${s.moved.map((m) => `${m.amount} ${m.currency}`).join(', ')}` : s.txid);
     }
     for (const n of report.notes) out.error(n);
     if (report.sent.length === 0 && report.notes.length === 0) out.log(`No forwarder of ${code} holds anything confirmed to flush.`);
