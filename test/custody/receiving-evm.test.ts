@@ -87,6 +87,10 @@ describe.each(await backends())('watch-only receiving on EVM ($name)', (backend)
     const stored = await g.ctx.storage.db.selectFrom('addresses').select(['address', 'path']).where('owner_id', '=', ia.uuid).executeTakeFirstOrThrow();
     expect(stored.path).toMatch(/^forwarder:0x1111111111111111111111111111111111111111:0x[0-9a-f]{64}$/);
 
+    // A static wallet on the network is a forwarder of the same cold address too.
+    const w = await g.api('/v1/wallet', { currency: 'USDT', network: 'ETH', order_id: `wo-w-${++n}` });
+    expect(w.status, w.raw).toBe(200);
+    expect(depositOf(COLD_A, ra!.id, w.body.result.address)).toBe(true);
     // A token invoice of merchant A gets the next forwarder, not the same one.
     const it2 = (await invoice({ amount: '25', currency: 'USDT' })).body.result;
     expect(it2.address).not.toBe(ia.address);
