@@ -8,6 +8,7 @@ import type { DB } from '../db/schema.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { AddressFormats } from './address/index.ts';
 import { statement } from '../db/statement.ts';
+import { writesInWith } from '../db/differences.ts';
 import type { ChainFamily } from './family.ts';
 import type { CustodyMode } from './network-settings.ts';
 
@@ -93,4 +94,27 @@ export function estimates(storage: Storage): Map<string, number> {
   let m = counted.get(storage);
   if (!m) counted.set(storage, (m = new Map()));
   return m;
+}
+
+/**
+ * Hands out an address of `source`'s pool to `owner`, or, when the pool is empty, the one `derive`
+ * makes (from an index it reserves), and records its owner: in the same transaction, so a crash
+ * hands it out with its owner or not at all. Returns the address and whether it came from the pool.
+ */
+export async function takeOrDerive(
+  trx: Db,
+  storage: Storage,
+  network: string,
+  source: string,
+  owner: AddressOwner,
+  now: number,
+  derive: () => Promise<{ address: string; path: string }>,
+): Promise<{ out: AllocatedAddress; pooled: boolean }> {
+  const combined = writesInWith(storage);
+  const { rows: [pooled] } = combined
+    ? await takeAndRecord(trx, { network, source, kind: owner.kind, id: owner.id, now })
+    : await takePooled(trx, { network, source });
+  const out: AllocatedAddress = pooled ? { address: pooled.address, path: pooled.path, qr: pooled.qr } : { ...(await derive()), qr: null };
+  if (!pooled || !combined) await recordAddress(trx, { address: out.address, network, path: out.path, kind: owner.kind, id: owner.id, now });
+  return { out, pooled: !!pooled };
 }

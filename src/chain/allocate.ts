@@ -18,10 +18,9 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import type { DB } from '../db/schema.ts';
 import type { Storage } from '../db/dialect.ts';
 import type { NetworkDef } from '../registry/index.ts';
-import { writesInWith } from '../db/differences.ts';
 import { derivePooled, type PooledAddress } from './address/pool-deriver.ts';
 import { recordSeed, seedRecorded } from './seed-record.ts';
-import { estimates, nextIndex, recordAddress, running, takeAndRecord, takePooled, type AddressOwner, type AllocatedAddress, type AllocatorCtx } from './address-rows.ts';
+import { estimates, nextIndex, running, takeOrDerive, type AddressOwner, type AllocatedAddress, type AllocatorCtx } from './address-rows.ts';
 import { allocateWatchOnly } from './material-pool.ts';
 
 export type { AddressOwner, AllocatedAddress, AllocatorCtx } from './address-rows.ts';
@@ -61,21 +60,12 @@ export async function allocateAddress(
   if (ctx.chains.custodyMode(network.code) === 'watch-only') return allocateWatchOnly(trx, ctx, network, owner, now);
   const seed = ctx.seed();
   const source = sourceOf(seed, network);
-  const combined = writesInWith(ctx.storage);
-  const { rows: [pooled] } = combined
-    ? await takeAndRecord(trx, { network: network.code, source, kind: owner.kind, id: owner.id, now })
-    : await takePooled(trx, { network: network.code, source });
-  let out: AllocatedAddress;
-  if (pooled) {
-    out = { address: pooled.address, path: pooled.path, qr: pooled.qr };
-  } else {
+  const { out, pooled } = await takeOrDerive(trx, ctx.storage, network.code, source, owner, now, async () => {
     // The first index a database reserves binds it to this seed (./seed-record.ts).
     await recordSeed(trx, ctx.storage, seed, now);
     const { rows: [row] } = await nextIndex(trx, { key: counterKey(network) });
-    const { address, path } = ctx.chains.families.addresses.deriver(network.address_format, seed, network.coin_type, network.chain)(Number(row!.next_index) - 1);
-    out = { address, path, qr: null };
-  }
-  if (!pooled || !combined) await recordAddress(trx, { address: out.address, network: network.code, path: out.path, kind: owner.kind, id: owner.id, now });
+    return ctx.chains.families.addresses.deriver(network.address_format, seed, network.coin_type, network.chain)(Number(row!.next_index) - 1);
+  });
   refillSoon(ctx, network, !pooled);
   return out;
 }

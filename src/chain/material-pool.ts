@@ -4,10 +4,9 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { NetworkDef } from '../registry/index.ts';
-import { writesInWith } from '../db/differences.ts';
 import { derivePooledWatch } from './address/pool-deriver.ts';
 import { CustodyMissingError } from './errors.ts';
-import { estimates, nextIndex, recordAddress, running, takeAndRecord, takePooled, type AddressOwner, type AllocatedAddress, type AllocatorCtx, type Db } from './address-rows.ts';
+import { estimates, nextIndex, running, takeOrDerive, type AddressOwner, type AllocatedAddress, type AllocatorCtx, type Db } from './address-rows.ts';
 
 /**
  * On a watch-only network: the next receiving address of the merchant's current material, never
@@ -28,19 +27,10 @@ export async function allocateWatchOnly(trx: Db, ctx: AllocatorCtx, network: Net
     .executeTakeFirst();
   if (!watchOnly || !material) throw new CustodyMissingError(network.code);
   const source = custodySource(material.id);
-  const combined = writesInWith(ctx.storage);
-  const { rows: [pooled] } = combined
-    ? await takeAndRecord(trx, { network: network.code, source, kind: owner.kind, id: owner.id, now })
-    : await takePooled(trx, { network: network.code, source });
-  let out: AllocatedAddress;
-  if (pooled) {
-    out = { address: pooled.address, path: pooled.path, qr: pooled.qr };
-  } else {
+  const { out, pooled } = await takeOrDerive(trx, ctx.storage, network.code, source, owner, now, async () => {
     const { rows: [row] } = await nextIndex(trx, { key: source });
-    const { address, path } = watchOnly.deposit(network, material.material, material.id, Number(row!.next_index) - 1);
-    out = { address, path, qr: null };
-  }
-  if (!pooled || !combined) await recordAddress(trx, { address: out.address, network: network.code, path: out.path, kind: owner.kind, id: owner.id, now });
+    return watchOnly.deposit(network, material.material, material.id, Number(row!.next_index) - 1);
+  });
   refillMaterialSoon(ctx, network, material, !pooled);
   return out;
 }
