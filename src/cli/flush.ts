@@ -82,8 +82,9 @@ export async function flushCli(args: string[], out: Out, open: () => Promise<Flu
       return 2;
     }
     const flusher = driver;
-    if (driver.kind === 'tron' && values.token?.length) {
-      out.error('--token is for EVM networks: a TRON flush moves the configured tokens and TRX');
+    // A driver whose flush takes no request (TRON's) moves the configured tokens only.
+    if (driver.flush.length === 0 && values.token?.length) {
+      out.error(`--token is for EVM networks: ${code} flushes the configured tokens and its native coin`);
       return 2;
     }
     let locked: { value: FlushReport | string[] } | null;

@@ -35,6 +35,6 @@ describe('satchel flush on TRON', () => {
   it('refuses --token on TRON', async () => {
     const r = await run(['--network', 'TRON', '--token', '0x' + '11'.repeat(20)], { kind: 'tron', custody: 'watch-only', flush: async () => [] });
     expect(r.code).toBe(2);
-    expect(r.err[0]).toMatch(/--token is for EVM networks/);
+    expect(r.err[0]).toBe('--token is for EVM networks: TRON flushes the configured tokens and its native coin');
   });
 });

@@ -99,7 +99,7 @@ describe('satchel flush', () => {
     expect(await satchel('flush', '--network', 'ETH', '--bogus')).toMatchObject({ code: 2, err: expect.stringContaining("Unknown option '--bogus'") });
     expect(await satchel('flush', '--network', 'NOPE')).toMatchObject({ code: 2, err: expect.stringContaining('NOPE') });
     expect(await satchel('flush', '--network', 'btc')).toMatchObject({
-      code: 2, err: 'BTC has no forwarders to flush: its driver (simulated) does not flush (EVM networks in watch-only custody do)',
+      code: 2, err: 'BTC has no forwarders to flush: its driver (simulated) does not flush (EVM and TRON networks in watch-only custody do)',
     });
   });
 });
