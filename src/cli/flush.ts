@@ -82,11 +82,6 @@ export async function flushCli(args: string[], out: Out, open: () => Promise<Flu
       return 2;
     }
     const flusher = driver;
-    // A driver whose flush takes no request (TRON's) moves the configured tokens only.
-    if (driver.flush.length === 0 && values.token?.length) {
-      out.error(`--token is for EVM networks: ${code} flushes the configured tokens and its native coin`);
-      return 2;
-    }
     let locked: { value: FlushReport | string[] } | null;
     try {
       locked = await ctx.storage.withLock(`scan:${code}`, LOCK_WAIT_MS, () => flusher.flush({ everyForwarder: true, tokens: values.token }));

@@ -32,9 +32,15 @@ describe('satchel flush on TRON', () => {
     });
     expect(r).toEqual({ code: 1, out: [], err: ['TRON: no relayer_key_file is configured; nothing can be flushed'] });
   });
-  it('refuses --token on TRON', async () => {
-    const r = await run(['--network', 'TRON', '--token', '0x' + '11'.repeat(20)], { kind: 'tron', custody: 'watch-only', flush: async () => [] });
-    expect(r.code).toBe(2);
-    expect(r.err[0]).toBe('--token is for EVM networks: TRON flushes the configured tokens and its native coin');
+  it('passes --token to the driver, and says its refusal', async () => {
+    const r = await run(['--network', 'TRON', '--token', '0x' + '11'.repeat(20)], {
+      kind: 'tron',
+      custody: 'watch-only',
+      flush: async (req: { tokens?: readonly string[] }) => {
+        if (req.tokens?.length) throw new Error('TRON flushes its configured tokens and TRX only: it takes no other token');
+        return [];
+      },
+    });
+    expect(r).toEqual({ code: 1, out: [], err: ['TRON flushes its configured tokens and TRX only: it takes no other token'] });
   });
 });

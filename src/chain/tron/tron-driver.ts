@@ -219,9 +219,10 @@ export class TronDriver implements ChainDriver {
    * funds above the thresholds is flushed to its cold address; returns the transactions sent.
    * Watch-only custody only. The caller holds the network's scanner lock, as for poll().
    */
-  flush(): Promise<string[]> {
+  flush(req: { tokens?: readonly string[] } = {}): Promise<string[]> {
     return this.exclusive(async () => {
       if (this.closed) throw new DriverClosedError(this.network.code);
+      if (req.tokens?.length) throw new TronSendError('invalid', `${this.network.code} flushes its configured tokens and TRX only: it takes no other token`);
       if (!this.flusher) throw new TronSendError('invalid', `${this.network.code} is in hot custody: its deposit addresses are swept, not flushed`);
       return this.flusher.run(await this.scanner.view());
     });
