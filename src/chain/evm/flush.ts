@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { ChainError, HotWalletShortError, SendRejectedError } from '../errors.ts';
+import { pendingUnits } from '../pending-units.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { parseForwarderPath } from '../watch-paths.ts';
 import { flushCall, forwarderAddress } from './forwarder/index.ts';
@@ -286,15 +287,7 @@ export class EvmFlusher {
     const held = await read('latest');
     if (held === 0n) return { units: 0n, held };
     const atDepth = await read(safe);
-    const pending = await c.db
-      .selectFrom('scan_transfers')
-      .select('amount')
-      .where('network', '=', c.code)
-      .where('to_address', '=', who.toLowerCase())
-      .where('currency', '=', asset.code)
-      .where('status', '=', 'pending')
-      .execute();
-    const unconfirmed = pending.reduce((sum, r) => sum + Decimal.parse(r.amount).toBaseUnits(asset.decimals), 0n);
+    const unconfirmed = await pendingUnits(c.db, c.code, who.toLowerCase(), asset.code, asset.decimals);
     const settled = held - unconfirmed;
     const units = atDepth < settled ? atDepth : settled;
     return { units: units > 0n ? units : 0n, held };

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { encodeFunctionData, erc20Abi, getAddress, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { ChainError, HotWalletShortError } from '../errors.ts';
+import { pendingUnits } from '../pending-units.ts';
 import { Decimal } from '../../money/decimal.ts';
 import type { EvmMovementsTable } from './schema.ts';
 import { hex, type BlockTag } from './rpc.ts';
@@ -275,15 +276,7 @@ export class EvmSweeper {
     const read = (tag: BlockTag) => (asset.contract ? c.tokenBalance(asset.contract, who, tag) : c.rpc.balance(who, tag));
     const atDepth = await read(safe);
     const latest = await read('latest');
-    const pending = await c.db
-      .selectFrom('scan_transfers')
-      .select('amount')
-      .where('network', '=', c.code)
-      .where('to_address', '=', who.toLowerCase())
-      .where('currency', '=', asset.code)
-      .where('status', '=', 'pending')
-      .execute();
-    const unconfirmed = pending.reduce((sum, r) => sum + Decimal.parse(r.amount).toBaseUnits(asset.decimals), 0n);
+    const unconfirmed = await pendingUnits(c.db, c.code, who.toLowerCase(), asset.code, asset.decimals);
     const settled = latest - unconfirmed;
     const units = atDepth < settled ? atDepth : settled;
     return units > 0n ? units : 0n;

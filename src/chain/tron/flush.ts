@@ -16,20 +16,18 @@ import type { Kysely } from 'kysely';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { hexToBytes } from '@noble/hashes/utils.js';
+import { pendingUnits } from '../pending-units.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { NodeError } from '../errors.ts';
 import { parseForwarderPath } from '../watch-paths.ts';
 import { optInt } from '../network-settings.ts';
 import { accountIdHex, toHexAddress, fromHexAddress } from './address.ts';
-import { tronAddress } from './address-format.ts';
 import { nodeMessage, type TronApi, type TronTransaction } from './api.ts';
 import { chainCosts } from './costs.ts';
 import { tronForwarderAddress, type TronForwarderDeployment } from './custody.ts';
 import { flushCallData } from './forwarder.ts';
-import type { TronSigner } from './keys.ts';
+import { keySigner, type TronSigner } from './keys.ts';
 import { TronOutgoing, TronSendError, type Intent } from './outgoing.ts';
 import type { ChainView, TronToken } from './scan.ts';
 import type { TronDB } from './schema.ts';
@@ -68,20 +66,6 @@ export function flushPolicy(v: unknown, where: string): TronFlushPolicy {
   const every = s.every_seconds === undefined ? 60 : optInt(s.every_seconds, `${where}.every_seconds`)!;
   if (every < 0) throw new Error(`${where}.every_seconds: 0 (only on demand) or more`);
   return { minNative: s.min_native === undefined ? '0' : dec(s.min_native, `${where}.min_native`), minToken, everyMs: every * 1000 };
-}
-
-/** A signer over a raw secp256k1 private key (TRON: sha256 of raw_data, 65 bytes r || s || v). */
-export function keySigner(privateKey: Uint8Array): TronSigner {
-  if (!secp256k1.utils.isValidSecretKey(privateKey)) throw new Error('not a valid secp256k1 private key');
-  const key = Uint8Array.from(privateKey);
-  const address = tronAddress(secp256k1.getPublicKey(key, false));
-  return {
-    address,
-    sign(rawData) {
-      const sig = secp256k1.sign(sha256(rawData), key, { prehash: false, format: 'recovered' });
-      return bytesToHex(sig.subarray(1)) + (27 + sig[0]!).toString(16);
-    },
-  };
 }
 
 /** Where a relayer mnemonic's key is: the first account of TRON wallets (TronLink's). */
@@ -279,10 +263,10 @@ export class TronFlusher {
       return null;
     }
     const account = await this.o.api.account(toHexAddress(address));
-    const native = (account?.balance ?? 0n) - (await this.pendingUnits(address, this.o.native.code, this.o.native.decimals));
+    const native = (account?.balance ?? 0n) - (await pendingUnits(this.o.db, this.o.network, address, this.o.native.code, this.o.native.decimals));
     const tokens: FlushPlan['tokens'] = [];
     for (const token of this.o.tokens) {
-      const units = (await this.costs.tokenBalance(token.contract, address)) - (await this.pendingUnits(address, token.code, token.decimals));
+      const units = (await this.costs.tokenBalance(token.contract, address)) - (await pendingUnits(this.o.db, this.o.network, address, token.code, token.decimals));
       if (units > 0n) tokens.push({ token, units });
     }
     return { address, cold: fwd.cold, salt: fwd.salt, native: native > 0n ? native : 0n, tokens };
@@ -362,17 +346,5 @@ export class TronFlusher {
     const r = await this.o.api.triggerConstantContract({ owner: toHexAddress(this.o.relayer!.address), contract: toHexAddress(this.o.deployment.factory), selector: FLUSH_SIGNATURE, parameter: data.slice(8) });
     if (r.result?.result !== true) throw new TronSendError('rejected', `The node would not simulate the flush: ${r.result?.code ?? ''} ${nodeMessage(r.result?.message)}`.trim());
     return r.transaction?.ret?.some((x) => (x as { ret?: string }).ret === 'FAILED') === true || (!!r.result.message && /revert/i.test(nodeMessage(r.result.message)));
-  }
-
-  private async pendingUnits(address: string, currency: string, decimals: number): Promise<bigint> {
-    const rows = await this.o.db
-      .selectFrom('scan_transfers')
-      .select('amount')
-      .where('network', '=', this.o.network)
-      .where('to_address', '=', address)
-      .where('currency', '=', currency)
-      .where('status', '=', 'pending')
-      .execute();
-    return rows.reduce((sum, r) => sum + Decimal.parse(r.amount).toBaseUnits(decimals), 0n);
   }
 }

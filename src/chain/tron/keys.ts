@@ -36,7 +36,9 @@ function signer(node: HDKey): TronSigner {
 }
 
 /** The signer of a secp256k1 secret key (32 bytes). */
-export function keySigner(key: Uint8Array): TronSigner {
+export function keySigner(privateKey: Uint8Array): TronSigner {
+  if (!secp256k1.utils.isValidSecretKey(privateKey)) throw new Error('not a valid secp256k1 private key');
+  const key = Uint8Array.from(privateKey);
   const address = tronAddress(secp256k1.getPublicKey(key, false));
   return {
     address,

@@ -12,6 +12,7 @@
 // step waits for the one before it to be final. One step per address per round.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { pendingUnits } from '../pending-units.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { NodeError } from '../errors.ts';
 import { toHexAddress } from './address.ts';
@@ -224,7 +225,7 @@ export class TronSweeper {
     }
 
     // TRX, less the bandwidth the sweep itself burns.
-    const pending = await this.pendingUnits(address, this.o.native.code, this.o.native.decimals);
+    const pending = await pendingUnits(this.o.db, this.o.network, address, this.o.native.code, this.o.native.decimals);
     const fee = this.costs.burn(res, prices, BYTES_TRANSFER, 0n);
     const value = trx - pending - fee;
     if (account && value > 0n && Decimal.fromBaseUnits(value, 6).gte(this.o.policy.minNative || '0')) {
@@ -237,20 +238,8 @@ export class TronSweeper {
   /** Confirmed balance: what the node shows now, less payments not final yet. */
   private async sweepable(token: TronToken, address: string): Promise<bigint> {
     const balance = await this.costs.tokenBalance(token.contract, address);
-    const units = balance - (await this.pendingUnits(address, token.code, token.decimals));
+    const units = balance - (await pendingUnits(this.o.db, this.o.network, address, token.code, token.decimals));
     return units > 0n ? units : 0n;
-  }
-
-  private async pendingUnits(address: string, currency: string, decimals: number): Promise<bigint> {
-    const rows = await this.o.db
-      .selectFrom('scan_transfers')
-      .select('amount')
-      .where('network', '=', this.o.network)
-      .where('to_address', '=', address)
-      .where('currency', '=', currency)
-      .where('status', '=', 'pending')
-      .execute();
-    return rows.reduce((sum, r) => sum + Decimal.parse(r.amount).toBaseUnits(decimals), 0n);
   }
 
   /** The deposit key, from the derivation path the gateway gave with the address. */
