@@ -1,7 +1,6 @@
 // Watch-only deposit addresses: each merchant's current receiving material (merchant_custody)
 // gives the next address of its own counter, and a small pool of addresses drawn ahead per material
 // (QR codes included, on the pool thread) keeps a request as cheap as one from the seed's pool.
-import { sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { NetworkDef } from '../registry/index.ts';
 import { derivePooledWatch } from './address/pool-deriver.ts';
@@ -46,11 +45,17 @@ const MATERIAL_POOL_LOW = 16;
 /** Addresses per job sent to the pool thread. */
 const MATERIAL_CHUNK = 16;
 
+/** How often a chunk is derived again when requests took its indexes meanwhile. */
+const MATERIAL_CHUNK_TRIES = 4;
+
 /**
- * Tops the pool of one material up to `target`: reserves indexes on its counter, derives and draws
- * them in small steps on this thread, stores them. Returns how many were added. A crash between the
- * reservation and the store leaves unused indexes: harmless gaps, as for the seed's pool (the
- * merchant's wallet must look past them: docs/custody.md, the gap limit).
+ * Tops the pool of one material up to `target`, in small steps: derives the addresses that follow
+ * the material's counter (and draws their QR codes) on the pool thread, then, in one transaction,
+ * moves the counter past them and stores them, only if the counter has not moved meanwhile (a
+ * request that found the pool empty derives an index itself). So the counter less the pool is
+ * always exactly the addresses handed out (what `satchel merchant custody show` reports, and what
+ * the merchant's wallet must look past: docs/custody.md, the gap limit), and a crash leaves no
+ * gaps. Returns how many were added.
  */
 export async function refillMaterialPool(
   ctx: AllocatorCtx,
@@ -62,45 +67,42 @@ export async function refillMaterialPool(
   const watchOnly = ctx.chains.family(network.code)?.watchOnly;
   if (!watchOnly) return 0;
   const source = custodySource(material.id);
+  const db = ctx.storage.db;
   const have = Number(
-    (
-      await ctx.storage.db
-        .selectFrom('address_pool')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('network', '=', network.code)
-        .where('source', '=', source)
-        .executeTakeFirstOrThrow()
-    ).n,
+    (await db.selectFrom('address_pool').select((eb) => eb.fn.countAll<number | string>().as('n')).where('network', '=', network.code).where('source', '=', source).executeTakeFirstOrThrow()).n,
   );
-  estimates(ctx.storage).set(`${network.code}|${source}`, have);
-  const k = target - have;
-  if (k <= 0 || signal?.aborted) return 0;
-  const reserved = await ctx.storage.write((trx) =>
-    trx
-      .insertInto('hd_counters')
-      .values({ key: source, next_index: k })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ next_index: sql<number>`hd_counters.next_index + ${k}` }))
-      .returning('next_index')
-      .executeTakeFirstOrThrow(),
-  );
-  const first = Number(reserved.next_index) - k;
+  const est = estimates(ctx.storage);
+  const key = `${network.code}|${source}`;
+  est.set(key, have);
   let added = 0;
-  for (let start = first; start < first + k && !signal?.aborted; start += MATERIAL_CHUNK) {
+  let tries = 0;
+  while (have + added < target && tries < MATERIAL_CHUNK_TRIES && !signal?.aborted) {
+    const counter = await db.selectFrom('hd_counters').select('next_index').where('key', '=', source).executeTakeFirst();
+    const start = Number(counter?.next_index ?? 0);
+    const count = Math.min(MATERIAL_CHUNK, target - have - added);
     // Derived, and their QR codes drawn, on the pool thread.
-    const count = Math.min(MATERIAL_CHUNK, first + k - start);
     const made = await derivePooledWatch({ watchOnly, network, material: material.material, custodyId: material.id, start, count });
     const rows: DB['address_pool'][] = made.map((m) => ({ network: network.code, source, ...m }));
     // Stored only while the material is current, its row locked so that a change of material
     // (which deletes the old material's pool) cannot pass this store unseen.
-    const current = await ctx.storage.write(async (trx) => {
+    const outcome = await ctx.storage.write(async (trx) => {
       const row = await ctx.storage.forUpdate(trx.selectFrom('merchant_custody').select('id').where('id', '=', material.id).where('replaced_at', 'is', null)).executeTakeFirst();
-      if (row) await trx.insertInto('address_pool').values(rows).execute();
-      return !!row;
+      if (!row) return 'replaced' as const;
+      const moved = start === 0 && !counter
+        ? await trx.insertInto('hd_counters').values({ key: source, next_index: count }).onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst()
+        : await trx.updateTable('hd_counters').set({ next_index: start + count }).where('key', '=', source).where('next_index', '=', start).returning('key').executeTakeFirst();
+      if (!moved) return 'taken' as const;
+      await trx.insertInto('address_pool').values(rows).execute();
+      return 'stored' as const;
     });
-    if (!current) break;
+    if (outcome === 'replaced') break;
+    if (outcome === 'taken') {
+      tries++;
+      continue;
+    }
+    tries = 0;
     added += rows.length;
-    const est = estimates(ctx.storage);
-    est.set(`${network.code}|${source}`, (est.get(`${network.code}|${source}`) ?? 0) + rows.length);
+    est.set(key, (est.get(key) ?? 0) + rows.length);
     await new Promise((r) => setImmediate(r));
   }
   return added;

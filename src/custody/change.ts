@@ -100,20 +100,21 @@ export async function changeCustody(ctx: Ctx, req: ChangeRequest): Promise<Chang
 
 /**
  * How many deposit addresses each material has handed out: its counter (src/chain/material-pool.ts)
- * less what waits in its pool, drawn ahead. What the merchant's wallet must look past (the gap
- * limit). While a refill is under way the indexes it reserved count until they are stored.
+ * less what waits in its pool, drawn ahead, read in one statement. A refill moves the counter and
+ * stores what it drew in one transaction, so this is exact while one is under way. What the
+ * merchant's wallet must look past (the gap limit).
  */
 export async function derivedCounts(ctx: Ctx, rows: ReadonlyArray<Pick<CustodyRow, 'id'>>): Promise<Map<string, number>> {
   if (rows.length === 0) return new Map();
   const sources = rows.map((r) => `custody:${r.id}`);
-  const db = ctx.storage.db;
-  const counters = await db.selectFrom('hd_counters').select(['key', 'next_index']).where('key', 'in', sources).execute();
-  const pooled = await db
-    .selectFrom('address_pool')
-    .select(['source', (eb) => eb.fn.countAll<number | string>().as('n')])
-    .where('source', 'in', sources)
-    .groupBy('source')
+  const counted = await ctx.storage.db
+    .selectFrom('hd_counters as c')
+    .select((eb) => [
+      'c.key',
+      'c.next_index',
+      eb.selectFrom('address_pool as p').select((p) => p.fn.countAll<number | string>().as('n')).whereRef('p.source', '=', 'c.key').as('pooled'),
+    ])
+    .where('c.key', 'in', sources)
     .execute();
-  const waiting = new Map(pooled.map((p) => [p.source, Number(p.n)]));
-  return new Map(counters.map((c) => [c.key.slice('custody:'.length), Math.max(0, Number(c.next_index) - (waiting.get(c.key) ?? 0))]));
+  return new Map(counted.map((c) => [c.key.slice('custody:'.length), Math.max(0, Number(c.next_index) - Number(c.pooled ?? 0))]));
 }

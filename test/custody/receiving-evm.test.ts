@@ -172,6 +172,32 @@ describe.each(await backends())('watch-only receiving on EVM ($name)', (backend)
     expect(gone).toEqual([]);
   });
 
+  it('counts exactly the addresses handed out while a refill runs, and requests racing a refill leave no gap', async () => {
+    const { refillMaterialPool } = await import('../../src/chain/allocate.ts');
+    const { derivedCounts } = await import('../../src/custody/change.ts');
+    const c = await createMerchant(g.ctx.storage.db, 'Racing shop');
+    await setMaterial(g.ctx, c.id, 'ETH', { address: COLD_A });
+    const cur = (await currentCustody(g.ctx.storage.db, c.id, 'ETH'))!;
+    const eth = g.ctx.registry.network('ETH')!;
+    let running = true;
+    const refill = refillMaterialPool(g.ctx, eth, cur).finally(() => (running = false));
+    const made = Promise.all(Array.from({ length: 5 }, () => invoice({}, c)));
+    const seen: number[] = [];
+    while (running) {
+      seen.push((await derivedCounts(g.ctx, [cur])).get(cur.id) ?? 0);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const addrs = (await made).map((r) => r.body.result.address as string);
+    // Only ever between nothing and the five handed out: never an index a refill holds in flight.
+    expect(seen.length).toBeGreaterThan(0);
+    expect(Math.max(...seen)).toBeLessThanOrEqual(5);
+    expect((await derivedCounts(g.ctx, [cur])).get(cur.id)).toBe(5);
+    // The five are the material's first five deposit addresses: no index skipped.
+    const first = new Set(Array.from({ length: 5 }, (_, i) => evmDeposit(eth, COLD_A, cur.id, i).address));
+    expect(new Set(addrs)).toEqual(first);
+    await refill;
+  });
+
   it('refuses a cold address that is one of the gateway\'s deposit addresses, or malformed, and stores nothing', async () => {
     const dep = (await g.ctx.storage.db.selectFrom('addresses').select('address').executeTakeFirstOrThrow()).address;
     await expect(setMaterial(g.ctx, b.id, 'ETH', { address: dep }, true)).rejects.toThrow(/deposit address of this gateway/);
