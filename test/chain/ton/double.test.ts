@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Address, beginCell, Cell, external, internal, loadTransaction, SendMode, storeMessage, toNano } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
-import { WalletContractV4 } from '@ton/ton';
+import { TonClient, WalletContractV4 } from '@ton/ton';
 import { startToncenterDouble, FIRST_SEQNO, type TonDouble } from './double/toncenter.ts';
 import { OP_TRANSFER_NOTIFICATION, scenario, type Scenario } from './double/scenario.ts';
 
@@ -348,5 +348,34 @@ describe('toncenter double: API key', () => {
     } finally {
       await k.close();
     }
+  });
+});
+
+describe('toncenter double: read by @ton/ton', () => {
+  it("@ton/ton's TonClient (its own schemas, over JSON-RPC) reads the same transactions, balances, get methods and fees", async () => {
+    const usdt = await s.deployJetton('USDT-4');
+    const payer = await s.payerWallet('judy');
+    const merchant = s.freshAddress('merchant-client');
+    await s.sendTon(payer, merchant, 3_000_000_000n, 'INV-CL01');
+    await usdt.mint(payer, 77n);
+
+    const client = new TonClient({ endpoint: `${d.url}/api/v2/jsonRPC` });
+    const [tx] = await client.getTransactions(merchant, { limit: 5 });
+    expect(tx!.inMessage!.body.beginParse().skip(32).loadStringTail()).toBe('INV-CL01');
+    const rest = (await get('getTransactions', { address: eq(merchant) })).body.result[0];
+    expect(tx!.hash().toString('base64')).toBe(rest.transaction_id.hash);
+    expect(await client.getBalance(payer.address)).toBe((await d.blockchain.getContract(payer.address)).balance);
+    const state = await client.getContractState(payer.address);
+    expect(state.state).toBe('active');
+    const seqno = await client.open(WalletContractV4.create({ workchain: 0, publicKey: payer.keyPair.publicKey })).getSeqno();
+    expect(seqno).toBe(1);
+    const w = await client.runMethod(usdt.master, 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(payer.address).endCell() }]);
+    expect(w.stack.readAddress().equals(await usdt.walletOf(payer))).toBe(true);
+    const transfer = payer.wallet.createTransfer({ seqno, secretKey: payer.keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: merchant, value: 1n, body: 'x' })] });
+    const fee = await client.estimateExternalMessageFee(payer.address, { body: transfer, initCode: null, initData: null, ignoreSignature: true });
+    expect(fee.source_fees.gas_fee).toBeGreaterThan(0);
+    // An empty body is not a transfer the wallet accepts: refused, as tonlib refuses it.
+    const refused = await client.estimateExternalMessageFee(payer.address, { body: beginCell().endCell(), initCode: null, initData: null, ignoreSignature: true }).catch((e: Error) => e);
+    expect(refused).toBeInstanceOf(Error);
   });
 });
