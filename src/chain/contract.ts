@@ -24,6 +24,27 @@ export interface IncomingTransfer {
   confirmations: number;
 }
 
+/** A payment to one of the gateway's receiving accounts that names no deposit of it (a payment
+ * without the comment that identifies an invoice, say). Recorded for the merchant to resolve; never
+ * credited on its own. */
+export interface UnmatchedTransfer {
+  network: string;
+  currency: string;
+  txid: string;
+  /** 0 unless a transaction carries several. */
+  index: number;
+  from: string | null;
+  /** The receiving account, in the form the family's custody material stores it. */
+  to: string;
+  /** Decimal string in currency units. */
+  amount: string;
+  /** What the payment carried instead of a known reference (a comment), when readable text. */
+  memo: string | null;
+  reason: 'no_reference' | 'unknown_reference' | 'unreadable_reference' | 'bounced';
+  blockHeight: number | null;
+  confirmations: number;
+}
+
 export interface ChainSink {
   /** A transfer to a watched address was seen, or its confirmations changed. Idempotent. */
   transfer(t: IncomingTransfer): Promise<void>;
@@ -39,6 +60,8 @@ export interface ChainSink {
   outgoing(network: string, txid: string, status: 'confirmed' | 'failed', confirmations: number): Promise<void>;
   /** One of our transactions was replaced by another paying the same (a fee bump): the payment's txid follows it. */
   outgoingReplaced?(network: string, oldTxid: string, newTxid: string): Promise<void>;
+  /** A settled payment that names no deposit (./contract.ts UnmatchedTransfer). Idempotent on (network, txid, index). */
+  unmatched?(t: UnmatchedTransfer): Promise<void>;
 }
 
 /** A payment out of the hot wallet, before it has an id. */

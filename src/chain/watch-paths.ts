@@ -5,6 +5,9 @@
 //   public key or descriptor (Bitcoin family), stored as custody row `custody id`.
 // - `forwarder:<cold address>:<salt>`: a counterfactual forwarder (EVM, TRON) that can only ever
 //   send what it holds to `cold address` (the family's own written form); `salt` is 0x and 64 hex.
+// - `reference:<custody id>/<index>`: payment reference `index` of a merchant's own account, stored as
+//   custody row `custody id`, on a chain whose payments are told apart by a comment rather than by
+//   address. The deposit's address is then a deposit key (depositKey): the account and the reference.
 
 export interface ForwarderPath {
   cold: string;
@@ -33,7 +36,43 @@ export function parseWatchPath(path: string): { custodyId: string; index: number
   return m ? { custodyId: m[1]!, index: Number(m[2]) } : null;
 }
 
+export function referencePath(custodyId: string, index: number): string {
+  if (!/^[0-9a-f-]{1,64}$/.test(custodyId)) throw new Error(`not a custody id: ${custodyId}`);
+  if (!Number.isSafeInteger(index) || index < 0) throw new Error(`not an index: ${index}`);
+  return `reference:${custodyId}/${index}`;
+}
+
+/** The custody row and index of a `reference:` path; null for any other path. */
+export function parseReferencePath(path: string): { custodyId: string; index: number } | null {
+  const m = /^reference:([0-9a-f-]{1,64})\/(\d{1,10})$/.exec(path);
+  return m ? { custodyId: m[1]!, index: Number(m[2]) } : null;
+}
+
+// No address format of any family contains '#', so a key that has one is never an address and the
+// split is unambiguous: the account is everything before the first '#'.
+const KEY_SEPARATOR = '#';
+const REFERENCE = /^[0-9A-Za-z]{1,64}$/;
+
+/**
+ * The `addresses.address` of a deposit that is paid to `account` with the payment reference
+ * `reference` (a comment the payer must send): the (network, address) key stays unique per deposit.
+ */
+export function depositKey(account: string, reference: string): string {
+  if (account === '' || account.includes(KEY_SEPARATOR)) throw new Error(`not an account: ${account}`);
+  if (!REFERENCE.test(reference)) throw new Error(`a payment reference is 1 to 64 letters and digits: ${reference}`);
+  return `${account}${KEY_SEPARATOR}${reference}`;
+}
+
+/** The account and payment reference of a deposit key; null for a plain address. */
+export function parseDepositKey(key: string): { account: string; reference: string } | null {
+  const at = key.indexOf(KEY_SEPARATOR);
+  if (at <= 0) return null;
+  const account = key.slice(0, at);
+  const reference = key.slice(at + 1);
+  return REFERENCE.test(reference) ? { account, reference } : null;
+}
+
 /** Whether the address behind this path is watch-only (no key of the gateway can spend it). */
 export function isWatchOnlyPath(path: string): boolean {
-  return path.startsWith('watch:') || path.startsWith('forwarder:');
+  return path.startsWith('watch:') || path.startsWith('forwarder:') || path.startsWith('reference:');
 }
