@@ -8,6 +8,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { FaultyNodeError } from '../errors.ts';
 import { heightNumber, intNumber, list, record } from '../node-values.ts';
 import { crc16 } from '../address/ton.ts';
+import { Builder, parseBoc, type Cell, type Slice, type TonAddress } from './cell.ts';
 
 /** A transaction of an account as getTransactions lists it, checked. */
 export interface TonTx {
@@ -171,4 +172,124 @@ export function checkRunGetMethod(method: string, v: unknown): TonGetResult {
     return { type: 'other', name: type.slice(0, 40) };
   });
   return { exitCode: exit, stack };
+}
+
+// ----------------------------------------------------------------- the transaction BOC
+
+/** The parts of a transaction (its BOC, `data`) detection reads. */
+export interface TonTxContent {
+  /** The account's 32-byte hash the transaction belongs to. */
+  account: Uint8Array;
+  lt: bigint;
+  inMsg: TonInMessage | null;
+  /** The transaction was aborted (an ordinary transaction); null when of another kind. */
+  aborted: boolean | null;
+}
+
+export interface TonInMessage {
+  /** False for an external message (a wallet's owner sending from it): never a payment. */
+  internal: boolean;
+  bounce: boolean;
+  bounced: boolean;
+  source: TonAddress | null;
+  value: bigint;
+  body: Cell | null;
+}
+
+const BOC_LIMITS = { maxBytes: 256 * 1024, maxCells: 4096, maxDepth: 256 };
+
+/**
+ * Reads a transaction's BOC: it must be the transaction the node named (its hash is the
+ * transaction id, its logical time the one listed), of `account`. What the node decoded beside it
+ * (`in_msg`, `message`) is not used: only these bytes, whose hash the id binds.
+ */
+export function readTransaction(method: string, tx: TonTx, account: Uint8Array): TonTxContent {
+  let content: TonTxContent;
+  try {
+    const roots = parseBoc(bocBytes(method, 'transaction BOC', tx.data), BOC_LIMITS);
+    if (roots.length !== 1) throw new FaultyNodeError(method, 'a transaction BOC holds more than one root');
+    const root = roots[0]!;
+    if (bytesToHex(root.hash()) !== tx.hash) throw new FaultyNodeError(method, `transaction ${tx.hash}: its BOC has another hash`);
+    content = parseTransaction(root);
+  } catch (err) {
+    if (err instanceof FaultyNodeError) throw err;
+    throw new FaultyNodeError(method, `transaction ${tx.hash}: unreadable BOC (${(err as Error).message.slice(0, 120)})`);
+  }
+  if (bytesToHex(content.account) !== bytesToHex(account)) throw new FaultyNodeError(method, `transaction ${tx.hash} belongs to another account`);
+  if (content.lt !== tx.lt) throw new FaultyNodeError(method, `transaction ${tx.hash}: listed at logical time ${tx.lt}, its BOC says ${content.lt}`);
+  return content;
+}
+
+function parseTransaction(root: Cell): TonTxContent {
+  const s = root.beginParse();
+  if (s.loadUintNumber(4) !== 0b0111) throw new Error('not a transaction');
+  const account = s.loadBuffer(32);
+  const lt = s.loadUint(64);
+  s.skip(256 + 64 + 32 + 15 + 2 + 2);
+  const msgs = s.loadRef().beginParse();
+  const inMsgCell = msgs.loadBit() ? msgs.loadRef() : null;
+  s.loadCoins();
+  if (s.loadBit()) s.loadRef(); // total_fees' extra currencies
+  s.loadRef(); // state_update
+  const aborted = readAborted(s.loadRef().beginParse());
+  return { account, lt, inMsg: inMsgCell ? parseMessage(inMsgCell) : null, aborted };
+}
+
+function parseMessage(cell: Cell): TonInMessage {
+  const s = cell.beginParse();
+  if (s.loadBit()) {
+    // ext_in_msg_info$10 (or ext_out): no value, not a payment.
+    return { internal: false, bounce: false, bounced: false, source: null, value: 0n, body: null };
+  }
+  s.loadBit(); // ihr_disabled
+  const bounce = s.loadBit();
+  const bounced = s.loadBit();
+  const source = s.loadAddress();
+  s.loadAddress(); // destination: the account, checked by the transaction's own field
+  const value = s.loadCoins();
+  if (s.loadBit()) s.loadRef(); // extra currencies
+  s.loadCoins(); // ihr_fee
+  s.loadCoins(); // fwd_fee
+  s.skip(64 + 32);
+  if (s.loadBit()) {
+    // init: Either StateInit ^StateInit
+    if (s.loadBit()) s.loadRef();
+    else {
+      if (s.loadBit()) s.skip(5);
+      if (s.loadBit()) s.skip(2);
+      for (let i = 0; i < 3; i++) if (s.loadBit()) s.loadRef();
+    }
+  }
+  let body: Cell | null;
+  if (s.loadBit()) body = s.loadRef();
+  else body = s.remainingBits === 0 && s.remainingRefs === 0 ? null : new Builder().storeSlice(s).endCell();
+  return { internal: true, bounce, bounced, source, value, body };
+}
+
+/** The `aborted` flag of an ordinary transaction's description; null for other kinds. */
+function readAborted(d: Slice): boolean | null {
+  if (d.loadUintNumber(4) !== 0) return null;
+  d.loadBit(); // credit_first
+  if (d.loadBit()) {
+    d.loadCoins();
+    if (d.loadBit()) d.loadCoins();
+    if (d.loadBit()) d.loadBit();
+  }
+  if (d.loadBit()) {
+    if (d.loadBit()) d.loadCoins();
+    d.loadCoins();
+    if (d.loadBit()) d.loadRef();
+  }
+  if (d.loadBit()) {
+    d.skip(3);
+    d.loadCoins();
+    d.loadRef();
+  } else {
+    // ComputeSkipReason: 00, 01, 10 or 110.
+    const a = d.loadBit();
+    const b = d.loadBit();
+    if (a && b) d.loadBit();
+  }
+  if (d.loadBit()) d.loadRef(); // action phase
+  return d.loadBit();
 }
