@@ -66,14 +66,12 @@ export class TonApi {
       // checks, so no digit is lost to a double.
       parsed = JSON.parse(text);
     } catch {
-      if (!res.ok) throw new NodeError(method, res.status, `HTTP ${res.status}`);
+      if (!res.ok) throw refusal(method, res.status, `HTTP ${res.status}`);
       throw new FaultyNodeError(method, 'the answer is not JSON');
     }
     const envelope = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
     if (!res.ok || envelope?.ok === false) {
-      const error = typeof envelope?.error === 'string' ? envelope.error.slice(0, 200) : `HTTP ${res.status}`;
-      if (res.status >= 500 || res.status === 429) throw new NodeUnreachableError(method, res.status, error);
-      throw new NodeError(method, res.ok ? null : res.status, error);
+      throw refusal(method, res.ok ? null : res.status, typeof envelope?.error === 'string' ? envelope.error.slice(0, 200) : `HTTP ${res.status}`);
     }
     if (!envelope || envelope.ok !== true || !('result' in envelope)) throw new FaultyNodeError(method, 'the answer is not a toncenter envelope {ok, result}');
     return envelope.result;
@@ -121,4 +119,10 @@ export class TonApi {
   async estimateFee(p: { address: string; body: string; initCode?: string; initData?: string }): Promise<unknown> {
     return this.call('estimateFee', { body: { address: p.address, body: p.body, init_code: p.initCode ?? '', init_data: p.initData ?? '', ignore_chksig: true } });
   }
+}
+
+/** A node (or a proxy) that is down, overloaded or rate-limiting says nothing yet: try later. */
+function refusal(method: string, status: number | null, error: string): NodeError {
+  if (status !== null && (status >= 500 || status === 429)) return new NodeUnreachableError(method, status, error);
+  return new NodeError(method, status, error);
 }

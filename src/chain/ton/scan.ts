@@ -241,7 +241,7 @@ export class TonScanner {
     }
     let raw: string;
     try {
-      const address = bocFromBase64(top.boc, { maxCells: 4 })[0]!.beginParse().loadAddress();
+      const address = bocFromBase64(top.boc, { maxCells: 4 }).beginParse().loadAddress();
       if (!address) throw new Error('no address');
       raw = rawOf(address);
     } catch (err) {
