@@ -29,6 +29,7 @@ import { forceRefundOutcome, walletRefundOutcome } from './wallets/refund-outcom
 import { refundOutcome } from './refunds/outcome.ts';
 import { onOutgoingEvent, onOutgoingReplaced, payoutOutcome } from './outgoing/lifecycle.ts';
 import { payoutJob } from './outgoing/sender.ts';
+import { recordUnmatched } from './unmatched/record.ts';
 
 /** The chain families this gateway knows: one line each (src/chain/<family>/index.ts). */
 export const families = new Families([
@@ -51,6 +52,9 @@ export const features: Features = {
     wallet: onWalletTransfer,
     payout: onOutgoingEvent,
     payoutReplaced: onOutgoingReplaced,
+    unmatched: async (ctx, t) => {
+      await recordUnmatched(ctx, t);
+    },
   },
   outcomes: {
     payout: payoutOutcome,

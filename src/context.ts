@@ -8,6 +8,7 @@ import type { DB, InvoicesTable, PayoutsTable } from './db/schema.ts';
 import type { Registry } from './registry/index.ts';
 import type { MerchantCache } from './merchants/store.ts';
 import type { Chains } from './chain/networks.ts';
+import type { UnmatchedTransfer } from './chain/contract.ts';
 import type { Quote, SourceStat } from './rates/service.ts';
 import type { PaymentWebhook } from './contracts/merchant-api/webhooks.ts';
 
@@ -38,6 +39,8 @@ export interface OwnerHandlers {
   payout(ctx: Ctx, network: string, txid: string, status: 'confirmed' | 'failed', confirmations: number): Promise<void>;
   /** One of our outgoing transactions was replaced by a fee bump and now goes by `newTxid`. */
   payoutReplaced(ctx: Ctx, network: string, oldTxid: string, newTxid: string): Promise<void>;
+  /** A settled payment to a receiving account that names no deposit: recorded, credited to nothing. */
+  unmatched(ctx: Ctx, transfer: UnmatchedTransfer): Promise<void>;
 }
 
 /** What an outgoing payment is for. Only `payout` rows are the merchant's payouts (API, webhooks). */

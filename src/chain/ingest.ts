@@ -52,11 +52,17 @@ export function createSink(ctx: Ctx, log: SinkLog = console): ChainSink {
         for (const t of usable) await one(t);
       }
     },
+    async unmatched(t) {
+      // Credited to nothing: recorded for the merchant to resolve (ctx.features.owners.unmatched).
+      const problem = unusable(t);
+      if (problem) return setAside(ctx, log, t, problem);
+      await ctx.features.owners.unmatched(ctx, t);
+    },
   };
 }
 
 /** Why an incoming transfer cannot be processed at all, or null. A chain can report anything. */
-function unusable(t: IncomingTransfer): string | null {
+function unusable(t: Pick<IncomingTransfer, 'amount'>): string | null {
   const amount = Decimal.tryParse(t.amount);
   if (!amount) return 'amount is not a decimal';
   if (amount.isNegative()) return 'amount is negative';
@@ -65,7 +71,7 @@ function unusable(t: IncomingTransfer): string | null {
 }
 
 /** Recorded for the operator: `set_aside_transfers`, the log, and a gauge in /metrics. */
-async function setAside(ctx: Ctx, log: SinkLog, t: IncomingTransfer, reason: string): Promise<void> {
+async function setAside(ctx: Ctx, log: SinkLog, t: Pick<IncomingTransfer, 'network' | 'txid' | 'index' | 'currency' | 'to' | 'amount'>, reason: string): Promise<void> {
   const network = t.network.toUpperCase();
   await ctx.storage.db
     .insertInto('set_aside_transfers')

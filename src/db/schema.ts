@@ -54,6 +54,38 @@ export interface DB {
   dashboard_sessions: DashboardSessionsTable;
   dashboard_login_throttle: DashboardLoginThrottleTable;
   dashboard_audit: DashboardAuditTable;
+  unmatched_payments: UnmatchedPaymentsTable;
+}
+
+/** A payment to a receiving account that named no deposit (migration 023, src/unmatched/). */
+export interface UnmatchedPaymentsTable {
+  id: string;
+  /** Null: no merchant's receiving material names `to_address`. */
+  merchant_id: string | null;
+  network: string;
+  currency: string;
+  txid: string;
+  idx: number;
+  from_address: string | null;
+  to_address: string;
+  /** Decimal string in currency units. */
+  amount: string;
+  /** Readable text the payment carried instead of a known reference. */
+  memo: string | null;
+  /** no_reference | unknown_reference | unreadable_reference | bounced */
+  reason: string;
+  block_height: number | null;
+  confirmations: number;
+  /** open | assigned | refunded */
+  status: string;
+  /** The invoice it was assigned to. */
+  invoice_id: string | null;
+  /** Who resolved it: `cli`, or the dashboard user's email. */
+  resolved_by: string | null;
+  resolved_at: number | null;
+  /** What the merchant said when marking it refunded (a txid, a note). */
+  resolution_note: string | null;
+  created_at: number;
 }
 
 export type { Generated };

@@ -6,8 +6,9 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB, WebhooksTable } from '../db/schema.ts';
 import { statement } from '../db/statement.ts';
 
-/** `custody`: a merchant's receiving material changed (src/custody/change.ts). */
-export type WebhookKind = 'payment' | 'wallet' | 'payout' | 'custody';
+/** `custody`: a merchant's receiving material changed (src/custody/change.ts); `unmatched`: a payment
+ * to its receiving account named no invoice (src/unmatched/record.ts). */
+export type WebhookKind = 'payment' | 'wallet' | 'payout' | 'custody' | 'unmatched';
 
 export interface NewWebhook {
   merchantId: string;

@@ -15,14 +15,14 @@ export function verifySignature(raw: Buffer, key: string, given: string | undefi
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-const WEBHOOK_TYPES: ReadonlySet<unknown> = new Set(['payment', 'wallet', 'payout', 'custody_changed']);
+const WEBHOOK_TYPES: ReadonlySet<unknown> = new Set(['payment', 'wallet', 'payout', 'custody_changed', 'unmatched_payment']);
 
 /**
  * Webhooks are signed with the same formula and key as requests (docs/webhooks.md), so a leaked
  * webhook body without its `sign` would pass as a signed request. No request parameter is named
- * `is_final` and none is a `type` of `payment`, `wallet`, `payout` or `custody_changed`; every
- * webhook body has one of them. A body that carries either is therefore not a request, whatever its
- * signature says.
+ * `is_final` and none is a `type` of `payment`, `wallet`, `payout`, `custody_changed` or
+ * `unmatched_payment`; every webhook body has one of them. A body that carries either is therefore
+ * not a request, whatever its signature says.
  */
 export function looksLikeWebhook(input: Record<string, unknown>): boolean {
   return Object.hasOwn(input, 'is_final') || WEBHOOK_TYPES.has(input.type);
