@@ -81,7 +81,8 @@ export async function refillMaterialPool(
     const start = Number(counter?.next_index ?? 0);
     const count = Math.min(MATERIAL_CHUNK, target - have - added);
     // Derived, and their QR codes drawn, on the pool thread.
-    const made = await derivePooledWatch({ watchOnly, network, material: material.material, custodyId: material.id, start, count });
+    const rules = ctx.chains.families.addresses.rules(network.address_format);
+    const made = await derivePooledWatch({ watchOnly, rules, network, material: material.material, custodyId: material.id, start, count });
     const rows: DB['address_pool'][] = made.map((m) => ({ network: network.code, source, ...m }));
     // Stored only while the material is current, its row locked so that a change of material
     // (which deletes the old material's pool) cannot pass this store unseen.

@@ -72,6 +72,16 @@ export function parseDepositKey(key: string): { account: string; reference: stri
   return REFERENCE.test(reference) ? { account, reference } : null;
 }
 
+/**
+ * What an invoice or static wallet records of an allocated deposit: the address the payer sends to
+ * (the account, for a deposit key) and the payment reference the payer must send with it (null for
+ * a plain address).
+ */
+export function depositParts(address: string): { address: string; reference: string | null } {
+  const key = parseDepositKey(address);
+  return key ? { address: key.account, reference: key.reference } : { address, reference: null };
+}
+
 /** Whether the address behind this path is watch-only (no key of the gateway can spend it). */
 export function isWatchOnlyPath(path: string): boolean {
   return path.startsWith('watch:') || path.startsWith('forwarder:') || path.startsWith('reference:');

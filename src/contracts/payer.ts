@@ -78,6 +78,12 @@ export const PayerInvoice = z.object({
   payment_amount: z.nullable(decimal),
   remaining: z.nullable(decimal),
   address: z.nullable(z.string()),
+  /**
+   * The comment the payer must send with the payment, where the network tells payments apart by it
+   * (the address is then the merchant's own account, shared by all its invoices); null elsewhere,
+   * and whenever `address` is. `qr_content` and `wallet_uri` carry it.
+   */
+  payment_comment: z.nullable(z.string()),
   qr_content: z.nullable(z.string()),
   wallet_uri: z.nullable(z.string()),
   confirmations: z.nullable(z.object({ current: z.number(), required: z.number() })),
@@ -120,6 +126,12 @@ export const PayerWallet = z.object({
   network_name: z.string(),
   /** Null when `unavailable`. */
   address: z.nullable(z.string()),
+  /**
+   * The comment the payer must send with the payment, where the network tells payments apart by it
+   * (the address is then the merchant's own account, shared by all its invoices); null elsewhere,
+   * and whenever `address` is. `qr_content` and `wallet_uri` carry it.
+   */
+  payment_comment: z.nullable(z.string()),
   qr_content: z.nullable(z.string()),
   wallet_uri: z.nullable(z.string()),
   merchant: PayerMerchant,

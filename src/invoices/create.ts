@@ -6,6 +6,7 @@ import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
+import { depositParts } from '../chain/watch-paths.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import { presentInvoice, type InvoiceRow } from './invoice-object.ts';
 import { allowedPairs } from './options.ts';
@@ -107,6 +108,7 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, params: Create
     payment_amount_usd: null,
     address: null,
     address_path: null,
+    payment_comment: null,
     from_address: null,
     txid: null,
     status: 'process',
@@ -149,7 +151,9 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, params: Create
     if ((await claimOrderId(trx, merchant.id, orderId, 'invoice')) !== 'invoice') throw new ValidationError({ order_id: ['validation.unique'] });
     if (fixed) {
       const a = await allocateAddress(trx, ctx, fixed.network, { kind: 'invoice', id, merchantId: merchant.id }, now).catch(noMaterial);
-      row.address = a.address;
+      const parts = depositParts(a.address);
+      row.address = parts.address;
+      row.payment_comment = parts.reference;
       row.address_path = a.path;
       qr = a.qr;
     }
@@ -171,6 +175,13 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, params: Create
 }
 
 class OrderIdTaken extends Error {}
+
+/** What the QR of an invoice's address encodes: the address, or with a payment comment the payment URI that carries it. */
+export function addressQrContent(ctx: Ctx, row: Pick<InvoiceRow, 'network' | 'address' | 'payment_comment'>): string {
+  const network = row.network ? ctx.registry.network(row.network) : undefined;
+  if (!row.address || !network || row.payment_comment === null) return row.address ?? '';
+  return ctx.chains.families.addresses.depositQrContent(network, row.address, row.payment_comment);
+}
 
 /** The invoice insert, compiled once per set of columns (db/statement.ts). */
 const insertInvoice = statementsByColumns((db, p: Record<string, unknown>, columns) =>
@@ -253,7 +264,9 @@ async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, isRefresh: boolean): Prom
     };
     if (inv.address && network) {
       const a = await allocateAddress(trx, ctx, network, { kind: 'invoice', id: inv.id, merchantId: inv.merchant_id }, now);
-      patch.address = a.address;
+      const parts = depositParts(a.address);
+      patch.address = parts.address;
+      patch.payment_comment = parts.reference;
       patch.address_path = a.path;
     }
     await trx.updateTable('invoices').set(patch).where('id', '=', inv.id).execute();
@@ -265,6 +278,6 @@ async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, isRefresh: boolean): Prom
 export async function present(ctx: Ctx, row: InvoiceRow, qr: string | null = null): Promise<Invoice> {
   return presentInvoice(row, {
     publicUrl: ctx.config.publicUrl,
-    creation: { qr: row.address ? (qr ?? (await qrDataUrl(row.address))) : null },
+    creation: { qr: row.address ? (qr ?? (await qrDataUrl(addressQrContent(ctx, row)))) : null },
   });
 }

@@ -18,7 +18,7 @@ export interface PresentOptions {
 export const PRESENTED_COLUMNS = [
   'id', 'order_id', 'amount', 'payment_amount', 'payment_amount_usd', 'payer_amount', 'exchange_rate',
   'discount_percent', 'discount', 'payer_currency', 'currency', 'comments', 'merchant_amount', 'network',
-  'address', 'from_address', 'txid', 'status', 'expired_at', 'is_final', 'additional_data', 'created_at',
+  'address', 'payment_comment', 'from_address', 'txid', 'status', 'expired_at', 'is_final', 'additional_data', 'created_at',
   'updated_at', 'commission',
 ] as const satisfies ReadonlyArray<keyof InvoiceRow>;
 
@@ -43,6 +43,7 @@ export function presentInvoice(row: PresentedInvoice, opts: PresentOptions): Inv
     merchant_amount: money(row.merchant_amount),
     network: row.network,
     address: row.address,
+    payment_comment: row.payment_comment,
     from: row.from_address,
     txid: row.txid,
     payment_status: status,

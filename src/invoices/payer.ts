@@ -4,6 +4,7 @@ import type { Ctx } from '../context.ts';
 import { BusinessError, NotFoundError } from '../errors.ts';
 import { Decimal } from '../money/decimal.ts';
 import { allocateAddress } from '../chain/allocate.ts';
+import { depositParts } from '../chain/watch-paths.ts';
 import { explorerOrigin, explorerTxUrl } from '../chain/explorer.ts';
 import { currencyNetworkLabel, type CurrencyDef, type NetworkDef } from '../registry/index.ts';
 import type { ChooseRefusal, PayerCurrencyOption, PayerEvm, PayerInvoice } from '../contracts/payer.ts';
@@ -166,7 +167,7 @@ function walletView(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): Payer
   return family.walletPay(network, ctx.config.networks[network.code], currency, explorerOrigin(ctx, network.code));
 }
 
-function uriOptions(ctx: Ctx, network: NetworkDef, currency: CurrencyDef, address: string, amount: string | null) {
+function uriOptions(ctx: Ctx, network: NetworkDef, currency: CurrencyDef, address: string, amount: string | null, reference: string | null) {
   // The chain and token the network's driver watches (the operator's settings over the registry's).
   const chain = ctx.chains.family(network.code)?.paymentTarget?.(network, ctx.config.networks[network.code], currency) ?? null;
   return {
@@ -178,6 +179,7 @@ function uriOptions(ctx: Ctx, network: NetworkDef, currency: CurrencyDef, addres
     contract: chain ? chain.contract : currency.contract,
     native: currency.native === true,
     chainId: chain ? chain.chainId : network.chain_id,
+    reference: reference ?? undefined,
   };
 }
 
@@ -203,7 +205,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     const open = inv.is_final === 0;
     if (open && rest.gt('0') && (t.confirmed.gt('0') || t.pending.gt('0'))) remaining = rest.toString();
     const due = remaining ?? inv.payer_amount!;
-    const u = uriOptions(ctx, network!, currency!, inv.address!, due);
+    const u = uriOptions(ctx, network!, currency!, inv.address!, due, inv.payment_comment);
     qr = ctx.chains.families.addresses.qrContent(u);
     uri = ctx.chains.families.addresses.paymentUri(u);
     if (open && inv.status === 'process') evm = walletView(ctx, network!, currency!);
@@ -228,6 +230,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     payment_amount: money(inv.payment_amount),
     remaining: money(remaining),
     address: chosen ? inv.address : null,
+    payment_comment: chosen ? inv.payment_comment : null,
     qr_content: qr,
     wallet_uri: uri,
     confirmations,
@@ -301,7 +304,9 @@ export async function chooseCurrency(ctx: Ctx, uuid: string, currencyCode: unkno
     if (cur.is_final === 1 || Number(cur.expired_at) * 1000 <= ctx.now()) throw refused('expired');
     const now = ctx.now();
     const a = await allocateAddress(trx, ctx, network, { kind: 'invoice', id: cur.id, merchantId: cur.merchant_id }, now);
-    const patch: Partial<InvoiceRow> = { ...priced, address: a.address, address_path: a.path, updated_at: now, version: cur.version + 1 };
+    // A deposit key (a network that tells payments apart by a comment): the account and the comment.
+    const { address, reference } = depositParts(a.address);
+    const patch: Partial<InvoiceRow> = { ...priced, address, payment_comment: reference, address_path: a.path, updated_at: now, version: cur.version + 1 };
     await trx.updateTable('invoices').set(patch).where('id', '=', cur.id).execute();
     return { ...cur, ...patch };
   });

@@ -3,6 +3,7 @@ import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
 import { PRESENTED_COLUMNS, presentInvoice, type PresentedInvoice } from './invoice-object.ts';
 import { qrDataUrl } from '../qr/png.ts';
+import { addressQrContent } from './create.ts';
 import { statement } from '../db/statement.ts';
 import { BatchedLookup } from '../db/batched-lookup.ts';
 import { gathersLookups } from '../db/differences.ts';
@@ -84,13 +85,13 @@ export async function invoiceInfo(ctx: Ctx, merchantId: string, ref: RecordRef):
 export async function invoiceQr(ctx: Ctx, merchantId: string, params: { merchant_payment_uuid: string }): Promise<{ image: string }> {
   const row = await ctx.storage.db
     .selectFrom('invoices')
-    .select(['id', 'address'])
+    .select(['id', 'network', 'address', 'payment_comment'])
     .where('merchant_id', '=', merchantId)
     .where('id', '=', params.merchant_payment_uuid)
     .executeTakeFirst();
   if (!row) throw new BusinessError(Msg.paymentNotFound);
   // Before the payer has chosen a currency there is no address yet: the QR opens the payment page.
-  return { image: await qrDataUrl(row.address ?? `${ctx.config.publicUrl}/pay/${row.id}`) };
+  return { image: await qrDataUrl(row.address ? addressQrContent(ctx, row) : `${ctx.config.publicUrl}/pay/${row.id}`) };
 }
 
 /** Invoice history: newest first, keyset cursors, date filters (src/db/history.ts). */

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.ts';
 import { BusinessError, Msg, ValidationError } from '../errors.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { allocateAddress } from '../chain/allocate.ts';
+import { depositParts } from '../chain/watch-paths.ts';
 import { receivingOffer } from '../custody/offer.ts';
 import { qrDataUrl } from '../qr/png.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
@@ -55,6 +56,7 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, params: C
     network: network.code,
     address: '',
     address_path: '',
+    payment_comment: null,
     url_callback: params.url_callback ?? merchant.default_url_callback ?? null,
     from_referral_code: params.from_referral_code,
     status: 'active',
@@ -70,7 +72,10 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, params: C
     .write(async (trx) => {
       if ((await claimOrderId(trx, merchant.id, orderId, 'wallet')) !== 'wallet') throw new ValidationError({ order_id: ['validation.unique'] });
       const a = await allocateAddress(trx, ctx, network, { kind: 'wallet', id: row.id, merchantId: merchant.id }, now);
-      row.address = a.address;
+      // A deposit key (a network that tells payments apart by a comment): the account and the comment.
+      const parts = depositParts(a.address);
+      row.address = parts.address;
+      row.payment_comment = parts.reference;
       row.address_path = a.path;
       const r = await trx
         .insertInto('static_wallets')
@@ -97,12 +102,14 @@ export async function createStaticWallet(ctx: Ctx, merchant: Merchant, params: C
 export async function walletQr(ctx: Ctx, merchantId: string, params: { wallet_address_uuid: string }): Promise<{ image: string }> {
   const w = await ctx.storage.db
     .selectFrom('static_wallets')
-    .select('address')
+    .select(['network', 'address', 'payment_comment'])
     .where('merchant_id', '=', merchantId)
     .where('id', '=', params.wallet_address_uuid)
     .executeTakeFirst();
   if (!w) throw new BusinessError(Msg.notFound);
-  return { image: await qrDataUrl(w.address) };
+  const network = ctx.registry.network(w.network);
+  const content = network && w.payment_comment !== null ? ctx.chains.families.addresses.depositQrContent(network, w.address, w.payment_comment) : w.address;
+  return { image: await qrDataUrl(content) };
 }
 
 /**

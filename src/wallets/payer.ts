@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { currencyNetworkLabel } from '../registry/index.ts';
+import { depositKey } from '../chain/watch-paths.ts';
 import { isUuid } from '../contracts/rules.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { PayerWallet } from '../contracts/payer.ts';
@@ -32,6 +33,7 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
     contract: currency.contract,
     native: currency.native === true,
     chainId: network.chain_id,
+    reference: w.payment_comment ?? undefined,
   };
   return {
     kind: 'wallet',
@@ -41,6 +43,7 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
     network: network.code,
     network_name: currencyNetworkLabel(network, currency),
     address: unavailable ? null : w.address,
+    payment_comment: unavailable ? null : w.payment_comment,
     qr_content: unavailable ? null : ctx.chains.families.addresses.qrContent(uri),
     wallet_uri: unavailable ? null : ctx.chains.families.addresses.paymentUri(uri),
     merchant: await getPublicProfile(ctx.storage.db, w.merchant_id),
@@ -54,7 +57,8 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
 /** Where a simulated payment to the wallet goes. */
 export async function walletAddress(ctx: Ctx, uuid: string): Promise<{ address: string; network: string; currency: string } | null> {
   const w = await byId(ctx, uuid);
-  return w ? { address: w.address, network: w.network, currency: w.currency } : null;
+  // The address a payment is matched by: with a payment comment, the deposit key (account and comment).
+  return w ? { address: w.payment_comment === null ? w.address : depositKey(w.address, w.payment_comment), network: w.network, currency: w.currency } : null;
 }
 
 /** The merchant's static wallet a test webhook names (uuid first, else order_id), or null. */

@@ -27,6 +27,7 @@ export function invoiceRow(merchantId: string, o: Partial<InvoiceRow> = {}): Inv
     payment_amount_usd: '15',
     address: 'TXbXyYbJm2Kk4w5yJdtwvPmfPxMWhdQhdW',
     address_path: null,
+    payment_comment: null,
     from_address: 'TXbXyYbJm2Kk4w5yJdtwvPmfPxMWhdQhdW',
     txid: '6e7e2f8a2b1c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6',
     status: 'paid',

@@ -4,9 +4,11 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { AddressFormatRules, DerivedAddress, Deriver, NetworkChain, PaymentUriOptions } from './types.ts';
-import { paymentUri, qrContent } from './uri.ts';
+import { depositKey } from '../watch-paths.ts';
+import { depositQrContent, paymentUri, qrContent, type DepositNetwork } from './uri.ts';
 
 export type { AddressFormat, AddressFormatRules, DerivedAddress, Deriver, NetworkChain, PaymentUriOptions, UriParts } from './types.ts';
+export type { DepositNetwork } from './uri.ts';
 
 const MAX_CACHED = 64;
 const derivers = new Map<string, Deriver>();
@@ -67,5 +69,13 @@ export class AddressFormats {
   /** What the payment page's QR encodes. */
   qrContent(opts: PaymentUriOptions): string {
     return qrContent(this.rules(opts.format), opts);
+  }
+
+  /**
+   * What the QR of an allocated deposit encodes (./uri.ts): `deposit` is an address or a deposit
+   * key, or, with `reference`, the account that reference is paid to (as an invoice records them).
+   */
+  depositQrContent(network: DepositNetwork, deposit: string, reference: string | null = null): string {
+    return depositQrContent(this.rules(network.address_format), network, reference === null ? deposit : depositKey(deposit, reference));
   }
 }

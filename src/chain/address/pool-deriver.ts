@@ -12,6 +12,7 @@ import type { WatchOnlyCustody } from '../family.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { cachedDeriver } from './index.ts';
 import { qrDataUrl } from '../../qr/png.ts';
+import { depositQrContent } from './uri.ts';
 
 /** What is derived: the format's rules, and the seed, coin type and chain to derive with. */
 export interface PoolRequest {
@@ -33,13 +34,15 @@ export interface PooledAddress {
   idx: number;
   address: string;
   path: string;
-  /** data:image/png;base64 QR code of the address. */
+  /** data:image/png;base64 QR code of the address (of its payment URI, for a deposit key). */
   qr: string;
 }
 
 /** Addresses of a merchant's watch-only material: derived by the family's WatchOnlyCustody, loaded by module. */
 export interface WatchRequest {
   watchOnly: WatchOnlyCustody;
+  /** The network's address format: a deposit key's QR is its payment URI (./uri.ts, depositQrContent). */
+  rules: AddressFormatRules;
   network: NetworkDef;
   material: string;
   custodyId: string;
@@ -47,10 +50,11 @@ export interface WatchRequest {
   count: number;
 }
 
-export interface WatchJob extends Omit<WatchRequest, 'watchOnly'> {
+export interface WatchJob extends Omit<WatchRequest, 'watchOnly' | 'rules'> {
   id: number;
   kind: 'watch';
   module: WatchOnlyCustody['module'];
+  format: AddressFormatRules['module'];
 }
 
 export type PoolResult = { id: number; rows: PooledAddress[] } | { id: number; error: string };
@@ -140,7 +144,7 @@ export async function derivePooledWatch(job: WatchRequest): Promise<PooledAddres
     const rows: PooledAddress[] = [];
     for (let idx = job.start; idx < job.start + job.count; idx++) {
       const { address, path } = job.watchOnly.deposit(job.network, job.material, job.custodyId, idx);
-      rows.push({ idx, address, path, qr: await qrDataUrl(address) });
+      rows.push({ idx, address, path, qr: await qrDataUrl(depositQrContent(job.rules, job.network, address)) });
       await nextTurn();
     }
     return rows;
@@ -152,8 +156,8 @@ export async function derivePooledWatch(job: WatchRequest): Promise<PooledAddres
     return await new Promise<PooledAddress[]>((resolve, reject) => {
       waiting.set(id, { resolve, reject });
       w.ref();
-      const { watchOnly, ...rest } = job;
-      w.postMessage({ ...rest, id, kind: 'watch', module: watchOnly.module } satisfies WatchJob);
+      const { watchOnly, rules, ...rest } = job;
+      w.postMessage({ ...rest, id, kind: 'watch', module: watchOnly.module, format: rules.module } satisfies WatchJob);
     }).finally(() => {
       if (waiting.size === 0) w.unref();
     });

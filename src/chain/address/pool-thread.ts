@@ -5,6 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { cachedDeriver, deriveRange } from './index.ts';
 import { qrPng } from '../../qr/png.ts';
 import type { AddressFormatRules } from './types.ts';
+import { depositQrContent } from './uri.ts';
 import type { PoolJob, PoolResult, WatchJob } from './pool-deriver.ts';
 import type { WatchOnlyCustody } from '../family.ts';
 
@@ -23,10 +24,11 @@ parentPort!.on('message', async (job: PoolJob | WatchJob) => {
     if ('kind' in job) {
       const w = ((await import(job.module.url)) as Record<string, WatchOnlyCustody | undefined>)[job.module.name];
       if (!w) throw new Error(`${job.module.url} exports no ${job.module.name}`);
+      const rules = await rulesOf(job.format);
       const rows = [];
       for (let idx = job.start; idx < job.start + job.count; idx++) {
         const { address, path } = w.deposit(job.network, job.material, job.custodyId, idx);
-        rows.push({ idx, address, path, qr: qr(address) });
+        rows.push({ idx, address, path, qr: qr(depositQrContent(rules, job.network, address)) });
       }
       parentPort!.postMessage({ id: job.id, rows } satisfies PoolResult);
       return;

@@ -67,5 +67,7 @@ export const tonAddressFormat: AddressFormatRules = {
     return (index) => ({ address: tonAddress(ed25519.getPublicKey(edChild(parent, index).key)), path: `m/44'/${coin}'/${index}'` });
   },
   isValid: isValidTon,
-  paymentUri: ({ scheme, encodedAddress, units, contract }) => `${scheme}://transfer/${encodedAddress}${uriQuery({ jetton: contract, amount: units })}`,
+  // The comment goes in `text` (what TON wallets put in the message body); for a jetton, `jetton`
+  // names the master and `amount` is in the jetton's base units.
+  paymentUri: ({ scheme, encodedAddress, units, contract, reference }) => `${scheme}://transfer/${encodedAddress}${uriQuery({ jetton: contract, amount: units, text: reference })}`,
 };

@@ -28,6 +28,9 @@ export interface PaymentUriOptions {
   contract?: string;
   native: boolean;
   chainId?: number;
+  /** The payment reference (a comment) the payer must send, on a network that tells deposits apart
+   * by it; absent elsewhere. */
+  reference?: string;
 }
 
 /** A payment URI's parts, worked out once for every format (./uri.ts). */
@@ -44,6 +47,8 @@ export interface UriParts {
   contract: string | undefined;
   native: boolean;
   chainId: number | undefined;
+  /** The payment reference the payer must send (raw text: the format encodes it); undefined when none. */
+  reference: string | undefined;
 }
 
 /**

@@ -1,4 +1,6 @@
 import { Decimal } from '../../money/decimal.ts';
+import { depositParts } from '../watch-paths.ts';
+import type { NetworkDef } from '../../registry/index.ts';
 import type { AddressFormatRules, PaymentUriOptions } from './types.ts';
 
 /** Builds a wallet payment URI by the format's rules, or null when it has no URI for this kind of payment. */
@@ -9,14 +11,33 @@ export function paymentUri(rules: AddressFormatRules, opts: PaymentUriOptions): 
   const units = amount === undefined ? undefined : toBaseUnits(amount, decimals);
   // Canonical decimal text: "1.50" and "1.5" give the same URI.
   const coins = units === undefined ? undefined : Decimal.fromBaseUnits(units, decimals).toString();
-  return rules.paymentUri({ scheme, address, encodedAddress: encodeURIComponent(address), coins, units, contract, native, chainId: opts.chainId });
+  return rules.paymentUri({ scheme, address, encodedAddress: encodeURIComponent(address), coins, units, contract, native, chainId: opts.chainId, reference: opts.reference });
 }
 
-/** What the payment page's QR encodes. Wallets handle plain addresses most reliably, except a URI the format says they read (BIP-21 with an amount). */
+/**
+ * What the payment page's QR encodes. Wallets handle plain addresses most reliably, except a URI the
+ * format says they read (BIP-21 with an amount). A payment that needs a reference always carries the
+ * URI: the plain address alone would make a payment nobody can match.
+ */
 export function qrContent(rules: AddressFormatRules, opts: PaymentUriOptions): string {
+  if (opts.reference !== undefined) return paymentUri(rules, opts) ?? opts.address;
   if (rules.qrCarriesUri && opts.native && opts.amount !== undefined) return paymentUri(rules, opts) ?? opts.address;
   return opts.address;
 }
+
+/**
+ * What the QR of an allocated deposit (the API's `address_qr_code`) encodes: the address itself, or
+ * for a deposit key (../watch-paths.ts) the format's payment URI to the account with the reference
+ * and no amount (never the key itself, which no wallet reads).
+ */
+export function depositQrContent(rules: AddressFormatRules, network: DepositNetwork, deposit: string): string {
+  const { address, reference } = depositParts(deposit);
+  if (reference === null) return address;
+  return paymentUri(rules, { format: network.address_format, scheme: network.uri_scheme, address, decimals: 0, native: true, reference }) ?? address;
+}
+
+/** What depositQrContent reads of a network. */
+export type DepositNetwork = Pick<NetworkDef, 'address_format' | 'uri_scheme'>;
 
 function toBaseUnits(amount: string, decimals: number): bigint {
   const d = Decimal.parse(amount);

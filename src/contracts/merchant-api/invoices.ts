@@ -105,6 +105,7 @@ const EXAMPLE_INVOICE: Invoice = {
   merchant_amount: '14.70',
   network: 'TRON',
   address: 'TXbXyYbJm2Kk4w5yJdtwvPmfPxMWhdQhdW',
+  payment_comment: null,
   from: null,
   txid: null,
   payment_status: 'check',

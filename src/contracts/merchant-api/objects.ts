@@ -32,6 +32,9 @@ export const Invoice = z.object({
   merchant_amount: amount.nullable(),
   network: z.string().nullable(),
   address: z.string().nullable(),
+  /** The comment the payer must send with the payment, on a network that tells invoices apart by
+   * it (the address is then the merchant's own account); null on every other network. */
+  payment_comment: z.string().nullable(),
   from: z.string().nullable(),
   txid: z.string().nullable(),
   payment_status: INVOICE_STATUS,
@@ -85,6 +88,8 @@ export const StaticWallet = z.object({
   uuid,
   order_id: z.string(),
   address: z.string(),
+  /** As on the Invoice: the comment every top-up must carry, or null. */
+  payment_comment: z.string().nullable(),
   network: z.string(),
   currency: z.string(),
   url: z.string(),

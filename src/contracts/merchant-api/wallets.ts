@@ -27,6 +27,7 @@ const EXAMPLE_WALLET: StaticWallet = {
   uuid: 'b1b1c1a6-cf0f-4a6b-8e4a-5d8f2b3c4d5e',
   order_id: 'customer-381',
   address: 'TXbXyYbJm2Kk4w5yJdtwvPmfPxMWhdQhdW',
+  payment_comment: null,
   network: 'TRON',
   currency: 'USDT',
   url: 'https://pay.example.com/pay/wallet/b1b1c1a6-cf0f-4a6b-8e4a-5d8f2b3c4d5e',

@@ -24,6 +24,9 @@ export interface InvoicesTable {
   payment_amount_usd: string | null;
   address: string | null;
   address_path: string | null;
+  /** The comment the payer must send with the payment, where a network tells invoices apart by it
+   * (`address` is then the merchant's account); null elsewhere (migration 024). */
+  payment_comment: string | null;
   from_address: string | null;
   txid: string | null;
   status: string;
@@ -61,6 +64,8 @@ export interface StaticWalletsTable {
   network: string;
   address: string;
   address_path: string;
+  /** As on invoices: the comment every top-up must carry, or null (migration 024). */
+  payment_comment: string | null;
   url_callback: string | null;
   from_referral_code: string | null;
   /** active | blocked | in_active */
