@@ -225,6 +225,6 @@ describe.each(await backends())('ton driver on the sandbox double ($name)', (bac
       await driver.poll(new RecordingSink());
       return double.requests.slice(start).map((r) => r.path.replace(/^.*\//, '')).sort();
     };
-    expect(await count(10)).toEqual(await count(20_000));
+    expect(await count(10)).toEqual(await count(100_000));
   });
 });
