@@ -33,6 +33,7 @@ import { MERCHANT_SET_USAGE, merchantSetCli } from './merchant-set.ts';
 import { MERCHANT_CUSTODY_USAGE, merchantCustodyCli } from './merchant-custody.ts';
 import { LEDGER_USAGE, ledgerCli } from './ledger.ts';
 import { FLUSH_USAGE, flushCli } from './flush.ts';
+import { UNMATCHED_USAGE, unmatchedCli } from './unmatched.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -62,6 +63,7 @@ ${API_USAGE}
 ${DB_USAGE}
 ${DOCTOR_USAGE}
 ${FLUSH_USAGE}
+${UNMATCHED_USAGE}
 Reads the same environment as the gateway (DATABASE_URL, SATCHEL_DATA_DIR, ...).`;
 
 export type Out = { log: (s: string) => void; error: (s: string) => void };
@@ -82,6 +84,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
   if (group === 'merchant' && action === 'set') return merchantSetCli(rest, out);
   if (group === 'merchant' && action === 'custody') return merchantCustodyCli(rest[0], rest.slice(1), config, out, (c) => createContext(c));
   if (group === 'ledger') return ledgerCli(action, out);
+  if (group === 'unmatched') return unmatchedCli(action, rest, config, out, (c) => createContext(c));
   if (group === 'flush') return flushCli(action === undefined ? rest : [action, ...rest], out, () => createContext(config));
   if (group === 'payouts' && action === 'list') {
     const { values } = parseArgs({ args: rest, options: { stuck: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });

@@ -28,7 +28,8 @@ async function rawState(core: DoubleCore, address: Address): Promise<RawState> {
   const st = sc.accountState;
   const active = st?.type === 'active' ? st.state : null;
   return {
-    exists: sc.account.account != null,
+    // An account the chain never touched (account_none): no transaction and nothing on it.
+    exists: !(sc.lastTransactionLt === 0n && sc.balance === 0n && st?.type !== 'active'),
     balance: sc.balance,
     code: active?.code ?? null,
     data: active?.data ?? null,

@@ -3,9 +3,11 @@
 // from contracts the sandbox executed on the real TVM; this file stores nothing it made up except
 // the masterchain seqno (below).
 //
-// Served (REST paths only, as the driver uses them): GET /api/v2/{getMasterchainInfo,
-// getTransactions, getAddressInformation, getWalletInformation}, POST /api/v2/{runGetMethod,
-// sendBocReturnHash, estimateFee}. Answers use ton-http-api's envelope `{ok: true, result}` /
+// Served: GET /api/v2/{getMasterchainInfo, getTransactions, getAddressInformation,
+// getWalletInformation}, POST /api/v2/{runGetMethod, sendBocReturnHash, estimateFee} (the REST
+// paths the driver uses), plus POST /api/v2/sendBoc and the same methods through
+// POST /api/v2/jsonRPC, so @ton/ton's TonClient (which validates every answer against its own
+// schema) can serve as an independent reader of the shapes. Answers use ton-http-api's envelope `{ok: true, result}` /
 // `{ok: false, error, code}` and its status codes: 416 "Incorrect address", 422 "Validation
 // error: ..." for a missing or mistyped parameter (FastAPI), 401 for a wrong or missing API key
 // (toncenter's key check, header `X-API-Key` or query `api_key`), 500 for what tonlib refuses (an
@@ -189,38 +191,50 @@ class Double implements TonDouble, DoubleCore {
     return out;
   }
 
-  private async route(method: string, path: string, q: URLSearchParams, body: unknown): Promise<unknown> {
-    const get = (name: string) => {
-      if (method !== 'GET') throw new ApiError(405, 'Method Not Allowed');
-      return name;
-    };
-    const post = () => {
-      if (method !== 'POST') throw new ApiError(405, 'Method Not Allowed');
-      if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(422, 'Validation error: body: field required');
-      return body as Record<string, unknown>;
-    };
-    switch (path) {
-      case '/api/v2/getMasterchainInfo':
-        get(path);
-        return this.masterchainInfo();
-      case '/api/v2/getTransactions':
-        get(path);
-        return this.transactions(q);
-      case '/api/v2/getAddressInformation':
-        get(path);
-        return accountInformation(this, parseAddress(q.get('address') ?? undefined));
-      case '/api/v2/getWalletInformation':
-        get(path);
-        return walletInformation(this, parseAddress(q.get('address') ?? undefined));
-      case '/api/v2/runGetMethod':
-        return runGetMethod(this, post());
-      case '/api/v2/sendBocReturnHash':
-        return sendBocReturnHash(this, post());
-      case '/api/v2/estimateFee':
-        return estimateFee(this, post());
-      default:
-        throw new ApiError(404, 'Not Found');
-    }
+  // Each API method by name, with the HTTP verb its REST path takes; the JSON-RPC endpoint reaches
+  // the same handlers (GET methods read their params as the query string).
+  private readonly methods: Record<string, { verb: 'GET'; run: (q: URLSearchParams) => unknown } | { verb: 'POST'; run: (body: Record<string, unknown>) => unknown }> = {
+    getMasterchainInfo: { verb: 'GET', run: () => this.masterchainInfo() },
+    getTransactions: { verb: 'GET', run: (q) => this.transactions(q) },
+    getAddressInformation: { verb: 'GET', run: (q) => accountInformation(this, parseAddress(q.get('address') ?? undefined)) },
+    getWalletInformation: { verb: 'GET', run: (q) => walletInformation(this, parseAddress(q.get('address') ?? undefined)) },
+    runGetMethod: { verb: 'POST', run: (b) => runGetMethod(this, b) },
+    sendBocReturnHash: { verb: 'POST', run: (b) => sendBocReturnHash(this, b) },
+    sendBoc: { verb: 'POST', run: async (b) => (await sendBocReturnHash(this, b), { '@type': 'ok', '@extra': this.extra() }) },
+    estimateFee: { verb: 'POST', run: (b) => estimateFee(this, b) },
+  };
+
+  private method(name: string) {
+    return Object.hasOwn(this.methods, name) ? this.methods[name] : undefined;
+  }
+
+  private async call(name: string, q: URLSearchParams, body: unknown): Promise<unknown> {
+    const m = this.method(name);
+    if (!m) throw new ApiError(404, 'Not Found');
+    if (m.verb === 'GET') return m.run(q);
+    if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(422, 'Validation error: body: field required');
+    return m.run(body as Record<string, unknown>);
+  }
+
+  private async route(verb: string, path: string, q: URLSearchParams, body: unknown): Promise<unknown> {
+    if (!path.startsWith('/api/v2/')) throw new ApiError(404, 'Not Found');
+    const name = path.slice('/api/v2/'.length);
+    const m = this.method(name);
+    if (m && m.verb !== verb) throw new ApiError(405, 'Method Not Allowed');
+    return this.call(name, q, body);
+  }
+
+  /** ton-http-api's /jsonRPC: `{method, params, id}` answered as `{ok, result, jsonrpc, id}` (what @ton/ton's TonClient speaks). */
+  private async jsonRpc(body: unknown): Promise<{ status: number; payload: unknown }> {
+    const req = (body ?? {}) as { method?: unknown; params?: unknown; id?: unknown };
+    const id = req.id ?? null;
+    const name = typeof req.method === 'string' ? req.method : '';
+    const m = this.method(name);
+    if (!m) return { status: 422, payload: { ok: false, error: 'Unknown method', jsonrpc: '2.0', id } };
+    const params = (req.params && typeof req.params === 'object' ? req.params : {}) as Record<string, unknown>;
+    const q = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
+    const result = await this.call(name, q, params);
+    return { status: 200, payload: { ok: true, result, jsonrpc: '2.0', id } };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -246,6 +260,10 @@ class Double implements TonDouble, DoubleCore {
       }
     }
     try {
+      if (u.pathname === '/api/v2/jsonRPC' && req.method === 'POST') {
+        const r = await this.jsonRpc(body);
+        return send(r.status, r.payload);
+      }
       const result = await this.route(req.method ?? 'GET', u.pathname, u.searchParams, body);
       send(200, { ok: true, result });
     } catch (e) {
