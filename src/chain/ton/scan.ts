@@ -119,7 +119,7 @@ export class TonScanner {
 
   private async scanWallet(w: Wallet, seqno: number): Promise<void> {
     const { db, network } = this.o;
-    const row = await db.selectFrom('ton_cursors').selectAll().where('network', '=', network).where('account', '=', w.raw).executeTakeFirst();
+    const row = await db.selectFrom('account_cursors').selectAll().where('network', '=', network).where('account', '=', w.raw).executeTakeFirst();
     const cursor = row ? { lt: BigInt(row.lt), hash: row.hash } : null;
     const { found, newest } = await this.walk(w, cursor);
     if (!newest) return;
@@ -127,13 +127,13 @@ export class TonScanner {
     await familyWrite(this.o.storage, db, async (trx) => {
       if (found.length) {
         await trx
-          .insertInto('ton_seen')
+          .insertInto('account_seen')
           .values(found.map((f) => ({ ...f, network, seen_seqno: seqno, settled: 0, created_at: now, updated_at: now })))
           .onConflict((oc) => oc.columns(['network', 'txid', 'idx']).doNothing())
           .execute();
       }
       await trx
-        .insertInto('ton_cursors')
+        .insertInto('account_cursors')
         .values({ network, account: w.raw, lt: newest.lt.toString(), hash: newest.hashB64, updated_at: now })
         .onConflict((oc) => oc.columns(['network', 'account']).doUpdateSet({ lt: newest.lt.toString(), hash: newest.hashB64, updated_at: now }))
         .execute();
@@ -252,12 +252,12 @@ export class TonScanner {
   }
 
   /**
-   * Reports what waits in ton_seen: a transfer at each poll with its confirmations (the seqno's
+   * Reports what waits in account_seen: a transfer at each poll with its confirmations (the seqno's
    * advance since it was seen) until it settles; an unmatched payment once, when settled.
    */
   private async settle(sink: ChainSink, seqno: number): Promise<void> {
     const { db, network, confirmations } = this.o;
-    const open = await db.selectFrom('ton_seen').selectAll().where('network', '=', network).where('settled', '=', 0).execute();
+    const open = await db.selectFrom('account_seen').selectAll().where('network', '=', network).where('settled', '=', 0).execute();
     // Oldest first (logical times are decimal text: compared as numbers).
     open.sort((a, b) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : BigInt(a.lt) > BigInt(b.lt) ? 1 : 0));
     for (const r of open) {
@@ -273,7 +273,7 @@ export class TonScanner {
         }
       }
       if (settled) {
-        await db.updateTable('ton_seen').set({ settled: 1, updated_at: this.o.now() }).where('network', '=', network).where('txid', '=', r.txid).where('idx', '=', r.idx).execute();
+        await db.updateTable('account_seen').set({ settled: 1, updated_at: this.o.now() }).where('network', '=', network).where('txid', '=', r.txid).where('idx', '=', r.idx).execute();
       }
     }
   }

@@ -1,4 +1,4 @@
-// Tables of the `ton` driver (created by src/db/migrations/025_ton_cursors.ts), kept apart from
+// Tables of the `ton` driver (created by src/db/migrations/025_account_scans.ts), kept apart from
 // src/db/schema.ts: only the driver reads them, through a `Kysely<TonDB>` view of the storage.
 // Accounts are raw (`0:<64 hex>`); amounts decimal strings; logical times decimal text.
 import type { Kysely } from 'kysely';
@@ -40,8 +40,8 @@ export interface TonSeenTable {
 }
 
 export interface TonTables {
-  ton_cursors: TonCursorsTable;
-  ton_seen: TonSeenTable;
+  account_cursors: TonCursorsTable;
+  account_seen: TonSeenTable;
 }
 
 export type TonDB = DB & TonTables;
