@@ -21,6 +21,7 @@ import { simulatedFamily } from './chain/simulated/index.ts';
 import { evmFamily } from './chain/evm/index.ts';
 import { bitcoinFamily } from './chain/bitcoin/index.ts';
 import { tronFamily } from './chain/tron/index.ts';
+import { tonFamily } from './chain/ton/index.ts';
 import { enqueueInvoiceWebhook, expireDue, reconcileInvoice } from './invoices/lifecycle.ts';
 import { chooseCurrency, payerChoices } from './invoices/payer.ts';
 import { onWalletTransfer } from './wallets/topups.ts';
@@ -37,6 +38,7 @@ export const families = new Families([
   evmFamily,
   bitcoinFamily,
   tronFamily,
+  tonFamily,
 ]);
 
 /** Every family's drivers, by the name a network's `driver` setting gives. */

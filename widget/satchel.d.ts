@@ -49,6 +49,8 @@ export interface SatchelInvoice {
   payment_amount: string | null;
   remaining: string | null;
   address: string | null;
+  /** The comment the payer must send with the payment where the network needs one (TON); else null. */
+  payment_comment: string | null;
   qr_content: string | null;
   wallet_uri: string | null;
   confirmations: { current: number; required: number } | null;
@@ -95,6 +97,8 @@ export interface SatchelWallet {
   network_name: string;
   /** Null when `unavailable`. */
   address: string | null;
+  /** The comment the payer must send with the payment where the network needs one (TON); else null. */
+  payment_comment: string | null;
   qr_content: string | null;
   wallet_uri: string | null;
   merchant: SatchelMerchant;

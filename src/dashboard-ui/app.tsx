@@ -17,6 +17,7 @@ const NewPayout = lazyView(() => import('./payouts.tsx').then((m) => m.NewPayout
 const Wallets = lazyView(() => import('./wallets.tsx').then((m) => m.Wallets));
 const WalletDetail = lazyView(() => import('./wallets.tsx').then((m) => m.WalletDetail));
 const Webhooks = lazyView(() => import('./webhooks.tsx').then((m) => m.Webhooks));
+const Unmatched = lazyView(() => import('./unmatched.tsx').then((m) => m.Unmatched));
 const Settings = lazyView(() => import('./settings.tsx').then((m) => m.Settings));
 
 const NAV: Array<{ to: string; label: string }> = [
@@ -25,6 +26,7 @@ const NAV: Array<{ to: string; label: string }> = [
   { to: '/wallets', label: 'Wallets' },
   { to: '/payouts', label: 'Payouts' },
   { to: '/webhooks', label: 'Webhooks' },
+  { to: '/unmatched', label: 'Unmatched' },
   { to: '/settings', label: 'Settings' },
 ];
 
@@ -41,6 +43,7 @@ function View({ path }: { path: string }) {
   if (path === '/payouts') return <Payouts />;
   if (path === '/payouts/new') return <NewPayout />;
   if (parts[0] === 'payouts' && parts[1] && UUID.test(parts[1])) return <PayoutDetail id={parts[1]} />;
+  if (path === '/unmatched') return <Unmatched />;
   if (path === '/settings') return <Settings />;
   return (
     <section class="view">

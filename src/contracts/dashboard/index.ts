@@ -5,3 +5,4 @@ export { moneyApi } from './money.ts';
 export { walletApi } from './wallets.ts';
 export { readinessApi } from './readiness.ts';
 export { custodyApi } from './custody.ts';
+export { unmatchedApi } from './unmatched.ts';

@@ -11,6 +11,7 @@ import { moneyRoutes } from './money-routes.ts';
 import { walletRoutes } from './wallet-routes.ts';
 import { readinessRoutes } from './readiness-routes.ts';
 import { custodyRoutes } from './custody-routes.ts';
+import { unmatchedRoutes } from './unmatched-routes.ts';
 
 export const DASHBOARD_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
@@ -38,5 +39,5 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: Ctx, distDir = 
     if (path.startsWith('/assets/')) return reply.code(404).send({ state: 1, message: 'Not found' });
     return servePage(req, reply); // client-side routes
   });
-  await app.register(dashboardApi, { prefix: API_PREFIX, ctx, groups: [authRoutes, invoiceRoutes, moneyRoutes, walletRoutes, readinessRoutes, custodyRoutes] });
+  await app.register(dashboardApi, { prefix: API_PREFIX, ctx, groups: [authRoutes, invoiceRoutes, moneyRoutes, walletRoutes, readinessRoutes, custodyRoutes, unmatchedRoutes] });
 }

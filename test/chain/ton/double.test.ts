@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Address, beginCell, Cell, external, internal, loadTransaction, SendMode, storeMessage, toNano } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
-import { TonClient, WalletContractV4 } from '@ton/ton';
+import { TonClient, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { startToncenterDouble, FIRST_SEQNO, type TonDouble } from './double/toncenter.ts';
 import { OP_TRANSFER_NOTIFICATION, scenario, type Scenario } from './double/scenario.ts';
 
@@ -306,6 +306,20 @@ describe('toncenter double: accounts, sending and fees', () => {
     expect((await get('getTransactions', { address: eq(to) })).body.result).toHaveLength(1);
     const garbage = await post('sendBocReturnHash', { boc: 'bm90IGEgYm9j' });
     expect(garbage.body.ok).toBe(false);
+  });
+
+  it('a wallet v5r1 deployed by its first signed transfer through sendBocReturnHash reads as "wallet v5 r1" with its seqno', async () => {
+    const funder = await s.payerWallet('kim');
+    const key = keyPairFromSeed(Buffer.alloc(32, 9));
+    const wallet = WalletContractV5R1.create({ publicKey: key.publicKey });
+    await s.sendTon(funder, wallet.address, toNano('3'), null);
+    const to = s.freshAddress('v5-dest');
+    const transfer = wallet.createTransfer({ seqno: 0, secretKey: key.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRORS, messages: [internal({ to, value: toNano('0.5'), bounce: false, body: 'memo-v5' })] });
+    const ext = beginCell().store(storeMessage(external({ to: wallet.address, init: wallet.init, body: transfer }))).endCell();
+    expect((await post('sendBocReturnHash', { boc: ext.toBoc().toString('base64') })).body.ok).toBe(true);
+    const w = (await get('getWalletInformation', { address: wallet.address.toRawString() })).body.result;
+    expect(w).toMatchObject({ wallet: true, wallet_type: 'wallet v5 r1', seqno: 1, account_state: 'active', is_signature_allowed: true });
+    expect((await get('getTransactions', { address: eq(to) })).body.result[0].in_msg.message).toBe('memo-v5');
   });
 
   it('bounces a bounceable payment to an address without a contract and one to a rejecting contract', async () => {

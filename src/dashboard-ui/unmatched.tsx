@@ -1,0 +1,170 @@
+// Unmatched payments: money that arrived at the merchant's own receiving account without the
+// comment that names an invoice. It is in the merchant's wallet but credited to nothing until the
+// merchant says what it was for: assigned to an invoice (credited as a payment to it) or marked
+// refunded (the merchant sent it back itself; the gateway moves nothing). Owners and admins act;
+// viewers see the list.
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { formText } from './api.ts';
+import { unmatchedApi, type UnmatchedAssigned, type UnmatchedPayment } from '../contracts/dashboard/unmatched.ts';
+import { useStore } from './store.ts';
+import { amount, time } from './format.ts';
+import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
+
+const REASONS: Record<string, string> = {
+  no_reference: 'No comment',
+  unknown_reference: 'A comment that names no invoice',
+  unreadable_reference: 'A comment that is not text',
+  bounced: 'Bounced',
+};
+
+const FILTERS = ['open', 'assigned', 'refunded', 'all'] as const;
+
+export function Unmatched() {
+  const { api, me } = useStore();
+  const [status, setStatus] = useState<(typeof FILTERS)[number]>('open');
+  const data = useLoad(() => api.get(unmatchedApi.list, { status }), [status]);
+  return (
+    <Page title="Unmatched payments">
+      <p class="muted">
+        Payments that reached your receiving account without the comment that names an invoice. They count in no balance until you assign one to an
+        invoice or mark it refunded.
+      </p>
+      <div class="field">
+        <label for="unmatched-status">Show</label>
+        <select id="unmatched-status" value={status} onChange={(e) => setStatus((e.currentTarget as HTMLSelectElement).value as (typeof FILTERS)[number])}>
+          {FILTERS.map((f) => (
+            <option key={f} value={f}>
+              {f === 'all' ? 'All' : f[0]!.toUpperCase() + f.slice(1)}
+            </option>
+          ))}
+        </select>
+      </div>
+      {data.error ? (
+        <Problem error={data.error} />
+      ) : !data.data ? (
+        <Loading />
+      ) : (
+        <UnmatchedList
+          items={data.data.items}
+          canManage={me.value?.can_manage === true}
+          assign={(id, invoice) => api.post(unmatchedApi.assign, { invoice }, { id })}
+          refunded={(id, note) => api.post(unmatchedApi.refunded, { note }, { id })}
+          onChanged={data.reload}
+        />
+      )}
+    </Page>
+  );
+}
+
+export interface UnmatchedListProps {
+  items: readonly UnmatchedPayment[];
+  canManage: boolean;
+  assign(id: string, invoice: string): Promise<UnmatchedAssigned>;
+  refunded(id: string, note: string | undefined): Promise<UnmatchedPayment>;
+  /** After a change: the list is read again. */
+  onChanged?(): void;
+}
+
+export function UnmatchedList(props: UnmatchedListProps) {
+  const [done, setDone] = useState<string | null>(null);
+  if (props.items.length === 0 && !done) return <p class="muted">No unmatched payments here.</p>;
+  return (
+    <>
+      {done && (
+        <p class="notice tone-ok" role="status">
+          {done}
+        </p>
+      )}
+      <ul class="stack plain" aria-label="Unmatched payments">
+        {props.items.map((p) => (
+          <li key={p.id}>
+            <PaymentCard
+              p={p}
+              {...props}
+              onDone={(text) => {
+                setDone(text);
+                props.onChanged?.();
+              }}
+            />
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function PaymentCard({ p, canManage, assign, refunded, onDone }: UnmatchedListProps & { p: UnmatchedPayment; onDone: (text: string) => void }) {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const act = async (e: Event, run: (form: FormData) => Promise<string>) => {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      onDone(await run(new FormData(e.currentTarget as HTMLFormElement)));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const title = `${amount(p.amount, p.currency)} on ${p.network}`;
+  return (
+    <Card title={title}>
+      <Facts
+        rows={[
+          ['Status', <Badge value={p.status} />],
+          ['Received', time(p.created_at)],
+          ['From', p.from === null ? null : <span class="mono break">{p.from}</span>],
+          ['To', <span class="mono break">{p.to}</span>],
+          [p.memo !== null ? 'Comment' : 'Why unmatched', p.memo !== null ? <q class="break">{p.memo}</q> : (REASONS[p.reason] ?? p.reason)],
+          ['Transaction', <span class="mono break">{p.txid}</span>],
+          ...(p.invoice_id ? ([['Invoice', <Link to={`/invoices/${p.invoice_id}`}>{p.invoice_id}</Link>]] as Array<[string, ComponentChildren]>) : []),
+          ...(p.status !== 'open' ? ([['Resolved', `${time(p.resolved_at)} by ${p.resolved_by ?? '—'}${p.note ? `: ${p.note}` : ''}`]] as Array<[string, ComponentChildren]>) : []),
+        ]}
+      />
+      {canManage && p.status === 'open' && (
+        <div class="stack">
+          <form
+            class="stack-form"
+            aria-label={`Assign ${title} to an invoice`}
+            noValidate
+            onSubmit={(e) =>
+              act(e, async (form) => {
+                const r = await assign(p.id, (formText(form, 'invoice') ?? '').trim());
+                return `Assigned to invoice ${r.invoice.id}: the invoice is now ${r.invoice.status.replace(/_/g, ' ')}.`;
+              })
+            }
+          >
+            <Field id={`um-${p.id}-invoice`} label="Invoice uuid" hint="An invoice of yours on the same network and currency that is not final.">
+              {(fid, by) => <input id={fid} name="invoice" required autoComplete="off" spellcheck={false} class="mono" aria-describedby={by} />}
+            </Field>
+            <button class="btn primary" type="submit" disabled={busy}>
+              Assign
+            </button>
+          </form>
+          <form
+            class="stack-form"
+            aria-label={`Mark ${title} refunded`}
+            noValidate
+            onSubmit={(e) =>
+              act(e, async (form) => {
+                await refunded(p.id, formText(form, 'note'));
+                return `Marked refunded: ${title} is closed, credited to nothing.`;
+              })
+            }
+          >
+            <Field id={`um-${p.id}-note`} label="Refund note (optional)" hint="The transaction you sent it back with, or a note. The gateway moves no funds.">
+              {(fid, by) => <input id={fid} name="note" autoComplete="off" aria-describedby={by} />}
+            </Field>
+            <button class="btn" type="submit" disabled={busy}>
+              Mark refunded
+            </button>
+          </form>
+        </div>
+      )}
+      <Problem error={error} />
+    </Card>
+  );
+}
