@@ -265,6 +265,27 @@ describe.each(await backends())('ton driver on the sandbox double ($name)', (bac
     expect(sink.credited()).toHaveLength(21);
   });
 
+  it('does not credit a bounceable payment the receiving contract refused (it went back), but credits a non-bounceable one', async () => {
+    const refuser = await sc.deployRejecter('refusing shop');
+    const driver = makeDriver();
+    const friendly = refuser.toString({ bounceable: false });
+    driver.watch([
+      { address: depositKey(friendly, 'Back1'), path: 'reference:r/0' },
+      { address: depositKey(friendly, 'Kept1'), path: 'reference:r/1' },
+    ]);
+    const sink = new RecordingSink();
+    await driver.poll(sink);
+    const back = await sc.sendTon(payer, refuser, toNano('1'), 'Back1', { bounce: true });
+    const kept = await sc.sendTon(payer, refuser, toNano('2'), 'Kept1', { bounce: false });
+    // The sandbox ran both: the contract threw on each.
+    expect(back.received?.description.type === 'generic' && back.received.description.aborted).toBe(true);
+    expect(kept.received?.description.type === 'generic' && kept.received.description.aborted).toBe(true);
+    await driver.poll(sink);
+    double.tick();
+    await driver.poll(sink);
+    expect(sink.credited().map((t) => [t.to, t.amount])).toEqual([[depositKey(friendly, 'Kept1'), '2']]);
+  });
+
   it('answers status with the masterchain seqno and the configured chain; payouts are refused', async () => {
     const driver = makeDriver({ network: 'testnet' });
     const s = await driver.status();
