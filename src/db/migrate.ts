@@ -24,6 +24,7 @@ import * as m021 from './migrations/021_scan_tables.ts';
 import * as m022 from './migrations/022_merchant_custody.ts';
 import * as m023 from './migrations/023_unmatched_payments.ts';
 import * as m024 from './migrations/024_payment_comment.ts';
+import * as m025 from './migrations/025_account_scans.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '022_merchant_custody': m022,
   '023_unmatched_payments': m023,
   '024_payment_comment': m024,
+  '025_account_scans': m025,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -7,13 +7,15 @@ import { tonAddressFormat } from '../address/ton.ts';
 import { configuredTonNetwork, tonWatchOnly } from './custody.ts';
 import { parseTonAddress, tonFriendly, TonAddressError, type TonAddress } from './address.ts';
 import { depositKey, parseDepositKey } from '../watch-paths.ts';
+import { tonDriverFactory } from './config.ts';
+import { TON_DRIVER } from './custody.ts';
 
 export { TON_DRIVER } from './custody.ts';
 
 /** The TON family as the composition root lists it. */
 export const tonFamily: ChainFamily = {
   name: 'ton',
-  drivers: {},
+  drivers: { [TON_DRIVER]: tonDriverFactory },
   addressFormats: { ton: tonAddressFormat },
   custody: ['watch-only'],
   watchOnly: tonWatchOnly,
