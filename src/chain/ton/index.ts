@@ -1,7 +1,8 @@
 // The TON family: Toncoin and jettons (USDT) on workchain 0. Receiving is watch-only only: every
 // payment goes to the merchant's own wallet with a comment naming the invoice (./custody.ts), so
-// the gateway never needs a TON key to receive. Its driver, for a toncenter-compatible HTTP API,
-// is added to `drivers` by name `ton` (TON_DRIVER); until then the simulated driver serves TON.
+// the gateway never needs a TON key to receive. Its driver (`ton`) reads a toncenter-compatible
+// HTTP API v2. No `expectedChain`: those API methods do not say which chain they serve, so the
+// driver can only echo the configured `network`, and comparing that with itself would prove nothing.
 import type { ChainFamily } from '../family.ts';
 import { tonAddressFormat } from '../address/ton.ts';
 import { configuredTonNetwork, tonWatchOnly } from './custody.ts';
@@ -9,6 +10,7 @@ import { parseTonAddress, tonFriendly, TonAddressError, type TonAddress } from '
 import { depositKey, parseDepositKey } from '../watch-paths.ts';
 import { tonDriverFactory } from './config.ts';
 import { TON_DRIVER } from './custody.ts';
+import { TON_NODE_LIMITS } from './limits.ts';
 
 export { TON_DRIVER } from './custody.ts';
 
@@ -21,6 +23,7 @@ export const tonFamily: ChainFamily = {
   watchOnly: tonWatchOnly,
   configuredNetwork: configuredTonNetwork,
   canonicalAddress: canonicalTonAddress,
+  nodeLimits: TON_NODE_LIMITS,
   // The hash of the merchant wallet's receiving transaction, 64 lower-case hex digits as given.
   txid: (hex) => hex.toLowerCase(),
 };
