@@ -5,7 +5,7 @@ import { isRtlLocale, useI18n, useT } from './i18n/index.ts';
 import { formatAmount } from './format.ts';
 import { qrDataUrl } from './qr.ts';
 import { useStore } from './store.ts';
-import { CheckGlyph, CopyGlyph, WalletGlyph } from './icons.tsx';
+import { CheckGlyph, CopyGlyph, WalletGlyph, WarnGlyph } from './icons.tsx';
 import { walletHref, webHref } from '../ui-kit/links.ts';
 import { copyText } from '../ui-kit/clipboard.ts';
 
@@ -32,7 +32,7 @@ export function useAmount(): (value: string, currency: string, exact?: boolean) 
   return (value, currency, exact = false) => `${open}${formatAmount(value, currency, locale, exact)}${close}`;
 }
 
-export function CopyButton({ text, label }: { text: string; label: string }) {
+export function CopyButton({ text, label, describedBy }: { text: string; label: string; describedBy?: string }) {
   const t = useT();
   const store = useStore();
   const [copied, setCopied] = useState(false);
@@ -51,7 +51,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   return (
     // Short visible text fits beside the field's label on a 320 px phone; the name says what is
     // copied and contains the visible word (WCAG 2.5.3).
-    <button type="button" class={copied ? 'copy is-copied' : 'copy'} onClick={copy} aria-label={copied ? undefined : label}>
+    <button type="button" class={copied ? 'copy is-copied' : 'copy'} onClick={copy} aria-label={copied ? undefined : label} aria-describedby={describedBy}>
       {copied ? <CheckGlyph /> : <CopyGlyph />}
       <span>{copied ? t('copied') : t('copy')}</span>
     </button>
@@ -66,21 +66,42 @@ export function Field(props: {
   copy: string;
   copyLabel: string;
   mono?: boolean;
+  /** Set apart from the other fields: something the payer must not leave out. */
+  strong?: boolean;
+  /** The id of a note the copy button is described by (a warning about this value). */
+  describedBy?: string;
   children?: ComponentChildren;
 }) {
   return (
-    <div class="field">
+    <div class={props.strong ? 'field field-strong' : 'field'}>
       <div class="field-head">
         <span class="label" id={`${props.id}-label`}>
           {props.label}
         </span>
-        <CopyButton text={props.copy} label={props.copyLabel} />
+        <CopyButton text={props.copy} label={props.copyLabel} describedBy={props.describedBy} />
       </div>
       <p class={props.mono ? 'value mono' : 'value'} id={props.id}>
         {props.value}
       </p>
       {props.children}
     </div>
+  );
+}
+
+/**
+ * The comment a payment must carry, where the network tells payments apart by it: set apart, with
+ * its own copy button, and the warning that a payment without it cannot be matched (which the
+ * copy button is described by, so a screen reader says it too).
+ */
+export function CommentField({ comment }: { comment: string }) {
+  const t = useT();
+  return (
+    <>
+      <Field id="comment" label={t('comment')} value={comment} copy={comment} copyLabel={t('copy_comment')} mono strong describedBy="comment-note" />
+      <Notice tone="warn" icon={<WarnGlyph />} id="comment-note">
+        {t('comment_warning')}
+      </Notice>
+    </>
   );
 }
 
@@ -137,11 +158,11 @@ export function StoreLink({ url, label, primary }: { url: string | null; label: 
   );
 }
 
-export function Notice({ tone, icon, children }: { tone: 'warn' | 'info'; icon: JSX.Element; children: ComponentChildren }) {
+export function Notice({ tone, icon, id, children }: { tone: 'warn' | 'info'; icon: JSX.Element; id?: string; children: ComponentChildren }) {
   return (
     <div class={`notice notice-${tone}`}>
       {icon}
-      <p>{children}</p>
+      <p id={id}>{children}</p>
     </div>
   );
 }

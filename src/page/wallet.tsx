@@ -1,7 +1,7 @@
 // A static wallet: a standing address for top-ups, without amount or countdown.
 import { useT } from './i18n/index.ts';
 import type { PayerWallet } from '../contracts/payer.ts';
-import { CoinIcon, Field, Hero, Notice, OpenWallet, Qr } from './ui.tsx';
+import { CoinIcon, CommentField, Field, Hero, Notice, OpenWallet, Qr } from './ui.tsx';
 import { LockGlyph, WarnGlyph } from './icons.tsx';
 
 export function WalletView({ wallet }: { wallet: PayerWallet }) {
@@ -35,6 +35,7 @@ export function WalletView({ wallet }: { wallet: PayerWallet }) {
       <p class="lead">{t('wallet_body', vars)}</p>
       <Qr content={wallet.qr_content} alt={t('qr_alt_wallet', { address: wallet.address })} />
       <Field id="address" label={t('address')} value={wallet.address} copy={wallet.address} copyLabel={t('copy_address')} mono />
+      {wallet.payment_comment && <CommentField comment={wallet.payment_comment} />}
       <Notice tone="warn" icon={<WarnGlyph />}>
         {t('warning', vars)}
       </Notice>

@@ -162,7 +162,9 @@ export class TonScanner {
         newest ??= tx;
         from = tx;
         const f = await this.classify(w, tx);
-        if (f) found.push(f);
+        // The first walk of a wallet reads history from before the gateway watched it: a payment
+        // naming an open invoice is credited, the rest was never meant for the gateway.
+        if (f && (cursor || f.kind === 'transfer')) found.push(f);
       }
       if (fresh.length === 0 || txs.length < TON_PAGE) return { found, newest };
     }

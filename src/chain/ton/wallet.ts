@@ -132,3 +132,30 @@ export function externalMessage(to: TonAddress, init: Cell | null, body: Cell): 
   else b.storeBit(1).storeRef(body);
   return b.endCell();
 }
+
+/**
+ * The normalized hash of an external message (TEP-467): source, import fee and StateInit dropped,
+ * the body by reference. It is the same for every copy of one signed message, however a node
+ * re-encodes it, so it finds the transaction a broadcast payout became.
+ */
+export function normalizedExternalHash(message: Cell): Uint8Array {
+  const s = message.beginParse();
+  if (s.loadUintNumber(2) !== 2) throw new TonCellError('not an inbound external message');
+  const srcTag = s.loadUintNumber(2);
+  if (srcTag === 1) s.skip(s.loadUintNumber(9));
+  else if (srcTag !== 0) throw new TonCellError('an external message source must be addr_none or addr_extern');
+  const dest = s.loadAddress();
+  if (dest === null) throw new TonCellError('an external message needs a destination');
+  s.loadCoins();
+  if (s.loadBit()) {
+    if (s.loadBit()) s.loadRef();
+    else {
+      // StateInit inline: split_depth, special, code, data, library.
+      if (s.loadBit()) s.skip(5);
+      if (s.loadBit()) s.skip(2);
+      for (let i = 0; i < 3; i++) s.loadMaybeRef();
+    }
+  }
+  const body = s.loadBit() ? s.loadRef() : beginCell().storeSlice(s).endCell();
+  return beginCell().storeUint(2, 2).storeUint(0, 2).storeAddress(dest).storeCoins(0n).storeBit(0).storeBit(1).storeRef(body).endCell().hash();
+}

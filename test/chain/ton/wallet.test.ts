@@ -9,7 +9,7 @@ import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { parseBoc, serializeBoc, type Cell, type TonAddress } from '../../../src/chain/ton/cell.ts';
 import { commentBody, readComment } from '../../../src/chain/ton/messages.ts';
-import { signedTransfer, TESTNET_GLOBAL_ID, walletAddress, walletCode, walletData, type WalletVersion } from '../../../src/chain/ton/wallet.ts';
+import { normalizedExternalHash, signedTransfer, TESTNET_GLOBAL_ID, walletAddress, walletCode, walletData, type WalletVersion } from '../../../src/chain/ton/wallet.ts';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const raw = (a: TonAddress) => `${a.workchain}:${hex(a.hash)}`;
@@ -145,6 +145,24 @@ describe('on the TVM (@ton/sandbox)', () => {
       expect((await chain.getContract(recipientAddress)).balance).toBe(paid);
     });
   }
+
+  it('names the sent message by its normalized hash (TEP-467), with or without StateInit', async () => {
+    for (const version of ['v4r2', 'v5r1'] as const) {
+      const wallet = Address.parseRaw(raw(walletAddress(version, publicKey)));
+      await funder.send({ to: wallet, value: toNano('10'), bounce: false });
+      for (const n of [0, 1]) {
+        const ext = signedTransfer(version, { secretKey: new Uint8Array(SEED), publicKey, seqno: n, validUntil: NOW + 60, messages: [{ to: recipient, value: 1n, bounce: false, body: null, stateInit: null }], sendMode: 3, withStateInit: n === 0 });
+        const result = await chain.sendMessage(toTon(ext));
+        const incoming = result.transactions[0]!.inMessage!;
+        expect(incoming.info.type).toBe('external-in');
+        const reference = tonBeginCell().storeUint(2, 2).storeUint(0, 2).storeAddress(incoming.info.dest as Address).storeCoins(0).storeBit(false).storeBit(true).storeRef(incoming.body).endCell();
+        expect(hex(normalizedExternalHash(ext))).toBe(reference.hash().toString('hex'));
+        // A different message (the next seqno) has a different name.
+        expect(hex(normalizedExternalHash(ext))).not.toBe(hex(normalizedExternalHash(signedTransfer(version, { secretKey: new Uint8Array(SEED), publicKey, seqno: n + 1, validUntil: NOW + 60, messages: [{ to: recipient, value: 1n, bounce: false, body: null, stateInit: null }], sendMode: 3, withStateInit: false }))));
+      }
+    }
+    expect(() => normalizedExternalHash(commentBody('x'))).toThrow(/external/);
+  });
 
   it('a wallet not yet deployed refuses a transfer without its StateInit', async () => {
     const wallet = Address.parseRaw(raw(walletAddress('v4r2', publicKey)));
