@@ -9,6 +9,7 @@ import { parseTonAddress, tonFriendly, TonAddressError, type TonAddress } from '
 import { depositKey, parseDepositKey } from '../watch-paths.ts';
 import { tonDriverFactory } from './config.ts';
 import { TON_DRIVER } from './custody.ts';
+import { tonPayoutFloat } from './float.ts';
 
 export { TON_DRIVER } from './custody.ts';
 
@@ -19,6 +20,7 @@ export const tonFamily: ChainFamily = {
   addressFormats: { ton: tonAddressFormat },
   custody: ['watch-only'],
   watchOnly: tonWatchOnly,
+  payoutFloat: tonPayoutFloat,
   configuredNetwork: configuredTonNetwork,
   canonicalAddress: canonicalTonAddress,
   // The hash of the merchant wallet's receiving transaction, 64 lower-case hex digits as given.
