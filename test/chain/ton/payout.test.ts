@@ -63,10 +63,10 @@ describe.each(await backends())('TON payouts from the float ($name)', (backend) 
   const keyFile = join(dir, 'float.key');
   const drivers: TonDriver[] = [];
   let clockOffset = 0;
-  const makeDriver = (version: 'v4r2' | 'v5r1' = 'v4r2') => {
+  const makeDriver = (version: 'v4r2' | 'v5r1' = 'v4r2', key = keyFile) => {
     const d = createTonDriver(
       TON,
-      { driver: 'ton', api_url: double.url, confirmations: 1, tokens: { USDT: usdt.master.toString() }, payout_float: { key_file: keyFile, wallet_version: version } },
+      { driver: 'ton', api_url: double.url, confirmations: 1, tokens: { USDT: usdt.master.toString() }, payout_float: { key_file: key, wallet_version: version } },
       { seed: new Uint8Array(), storage, now: () => Date.now() + clockOffset },
     );
     drivers.push(d);
@@ -197,6 +197,19 @@ describe.each(await backends())('TON payouts from the float ($name)', (backend) 
     expect(await driver.canCover(req({ amount: '0.5' }))).toEqual({ covered: true });
     expect(await driver.canCover(req({ currency: 'USDT', amount: '1000' }))).toMatchObject({ covered: false, currency: 'USDT' });
     expect(await driver.canCover(req({ currency: 'USDT', amount: '1' }))).toEqual({ covered: true });
+    // A float holding USDT but too little TON for the jetton transfer's attached TON and fee.
+    const poorKey = join(dir, 'poor.key');
+    writeFileSync(poorKey, '6e'.repeat(32), { mode: 0o600 });
+    chmodSync(poorKey, 0o600);
+    const poor = makeDriver('v4r2', poorKey);
+    await usdt.mint(floatOf(poor), 5_000_000n);
+    await sc.sendTon(funder, floatOf(poor), toNano('0.03'), null);
+    const jettonFees = await poor.canCover(req({ currency: 'USDT', amount: '1' }));
+    expect(jettonFees).toMatchObject({ covered: false, currency: 'TON' });
+    expect(jettonFees.covered === false && jettonFees.message).toMatch(/the TON the jetton transfer carries and the fee needs 0\.05\d+ TON/);
+    await sc.sendTon(funder, floatOf(poor), toNano('0.1'), null);
+    expect(await poor.canCover(req({ currency: 'USDT', amount: '1' }))).toEqual({ covered: true });
+    expect(await poor.payoutWallet()).toMatchObject({ balances: { USDT: '5' } });
   });
 
   it('refuses a memo over 30 characters or with a control character before anything is signed', async () => {
