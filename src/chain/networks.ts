@@ -91,8 +91,14 @@ export class Chains {
       const kind = driverOf(settings);
       if (!this.factories[kind]) throw new Error(`networks.${code}.driver: unknown driver "${kind}" (known: ${Object.keys(this.factories).join(', ')})`);
       const network = opts.registry.network(code);
-      if (network && custodyMode(settings, kind, `networks.${code}`) === 'watch-only' && !this.families.of(network)?.watchOnly) {
+      const mode = network ? custodyMode(settings, kind, `networks.${code}`) : null;
+      if (network && mode === 'watch-only' && !this.families.of(network)?.watchOnly) {
         throw new Error(`networks.${code}.custody: driver "${kind}" cannot receive watch-only yet; set "custody": "hot" to run it with the gateway's seed`);
+      }
+      // A family that never receives with the gateway's seed (its payments go to the merchant's own wallet).
+      const family = network ? this.families.of(network) : undefined;
+      if (mode === 'hot' && !isSimulatedSetting(settings) && family && !family.custody.includes('seed')) {
+        throw new Error(`networks.${code}.custody: ${network!.name} receives watch-only only (into each merchant's own wallet); remove "custody": "hot"`);
       }
     }
   }

@@ -39,11 +39,15 @@ export interface AssignResult {
   invoice: { id: string; status: string; is_final: boolean };
 }
 
-async function lockPayment(ctx: Ctx, trx: Transaction<DB>, id: string, merchantId: string): Promise<UnmatchedPaymentsTable> {
+/** How long a claim may wait for its credit before an assign to the same invoice may finish it: a
+ * process that died between the two left it, and no assign still under way takes this long. */
+const STALE_CLAIM_MS = 60_000;
+
+async function lockPayment(ctx: Ctx, trx: Transaction<DB>, id: string, merchantId: string, resume?: (row: UnmatchedPaymentsTable) => Promise<boolean>): Promise<UnmatchedPaymentsTable> {
   const row = await ctx.storage.forUpdate(trx.selectFrom('unmatched_payments').selectAll().where('id', '=', id)).executeTakeFirst();
   // Another merchant's payment reads as no payment at all: ids are not a way to learn of others'.
   if (!row || row.merchant_id !== merchantId) throw new NotFoundError(`No unmatched payment ${id} of this merchant`);
-  if (row.status !== 'open') {
+  if (row.status !== 'open' && !(resume && (await resume(row)))) {
     throw new UnmatchedError(
       'already_resolved',
       row.status === 'assigned' ? `Payment ${id} was already assigned to invoice ${row.invoice_id}: nothing was changed.` : `Payment ${id} was already marked refunded: nothing was changed.`,
@@ -56,12 +60,20 @@ async function lockPayment(ctx: Ctx, trx: Transaction<DB>, id: string, merchantI
  * Credits the payment to the invoice. Claimed first (open → assigned, under the row's lock, so a
  * second or concurrent assign is refused), then fed to the sink, which credits in its own
  * transaction and is idempotent on the payment's (network, txid, index): a race credits once. If the
- * credit fails, the claim is undone and the payment is open again.
+ * credit fails, the claim is undone and the payment is open again; if the process dies between the
+ * two, assigning it to the same invoice again a minute later finishes the credit.
  */
 export async function assignUnmatched(ctx: Ctx, req: AssignRequest): Promise<AssignResult> {
   const invoiceId = req.invoiceUuid.trim().toLowerCase();
   const { payment, deposit } = await ctx.storage.write(async (trx) => {
-    const p = await lockPayment(ctx, trx, req.id, req.merchantId);
+    const recorded = async (p: UnmatchedPaymentsTable) =>
+      (await trx.selectFrom('chain_transfers').select('owner_id').where('network', '=', p.network).where('txid', '=', p.txid).where('idx', '=', p.idx).executeTakeFirst()) !== undefined;
+    // A claim for this same invoice whose credit never happened (the process died in between) is
+    // finished by assigning again.
+    const stale = async (p: UnmatchedPaymentsTable) =>
+      p.status === 'assigned' && p.invoice_id === invoiceId && Number(p.resolved_at ?? 0) <= ctx.now() - STALE_CLAIM_MS && !(await recorded(p));
+    const p = await lockPayment(ctx, trx, req.id, req.merchantId, stale);
+    const resuming = p.status === 'assigned';
     const inv = await trx.selectFrom('invoices').select(['id', 'merchant_id', 'network', 'payer_currency', 'status', 'is_final']).where('id', '=', invoiceId).executeTakeFirst();
     if (!inv || inv.merchant_id !== req.merchantId) throw new UnmatchedError('unknown_invoice', `No invoice ${req.invoiceUuid} of this merchant: nothing was changed.`);
     if (inv.network !== p.network) {
@@ -81,8 +93,8 @@ export async function assignUnmatched(ctx: Ctx, req: AssignRequest): Promise<Ass
       .limit(1)
       .executeTakeFirst();
     if (!address) throw new UnmatchedError('no_deposit', `Invoice ${inv.id} has no deposit on ${p.network} to credit: nothing was changed.`);
-    const recorded = await trx.selectFrom('chain_transfers').select('owner_id').where('network', '=', p.network).where('txid', '=', p.txid).where('idx', '=', p.idx).executeTakeFirst();
-    if (recorded) throw new UnmatchedError('already_recorded', `The transaction ${p.txid} is already recorded as a payment: nothing was changed.`);
+    if (await recorded(p)) throw new UnmatchedError('already_recorded', `The transaction ${p.txid} is already recorded as a payment: nothing was changed.`);
+    if (resuming) return { payment: p, deposit: address.address };
     const now = ctx.now();
     await trx
       .updateTable('unmatched_payments')

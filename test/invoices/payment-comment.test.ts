@@ -192,3 +192,24 @@ describe.each(await backends())('payment comments through the gateway on $name',
     expect(view.qr_content).toBe(view.wallet_uri);
   });
 });
+
+describe('a TON network in hot custody', () => {
+  it('is refused at start: TON receives only into the merchant\'s own wallet', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'satchel-comment-hot-'));
+    try {
+      const config = loadConfig({
+        SATCHEL_DATA_DIR: dataDir,
+        SATCHEL_MNEMONIC: TEST_MNEMONIC,
+        SATCHEL_PUBLIC_URL: 'https://pay.example.test',
+        SATCHEL_RATES: STATIC_RATES,
+        SATCHEL_NETWORKS: JSON.stringify({ TON: { driver: 'ton', custody: 'hot' } }),
+        LOG_LEVEL: 'silent',
+      });
+      await expect(createContext(config, { drivers: { ...driverFactories, ton: (deps) => new FakeTonDriver(deps.network) } })).rejects.toThrow(
+        /networks\.TON\.custody: TON receives watch-only only .*remove "custody": "hot"/,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -109,6 +109,25 @@ describe.each(await backends())('resolving unmatched payments on $name', (backen
     expect(await gw.ctx.storage.db.selectFrom('chain_transfers').select('owner_id').where('txid', '=', t.txid).execute()).toEqual([{ owner_id: won }]);
   });
 
+  it('a claim left without its credit (the process died in between) is finished by assigning again to the same invoice', async () => {
+    const inv = await gw.invoice('100');
+    const t = await gw.report({ amount: inv.payer_amount });
+    const id = (await rowOf(t.txid)).id;
+    // What a crash right after the claim leaves: assigned, nothing recorded or credited.
+    await gw.ctx.storage.db.updateTable('unmatched_payments').set({ status: 'assigned', invoice_id: inv.uuid, resolved_by: 'cli', resolved_at: gw.clock.now }).where('id', '=', id).execute();
+    const before = await gw.balance();
+    // At once it may still be an assign under way: refused.
+    expect((await refused(assign(id, inv.uuid))).message).toContain('already assigned');
+    gw.clock.advance(61_000);
+    const other = await gw.invoice('100');
+    expect((await refused(assign(id, other.uuid))).message).toBe(`Payment ${id} was already assigned to invoice ${inv.uuid}: nothing was changed.`);
+    const r = await assign(id, inv.uuid);
+    expect(r.invoice.status).toBe('paid');
+    expect(Number(await gw.balance())).toBeGreaterThan(Number(before));
+    // Finished: no third credit.
+    expect((await refused(assign(id, inv.uuid))).message).toContain('already assigned');
+  });
+
   it('refuses what cannot be assigned, by name, and changes nothing', async () => {
     const t = await gw.report({ amount: '100' });
     const id = (await rowOf(t.txid)).id;

@@ -55,13 +55,14 @@ describe.each(await backends())('static wallets on $name', (backend) => {
     it('creates a static wallet: the spec result, a fresh address of the network, the payment page url', async () => {
       const r = await api('/v1/wallet', { currency: 'usdt', network: 'tron', order_id: 'wallet-1', url_callback: 'https://shop.example/cb' });
       expect(r.status).toBe(200);
-      expect(Object.keys(r.body.result)).toEqual(['wallet_uuid', 'uuid', 'order_id', 'address', 'network', 'currency', 'url']);
+      expect(Object.keys(r.body.result)).toEqual(['wallet_uuid', 'uuid', 'order_id', 'address', 'payment_comment', 'network', 'currency', 'url']);
       const w = r.body.result;
       expect(w).toEqual({
         wallet_uuid: walletUuid(m.id, 'business', 'USDT'),
         uuid: expect.stringMatching(UUID_RE),
         order_id: 'wallet-1',
         address: expect.any(String),
+        payment_comment: null,
         network: 'TRON',
         currency: 'USDT',
         url: `https://pay.example.test/pay/wallet/${w.uuid}`,
@@ -314,7 +315,7 @@ describe.each(await backends())('static wallets on $name', (backend) => {
         state: 0,
         result: {
           kind: 'wallet', uuid: w.uuid, status: 'active', currency: 'USDT', network: 'TRON', network_name: 'TRON (TRC-20)',
-          address: w.address, qr_content: w.address, wallet_uri: `tron:${w.address}?token=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`,
+          address: w.address, payment_comment: null, qr_content: w.address, wallet_uri: `tron:${w.address}?token=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`,
           test_mode: true, server_time: gw.clock.now, unavailable: null,
           merchant: { display_name: null, logo_url: null, accent: null, theme: null, language: null },
         },

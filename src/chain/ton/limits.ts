@@ -9,5 +9,5 @@ export const TON_NODE_LIMITS: NodeLimitDefaults = { maxHeadJump: 20_000, maxResp
 /** Transactions asked for per getTransactions call (toncenter's most). */
 export const TON_PAGE = 100;
 
-/** Pages read per merchant wallet in one poll; the cursor moves only once the walk reached it. */
-export const TON_MAX_PAGES = 50;
+/** Pages read per merchant wallet in one poll (a walk longer than that continues at the next). */
+export const TON_PAGES_PER_POLL = 20;

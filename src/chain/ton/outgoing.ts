@@ -18,9 +18,8 @@
 // next attempt. A seqno that moved is explained by finding the float's transaction (its external
 // message's normalized hash). At most one attempt of a request can ever be executed.
 //
-// The txid is the float's transaction hash, known once the chain executed the message: send()
-// looks for it for a short while after the broadcast, and otherwise throws TonPendingError (the
-// payout is asked again later, which finds it). A payout is confirmed once its message was
+// The txid is the float's transaction hash, known once the chain executed the message: send() looks
+// for it briefly after the broadcast, else throws TonPendingError (asked again later). A payout is confirmed once its message was
 // delivered (the destination's transaction, found by the message's source and created_lt; for a
 // jetton, the recipient's jetton wallet's) and the masterchain has advanced by `confirmations`
 // since; it failed when the delivery was aborted and bounced (the funds came back to the float).
@@ -42,7 +41,7 @@ import { serializeBoc, type Cell, type TonAddress } from './cell.ts';
 import { commentBody, jettonTransferBody, type InternalMessage } from './messages.ts';
 import { signedTransfer } from './wallet.ts';
 import { externalParts, normalizedHash, readFloatTx, type FloatTx } from './float-tx.ts';
-import { TON_MAX_PAGES, TON_PAGE } from './limits.ts';
+import { TON_PAGE } from './limits.ts';
 import { TonFloatReader, type TonFloat } from './float.ts';
 import type { TonJetton } from './scan.ts';
 import type { TonDB } from './schema.ts';
@@ -60,6 +59,8 @@ export const JETTON_FORWARD = 1n;
 const SEND_MODE = 3;
 const MEMO_MAX = 30;
 const ACTIVE = ['signed', 'sent', 'mined'];
+/** Pages read back when looking for a payout's transaction (the float, or where it was delivered). */
+const MAX_PAGES = 50;
 
 export interface TonPayoutsOptions {
   network: string;
@@ -108,7 +109,6 @@ type Row = ScanOutgoingTable;
 const dataOf = (row: Row): RowData => JSON.parse(row.data ?? '{}') as RowData;
 const rawOf = (a: TonAddress): string => tonRaw(a);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** The memo as the comment it becomes: 1..30 characters, none of them a control character. */
 export function checkMemo(memo: string | null | undefined): string | null {
   if (memo === null || memo === undefined || memo === '') return null;
@@ -268,7 +268,7 @@ export class TonPayouts {
   /** The float's transactions since the message was signed, newest first, read until `match` says so. */
   async walk(account: string, toLt: bigint, match: (tx: FloatTx) => boolean): Promise<FloatTx | null> {
     let from: TonTx | null = null;
-    for (let page = 0; page < TON_MAX_PAGES; page++) {
+    for (let page = 0; page < MAX_PAGES; page++) {
       const txs = await this.o.api.transactions(account, { limit: TON_PAGE, ...(from ? { lt: from.lt, hash: from.hashB64 } : {}), toLt });
       const fresh: TonTx[] = from && txs[0]?.hash === from.hash ? txs.slice(1) : txs;
       for (const tx of fresh) {

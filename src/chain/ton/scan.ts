@@ -30,7 +30,6 @@ import type { TonApi } from './api.ts';
 import { nodeAddress, readTransaction, type TonTx } from './answers.ts';
 import { Builder, bocFromBase64, bocToBase64, type Cell, type TonAddress } from './cell.ts';
 import { parseTransferNotification, readComment } from './messages.ts';
-import { TON_MAX_PAGES, TON_PAGE } from './limits.ts';
 import type { TonDB, TonSeenTable } from './schema.ts';
 
 /** A jetton the network credits (the registry's USDT, or the operator's master). */
@@ -52,6 +51,10 @@ export interface TonScannerOptions {
   now: () => number;
   /** How far back the first walk of a wallet not scanned before reads (seconds). */
   lookbackSeconds: number;
+  /** Pages of getTransactions one poll reads per wallet; a longer walk continues at the next poll. */
+  pagesPerPoll: number;
+  /** Transactions asked for per page (at most toncenter's 100). */
+  pageSize: number;
   log: (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
 }
 
@@ -112,18 +115,28 @@ export class TonScanner {
   async poll(sink: ChainSink, seqno: number, signal?: AbortSignal): Promise<void> {
     for (const w of this.wallets.values()) {
       if (signal?.aborted) break;
-      await this.scanWallet(w, seqno);
+      await this.scanWallet(w, seqno, signal);
     }
     await this.settle(sink, seqno);
   }
 
-  private async scanWallet(w: Wallet, seqno: number): Promise<void> {
+  /**
+   * One wallet's walk, or the next pages of a walk an earlier poll left unfinished (a long gap after
+   * an outage: at most `pagesPerPoll` pages a poll, so a round always ends and keeps its progress).
+   * What the pages found and where the walk is are written together; the cursor moves to the walk's
+   * top once the walk reached it.
+   */
+  private async scanWallet(w: Wallet, seqno: number, signal?: AbortSignal): Promise<void> {
     const { db, network } = this.o;
     const row = await db.selectFrom('account_cursors').selectAll().where('network', '=', network).where('account', '=', w.raw).executeTakeFirst();
     const cursor = row ? { lt: BigInt(row.lt), hash: row.hash } : null;
-    const { found, newest } = await this.walk(w, cursor);
-    if (!newest) return;
+    const resume = row?.walk_lt && row.walk_hash && row.top_lt && row.top_hash ? { lt: BigInt(row.walk_lt), hashB64: row.walk_hash, top: { lt: BigInt(row.top_lt), hashB64: row.top_hash } } : null;
+    const { found, top, from, done } = await this.walk(w, cursor, resume, signal);
+    if (!top) return;
     const now = this.o.now();
+    const state = done
+      ? { lt: top.lt.toString(), hash: top.hashB64, top_lt: null, top_hash: null, walk_lt: null, walk_hash: null }
+      : { lt: cursor!.lt.toString(), hash: cursor!.hash, top_lt: top.lt.toString(), top_hash: top.hashB64, walk_lt: from!.lt.toString(), walk_hash: from!.hashB64 };
     await familyWrite(this.o.storage, db, async (trx) => {
       if (found.length) {
         await trx
@@ -134,39 +147,47 @@ export class TonScanner {
       }
       await trx
         .insertInto('account_cursors')
-        .values({ network, account: w.raw, lt: newest.lt.toString(), hash: newest.hashB64, updated_at: now })
-        .onConflict((oc) => oc.columns(['network', 'account']).doUpdateSet({ lt: newest.lt.toString(), hash: newest.hashB64, updated_at: now }))
+        .values({ network, account: w.raw, ...state, updated_at: now })
+        .onConflict((oc) => oc.columns(['network', 'account']).doUpdateSet({ ...state, updated_at: now }))
         .execute();
     });
   }
 
-  /** The transactions after the cursor, newest first, classified; `newest`: where the cursor goes. */
-  private async walk(w: Wallet, cursor: { lt: bigint; hash: string } | null): Promise<{ found: Found[]; newest: TonTx | null }> {
+  /**
+   * The transactions after the cursor, newest first, classified. `top`: the newest transaction of
+   * this walk (where the cursor goes when `done`); `from`: the oldest read so far (where an
+   * unfinished walk resumes).
+   */
+  private async walk(
+    w: Wallet,
+    cursor: { lt: bigint; hash: string } | null,
+    resume: { lt: bigint; hashB64: string; top: { lt: bigint; hashB64: string } } | null,
+    signal?: AbortSignal,
+  ): Promise<{ found: Found[]; top: { lt: bigint; hashB64: string } | null; from: { lt: bigint; hashB64: string } | null; done: boolean }> {
     const found: Found[] = [];
-    let newest: TonTx | null = null;
-    let from: TonTx | null = null;
+    let top: { lt: bigint; hashB64: string } | null = resume?.top ?? null;
+    let from: { lt: bigint; hashB64: string } | null = resume;
     const since = cursor ? null : Math.floor(this.o.now() / 1000) - this.o.lookbackSeconds;
+    const result = (done: boolean) => ({ found, top, from, done });
     for (let page = 0; ; page++) {
-      if (page >= TON_MAX_PAGES) {
-        if (!cursor) return { found, newest };
-        throw new FaultyNodeError('getTransactions', `${w.query}: more than ${TON_MAX_PAGES * TON_PAGE} transactions since the last scan, or a node that pages without end`);
-      }
-      const txs = await this.o.api.transactions(w.query, { limit: TON_PAGE, ...(from ? { lt: from.lt, hash: from.hashB64 } : {}), ...(cursor ? { toLt: cursor.lt } : {}) });
+      // A first walk (no cursor yet) only reads recent history: it ends where its budget does.
+      if (page >= this.o.pagesPerPoll || (page > 0 && signal?.aborted)) return result(!cursor);
+      const txs = await this.o.api.transactions(w.query, { limit: this.o.pageSize, ...(from ? { lt: from.lt, hash: from.hashB64 } : {}), ...(cursor ? { toLt: cursor.lt } : {}) });
       // A page starts with the transaction it was asked from (already read).
-      const fresh: TonTx[] = from && txs[0]?.lt === from.lt && txs[0].hash === from.hash ? txs.slice(1) : txs;
+      const fresh: TonTx[] = from && txs[0]?.lt === from.lt ? txs.slice(1) : txs;
       for (const tx of fresh as TonTx[]) {
         if (from && tx.lt >= from.lt) throw new FaultyNodeError('getTransactions', `${w.query}: transactions out of order (logical time ${tx.lt} after ${from.lt})`);
         // A node that ignores to_lt lists what was read before: the walk is done.
-        if (cursor && tx.lt <= cursor.lt) return { found, newest };
-        if (since !== null && tx.utime < since) return { found, newest };
-        newest ??= tx;
-        from = tx;
+        if (cursor && tx.lt <= cursor.lt) return result(true);
+        if (since !== null && tx.utime < since) return result(true);
+        top ??= { lt: tx.lt, hashB64: tx.hashB64 };
+        from = { lt: tx.lt, hashB64: tx.hashB64 };
         const f = await this.classify(w, tx);
         // The first walk of a wallet reads history from before the gateway watched it: a payment
         // naming an open invoice is credited, the rest was never meant for the gateway.
         if (f && (cursor || f.kind === 'transfer')) found.push(f);
       }
-      if (fresh.length === 0 || txs.length < TON_PAGE) return { found, newest };
+      if (fresh.length === 0 || txs.length < this.o.pageSize) return result(true);
     }
   }
 

@@ -12,6 +12,11 @@ export interface TonCursorsTable {
   lt: string;
   /** As the node wrote it (base64): what getTransactions pages from. */
   hash: string;
+  /** A walk longer than a poll: its newest transaction, and the oldest read so far (null: none under way). */
+  top_lt: string | null;
+  top_hash: string | null;
+  walk_lt: string | null;
+  walk_hash: string | null;
   updated_at: number;
 }
 

@@ -13,7 +13,7 @@ import { HeadGuard } from '../head-guard.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
 import { TonApi } from './api.ts';
-import { TON_NODE_LIMITS } from './limits.ts';
+import { TON_NODE_LIMITS, TON_PAGE, TON_PAGES_PER_POLL } from './limits.ts';
 import { TonScanner, type TonJetton } from './scan.ts';
 import { tonDb } from './schema.ts';
 
@@ -33,6 +33,10 @@ export interface TonDriverOptions {
   onRequest?: (path: string) => void;
   /** How far back the first walk of a wallet not scanned before reads (default one hour). */
   lookbackSeconds?: number;
+  /** Pages one poll reads per wallet (default 20). */
+  pagesPerPoll?: number;
+  /** Transactions per page (default and most: 100). */
+  pageSize?: number;
   /** Masterchain blocks the head may grow between two polls before the node is judged faulty. */
   maxHeadJump?: number;
   /** An answer larger than this is the node's fault. */
@@ -80,6 +84,8 @@ export class TonDriver implements ChainDriver {
       confirmations: opts.confirmations,
       now: opts.now ?? Date.now,
       lookbackSeconds: opts.lookbackSeconds ?? 3600,
+      pagesPerPoll: Math.max(1, opts.pagesPerPoll ?? TON_PAGES_PER_POLL),
+      pageSize: Math.min(TON_PAGE, Math.max(2, opts.pageSize ?? TON_PAGE)),
       log: opts.log ?? (() => {}),
     });
     this.payouts = opts.float

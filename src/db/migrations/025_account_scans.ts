@@ -14,6 +14,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     // Logical times fill 64 bits: kept as decimal text, beyond what a signed bigint column holds.
     .addColumn('lt', 'text', (c) => c.notNull())
     .addColumn('hash', 'text', (c) => c.notNull())
+    // A walk longer than a poll's budget: its newest transaction (where the cursor goes once it is
+    // done) and the oldest read so far (where the next poll resumes).
+    .addColumn('top_lt', 'text')
+    .addColumn('top_hash', 'text')
+    .addColumn('walk_lt', 'text')
+    .addColumn('walk_hash', 'text')
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('account_cursors_pk', ['network', 'account'])
     .execute();

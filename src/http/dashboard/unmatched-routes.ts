@@ -3,11 +3,11 @@
 // (another network, a final invoice, already resolved) answers 422 with the reason; a payment of
 // another merchant is not found.
 import type { Ctx } from '../../context.ts';
-import { unmatchedApi, type UnmatchedPayment } from '../../contracts/dashboard/unmatched.ts';
+import { unmatchedApi } from '../../contracts/dashboard/unmatched.ts';
 import { isUuid } from '../../contracts/rules.ts';
-import type { UnmatchedPaymentsTable } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
 import { UserInputError } from '../../dashboard/errors.ts';
+import { unmatchedView } from '../../dashboard/unmatched.ts';
 import { isUnmatchedStatus, listUnmatched } from '../../unmatched/list.ts';
 import { assignUnmatched, markRefunded } from '../../unmatched/resolve.ts';
 import { dashboardRoute, type DashboardRouteGroup } from './api.ts';
@@ -16,26 +16,6 @@ function paymentId(params: unknown): string {
   const id = (params as { id?: unknown }).id;
   if (typeof id !== 'string' || !isUuid(id)) throw new NotFoundError('No such unmatched payment');
   return id.toLowerCase();
-}
-
-export function unmatchedView(r: UnmatchedPaymentsTable): UnmatchedPayment {
-  return {
-    id: r.id,
-    network: r.network,
-    currency: r.currency,
-    amount: r.amount,
-    from: r.from_address,
-    to: r.to_address,
-    memo: r.memo,
-    reason: r.reason,
-    txid: r.txid,
-    status: r.status as UnmatchedPayment['status'],
-    invoice_id: r.invoice_id,
-    resolved_by: r.resolved_by,
-    resolved_at: r.resolved_at === null ? null : Number(r.resolved_at),
-    note: r.resolution_note,
-    created_at: Number(r.created_at),
-  };
 }
 
 export const unmatchedRoutes: DashboardRouteGroup = async (app, { ctx }: { ctx: Ctx }) => {

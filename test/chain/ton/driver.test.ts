@@ -14,7 +14,7 @@ import type { ChainSink, IncomingTransfer, UnmatchedTransfer } from '../../../sr
 import { NodeUnreachableError } from '../../../src/chain/errors.ts';
 import { depositKey } from '../../../src/chain/watch-paths.ts';
 import { createTonDriver } from '../../../src/chain/ton/config.ts';
-import type { TonDriver } from '../../../src/chain/ton/ton-driver.ts';
+import { TonDriver } from '../../../src/chain/ton/ton-driver.ts';
 import { startToncenterDouble, type TonDouble } from './double/toncenter.ts';
 import { scenario, type Jetton, type Payer, type Scenario } from './double/scenario.ts';
 
@@ -227,6 +227,63 @@ describe.each(await backends())('ton driver on the sandbox double ($name)', (bac
     double.tick();
     await driver.poll(sink);
     expect(sink.unmatchedList.map((u) => [u.amount, u.reason, u.to])).toEqual([['6', 'no_reference', shop.address.toRawString()]]);
+  });
+
+  it('walks a long gap over several polls, keeping its progress, and credits each payment once', async () => {
+    const shop = await sc.payerWallet('busy shop');
+    await sc.sendTon(shop, payer.address, toNano('0.01'), null);
+    const driver = new TonDriver({ network: TON, apiUrl: double.url, chain: 'mainnet', confirmations: 1, jettons: [], storage, pageSize: 3, pagesPerPoll: 2 });
+    drivers.push(driver);
+    const comments = Array.from({ length: 14 }, (_, i) => `Gap${i}`);
+    driver.watch(comments.map((c, i) => ({ address: depositKey(shop.address.toString({ bounceable: false }), c), path: `reference:g/${i}` })));
+    const sink = new RecordingSink();
+    await driver.poll(sink);
+    const sent: string[] = [];
+    for (const c of comments) sent.push((await sc.sendTon(payer, shop.address, toNano('0.1'), c)).received!.hash().toString('hex'));
+    // Each poll reads at most 2 pages of 3: the walk of 14 new transactions takes several polls.
+    for (let i = 0; i < 8; i++) {
+      await driver.poll(sink);
+      double.tick();
+    }
+    await driver.poll(sink);
+    expect(sink.credited().map((t) => t.txid).sort()).toEqual([...sent].sort());
+    expect(sink.credited().every((t) => t.confirmations >= 1 && t.amount === '0.1')).toBe(true);
+    // A crash mid-walk: a new driver resumes from the stored walk, nothing is reported twice as new.
+    const more: string[] = [];
+    for (const c of comments.slice(0, 7)) more.push((await sc.sendTon(payer, shop.address, toNano('0.2'), c)).received!.hash().toString('hex'));
+    await driver.poll(sink);
+    await driver.close();
+    const again = new TonDriver({ network: TON, apiUrl: double.url, chain: 'mainnet', confirmations: 1, jettons: [], storage, pageSize: 3, pagesPerPoll: 2 });
+    drivers.push(again);
+    again.watch(comments.map((c, i) => ({ address: depositKey(shop.address.toString({ bounceable: false }), c), path: `reference:g/${i}` })));
+    for (let i = 0; i < 6; i++) {
+      await again.poll(sink);
+      double.tick();
+    }
+    await again.poll(sink);
+    expect(sink.credited().filter((t) => t.amount === '0.2').map((t) => t.txid).sort()).toEqual([...more].sort());
+    expect(sink.credited()).toHaveLength(21);
+  });
+
+  it('does not credit a bounceable payment the receiving contract refused (it went back), but credits a non-bounceable one', async () => {
+    const refuser = await sc.deployRejecter('refusing shop');
+    const driver = makeDriver();
+    const friendly = refuser.toString({ bounceable: false });
+    driver.watch([
+      { address: depositKey(friendly, 'Back1'), path: 'reference:r/0' },
+      { address: depositKey(friendly, 'Kept1'), path: 'reference:r/1' },
+    ]);
+    const sink = new RecordingSink();
+    await driver.poll(sink);
+    const back = await sc.sendTon(payer, refuser, toNano('1'), 'Back1', { bounce: true });
+    const kept = await sc.sendTon(payer, refuser, toNano('2'), 'Kept1', { bounce: false });
+    // The sandbox ran both: the contract threw on each.
+    expect(back.received?.description.type === 'generic' && back.received.description.aborted).toBe(true);
+    expect(kept.received?.description.type === 'generic' && kept.received.description.aborted).toBe(true);
+    await driver.poll(sink);
+    double.tick();
+    await driver.poll(sink);
+    expect(sink.credited().map((t) => [t.to, t.amount])).toEqual([[depositKey(friendly, 'Kept1'), '2']]);
   });
 
   it('answers status with the masterchain seqno and the configured chain; without a payout float, payouts are refused', async () => {

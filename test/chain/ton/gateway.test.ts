@@ -97,6 +97,20 @@ describe.each(await backends())('TON payments through the gateway ($name)', (bac
     expect((await info(fakeInv.uuid)).payment_status).toBe('process');
   });
 
+  it('resumes after the API was down: the payment made meanwhile is credited once', async () => {
+    const inv = await invoice('1');
+    await double.down();
+    const paid = await sc.sendTon(payer, inv.address, toNano('1'), inv.payment_comment);
+    await g.tick().catch(() => {});
+    expect((await info(inv.uuid)).payment_status).toBe('process');
+    await double.up();
+    await g.mineAndTick(2);
+    await g.mineAndTick(2);
+    const txid = paid.received!.hash().toString('hex');
+    expect(await info(inv.uuid)).toMatchObject({ payment_status: 'paid', txid });
+    expect(await g.ctx.storage.db.selectFrom('chain_transfers').select('txid').where('txid', '=', txid).execute()).toHaveLength(1);
+  });
+
   it('records a payment without comment as unmatched and credits no invoice', async () => {
     const inv = await invoice('3');
     await sc.sendTon(payer, inv.address, toNano('3'), null);
