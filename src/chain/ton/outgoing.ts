@@ -109,6 +109,7 @@ type Row = ScanOutgoingTable;
 const dataOf = (row: Row): RowData => JSON.parse(row.data ?? '{}') as RowData;
 const rawOf = (a: TonAddress): string => tonRaw(a);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** The memo as the comment it becomes: 1..30 characters, none of them a control character. */
 export function checkMemo(memo: string | null | undefined): string | null {
   if (memo === null || memo === undefined || memo === '') return null;

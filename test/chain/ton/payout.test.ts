@@ -258,6 +258,27 @@ describe.each(await backends())('TON payouts from the float ($name)', (backend) 
     expect(arrivals(double, recipient.address, float)).toHaveLength(before);
   });
 
+  it('a stored message the worker never broadcast is broadcast by the next poll, followed, and handed back to the retry', async () => {
+    const driver = makeDriver();
+    const float = floatOf(driver);
+    const r = req({ amount: '0.14', memo: 'by-poll' });
+    const p = driver.payouts!;
+    await p.signAndStore(r.id, 1, p.parse(r));
+    const before = arrivals(double, recipient.address, float).length;
+    const sink = new Sink();
+    await driver.poll(sink); // broadcasts the stored bytes
+    expect(arrivals(double, recipient.address, float)).toHaveLength(before + 1);
+    double.tick();
+    await driver.poll(sink);
+    double.tick();
+    await driver.poll(sink);
+    const [row] = await p.attempts(r.id);
+    expect(row).toMatchObject({ status: 'confirmed', txid: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(sink.last(row!.txid)).toMatchObject({ status: 'confirmed' });
+    expect((await driver.send(r)).txid).toBe(row!.txid);
+    expect(arrivals(double, recipient.address, float)).toHaveLength(before + 1);
+  });
+
   it('a message that expired unsent is signed again (same seqno, next attempt) and paid once', async () => {
     const driver = makeDriver();
     const float = floatOf(driver);
