@@ -187,6 +187,26 @@ describe.each(await backends())('TON payouts from the float ($name)', (backend) 
     expect(sink.last(txid)).toMatchObject({ status: 'confirmed', confirmations: 1 });
   });
 
+  it('USDT: a transfer the float\'s jetton wallet refuses (more than it holds) is reported failed, nothing moves', async () => {
+    const driver = makeDriver();
+    const float = floatOf(driver);
+    const held = await usdt.balanceOf(float);
+    const before = await usdt.balanceOf(recipient);
+    const r = req({ currency: 'USDT', amount: '5000', memo: 'too much' });
+    const p = driver.payouts!;
+    // canCover would refuse it; signed directly, as a float emptied between the check and the send.
+    const row = await p.signAndStore(r.id, 1, p.parse(r));
+    await p.broadcast(row);
+    const { txid } = await driver.send(r);
+    const sink = new Sink();
+    double.tick();
+    await driver.poll(sink);
+    expect(sink.last(txid)).toMatchObject({ status: 'failed' });
+    expect((await p.attempts(r.id))[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/jetton wallet refused/) });
+    expect(await usdt.balanceOf(float)).toBe(held);
+    expect(await usdt.balanceOf(recipient)).toBe(before);
+  });
+
   it('canCover refuses what the float cannot pay (TON, USDT, and the TON for a jetton transfer\'s fees); the fee counts', async () => {
     const driver = makeDriver();
     const balance = (await double.blockchain.getContract(floatOf(driver))).balance;
