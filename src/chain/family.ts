@@ -65,10 +65,15 @@ export interface PayoutFloatForm {
   /** What key_file may hold, in words for messages (never the secret itself). */
   readonly accepts: string;
   /**
-   * The float's address on `network` from the key file's text. Throws an Error saying what is
-   * wrong with the text, without repeating it.
+   * Settings of `payout_float` the family reads beside the shared ones, each with its check
+   * (throws an Error naming `where` when the value cannot work).
    */
-  address(network: NetworkDef, secret: string): string;
+  readonly settings?: Readonly<Record<string, (value: unknown, where: string) => void>>;
+  /**
+   * The float's address on `network` from the key file's text (and the family's own settings,
+   * when it has some). Throws an Error saying what is wrong with the text, without repeating it.
+   */
+  address(network: NetworkDef, secret: string, settings?: Readonly<Record<string, unknown>>): string;
 }
 
 /** How far a network's scan has come, from its stored cursor (for /readyz and /metrics). */

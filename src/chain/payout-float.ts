@@ -30,6 +30,8 @@ export interface PayoutFloatSettings {
   keyFrom: 'settings' | 'environment';
   maxPerPayout: Readonly<Record<string, string>>;
   maxPerDay: Readonly<Record<string, string>>;
+  /** The family's own settings (PayoutFloatForm.settings), as configured, checked. */
+  extra: Readonly<Record<string, unknown>>;
 }
 
 const KEYS = ['key_file', 'max_per_payout', 'max_per_day'];
@@ -57,11 +59,26 @@ function caps(v: unknown, network: NetworkDef, where: string): Record<string, st
  * key file from the environment). `envKeyFile` (SATCHEL_PAYOUT_KEY_FILE) stands in for a missing
  * key_file. Only shapes are checked here: the key file itself is read by readFloatSecret.
  */
-export function payoutFloatSettings(network: NetworkDef, cfg: NetworkConfig | undefined, envKeyFile: string | undefined, where: string): PayoutFloatSettings | null {
+export function payoutFloatSettings(
+  network: NetworkDef,
+  cfg: NetworkConfig | undefined,
+  envKeyFile: string | undefined,
+  where: string,
+  own: NonNullable<PayoutFloatForm['settings']> = {},
+): PayoutFloatSettings | null {
   const raw = cfg?.payout_float;
-  if (raw === undefined || raw === null) return envKeyFile ? { keyFile: envKeyFile, keyFrom: 'environment', maxPerPayout: {}, maxPerDay: {} } : null;
+  if (raw === undefined || raw === null) return envKeyFile ? { keyFile: envKeyFile, keyFrom: 'environment', maxPerPayout: {}, maxPerDay: {}, extra: {} } : null;
   if (!isObject(raw)) throw new Error(`${where}: an object is required ({"key_file": "...", "max_per_payout": {...}, "max_per_day": {...}})`);
-  for (const k of Object.keys(raw)) if (!KEYS.includes(k)) throw new Error(`${where}.${k} is not a setting (known: ${KEYS.join(', ')})`);
+  const known = [...KEYS, ...Object.keys(own)];
+  const extra: Record<string, unknown> = {};
+  for (const k of Object.keys(raw)) {
+    if (!known.includes(k)) throw new Error(`${where}.${k} is not a setting (known: ${known.join(', ')})`);
+    const check = Object.hasOwn(own, k) ? own[k] : undefined;
+    if (check) {
+      check(raw[k], `${where}.${k}`);
+      extra[k] = raw[k];
+    }
+  }
   const file = raw.key_file ?? envKeyFile;
   if (typeof file !== 'string' || file.trim() === '') {
     throw new Error(`${where}.key_file: the path of the float's key file is required (or set SATCHEL_PAYOUT_KEY_FILE)`);
@@ -72,7 +89,7 @@ export function payoutFloatSettings(network: NetworkDef, cfg: NetworkConfig | un
     const day = maxPerDay[code];
     if (day !== undefined && Decimal.parse(per).gt(day)) throw new Error(`${where}.max_per_payout.${code}: ${per} is more than max_per_day.${code} (${day}): no payout that size could ever be sent`);
   }
-  return { keyFile: file, keyFrom: raw.key_file === undefined ? 'environment' : 'settings', maxPerPayout, maxPerDay };
+  return { keyFile: file, keyFrom: raw.key_file === undefined ? 'environment' : 'settings', maxPerPayout, maxPerDay, extra };
 }
 
 /**
@@ -129,7 +146,7 @@ export function payoutSource(network: NetworkDef, cfg: NetworkConfig | undefined
     if (cfg?.payout_float !== undefined) throw new Error(`${where}.payout_float: ${network.name} has no payout float yet; payouts and refunds on a watch-only ${network.code} network are refused`);
     return { kind: 'none', why: `${network.name} has no payout float yet` };
   }
-  const settings = payoutFloatSettings(network, cfg, envKeyFile, `${where}.payout_float`);
+  const settings = payoutFloatSettings(network, cfg, envKeyFile, `${where}.payout_float`, form.settings);
   if (!settings) return { kind: 'none', why: `no payout float is configured (${where}.payout_float, or SATCHEL_PAYOUT_KEY_FILE)` };
   return { kind: 'float', settings, form };
 }
@@ -139,7 +156,7 @@ export function floatAccount(network: NetworkDef, source: Extract<PayoutSource, 
   const where = `networks.${network.code}.payout_float.key_file`;
   const secret = readFloatSecret(source.settings.keyFile, where);
   try {
-    return { secret, address: source.form.address(network, secret) };
+    return { secret, address: source.form.address(network, secret, source.settings.extra) };
   } catch (err) {
     throw new Error(`${where}: ${source.settings.keyFile}: ${err instanceof Error ? err.message : String(err)} (${source.form.accepts} is required)`);
   }

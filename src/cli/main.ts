@@ -9,7 +9,7 @@ import { ProfileError, updateProfile, type MerchantProfile } from '../merchants/
 import { readFileSync, statSync } from 'node:fs';
 import { NotFoundError } from '../errors.ts';
 import { isUuid } from '../contracts/rules.ts';
-import { createContext } from '../compose.ts';
+import { createContext, families } from '../compose.ts';
 import {
   ChoiceNeededError,
   SimulatorError,
@@ -34,6 +34,7 @@ import { MERCHANT_CUSTODY_USAGE, merchantCustodyCli } from './merchant-custody.t
 import { LEDGER_USAGE, ledgerCli } from './ledger.ts';
 import { FLUSH_USAGE, flushCli } from './flush.ts';
 import { UNMATCHED_USAGE, unmatchedCli } from './unmatched.ts';
+import { PAYOUT_FLOAT_USAGE, payoutFloatCli } from './payout-float.ts';
 
 const USAGE = `Usage: satchel <command>
   merchant create --name NAME [--json]   create a merchant and print its id and API keys
@@ -64,6 +65,7 @@ ${DB_USAGE}
 ${DOCTOR_USAGE}
 ${FLUSH_USAGE}
 ${UNMATCHED_USAGE}
+${PAYOUT_FLOAT_USAGE}
 Reads the same environment as the gateway (DATABASE_URL, SATCHEL_DATA_DIR, ...).`;
 
 export type Out = { log: (s: string) => void; error: (s: string) => void };
@@ -84,6 +86,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
   if (group === 'merchant' && action === 'set') return merchantSetCli(rest, out);
   if (group === 'merchant' && action === 'custody') return merchantCustodyCli(rest[0], rest.slice(1), config, out, (c) => createContext(c));
   if (group === 'ledger') return ledgerCli(action, out);
+  if (group === 'payout-float') return payoutFloatCli(action, rest, config, out, families);
   if (group === 'unmatched') return unmatchedCli(action, rest, config, out, (c) => createContext(c));
   if (group === 'flush') return flushCli(action === undefined ? rest : [action, ...rest], out, () => createContext(config));
   if (group === 'payouts' && action === 'list') {

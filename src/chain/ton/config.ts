@@ -1,8 +1,10 @@
 // Builds the `ton` driver of a network from the registry and the operator's configuration
 // (docs/networks.md):
 //   { "driver": "ton", "api_url": "https://toncenter.com", "api_key_file": "/etc/satchel/toncenter.key",
-//     "network": "mainnet", "confirmations": 1, "tokens": { "USDT": "EQ..." } }
-// Receiving is watch-only only (into the merchant's own wallet): no seed is read.
+//     "network": "mainnet", "confirmations": 1, "tokens": { "USDT": "EQ..." },
+//     "payout_float": { "wallet_version": "v4r2", "key_file": "/etc/satchel/ton-float.key" } }
+// Receiving is watch-only only (into the merchant's own wallet): no seed is read. Payouts come
+// from the payout float, when one is configured (./float.ts).
 import { readFileSync, statSync } from 'node:fs';
 import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef } from '../../registry/index.ts';
@@ -11,6 +13,9 @@ import { configuredConfirmations, configuredTokens, custodyMode, driverArguments
 import { nodeAddress } from './answers.ts';
 import { TON_NODE_LIMITS } from './limits.ts';
 import { TonDriver, type TonLog } from './ton-driver.ts';
+import { floatAccount, payoutSource } from '../payout-float.ts';
+import { tonFloat, tonPayoutFloat } from './float.ts';
+import { configuredTonNetwork } from './custody.ts';
 
 /** The `ton` family's factory, for its ChainFamily's drivers. */
 export function tonDriverFactory(deps: DriverDeps): TonDriver {
@@ -30,6 +35,9 @@ export function createTonDriver(network: NetworkDef, cfg: NetworkConfig, deps: D
   const confirmations = configuredConfirmations(network, cfg, where);
   const tokens = configuredTokens(network, cfg, where, isJettonMaster, 'TON jetton master address (workchain 0)');
   const lookback = optInt(cfg.lookback_seconds, `${where}.lookback_seconds`);
+  // Payouts come from the float's own key, when one is configured; the seed is never read.
+  const source = payoutSource(network, cfg, tonPayoutFloat);
+  const float = source.kind === 'float' ? tonFloat(configuredTonNetwork(network, cfg), floatAccount(network, source).secret, source.settings.extra) : null;
   return new TonDriver({
     network,
     apiUrl: cfg.api_url,
@@ -42,6 +50,7 @@ export function createTonDriver(network: NetworkDef, cfg: NetworkConfig, deps: D
     log: deps.log,
     onRequest: deps.onRequest,
     lookbackSeconds: lookback,
+    float,
     ...nodeLimits(cfg, where, TON_NODE_LIMITS),
   });
 }

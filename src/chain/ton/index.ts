@@ -11,6 +11,7 @@ import { depositKey, parseDepositKey } from '../watch-paths.ts';
 import { tonDriverFactory } from './config.ts';
 import { TON_DRIVER } from './custody.ts';
 import { TON_NODE_LIMITS } from './limits.ts';
+import { tonPayoutFloat } from './float.ts';
 
 export { TON_DRIVER } from './custody.ts';
 
@@ -21,6 +22,7 @@ export const tonFamily: ChainFamily = {
   addressFormats: { ton: tonAddressFormat },
   custody: ['watch-only'],
   watchOnly: tonWatchOnly,
+  payoutFloat: tonPayoutFloat,
   configuredNetwork: configuredTonNetwork,
   canonicalAddress: canonicalTonAddress,
   nodeLimits: TON_NODE_LIMITS,

@@ -2,10 +2,13 @@
 // merchant's own wallet, each invoice told apart by its comment. See docs/networks.md for the
 // operator's side. Detection lives in ./scan.ts; this class ties it to the gateway: one scanner per
 // network (its caller holds the `scan:<NETWORK>` lock), the head (the masterchain seqno) judged by
-// the shared head guard, and the node's status. Payouts are not offered on TON yet: canCover says
-// so and send refuses for good, so a payout's funds return at once.
-import type { ChainDriver, ChainSink, Coverage, NodeStatus, PaymentRequest, SendRequest, WatchedAddress } from '../contract.ts';
-import { DriverClosedError, SendRejectedError } from '../errors.ts';
+// the shared head guard, and the node's status. Payouts and refunds leave from the payout float
+// (./outgoing.ts), followed at each poll; without a float they wait, as on other watch-only networks.
+import type { ChainDriver, ChainSink, Coverage, NodeStatus, PaymentRequest, PayoutWallet, SendRequest, WatchedAddress } from '../contract.ts';
+import { DriverClosedError, HotWalletShortError } from '../errors.ts';
+import { Decimal } from '../../money/decimal.ts';
+import type { TonFloat } from './float.ts';
+import { TonPayouts, type TonPayoutsOptions } from './outgoing.ts';
 import { HeadGuard } from '../head-guard.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { Storage } from '../../db/dialect.ts';
@@ -39,6 +42,10 @@ export interface TonDriverOptions {
   /** An answer larger than this is the node's fault. */
   maxResponseBytes?: number;
   timeoutMs?: number;
+  /** The payout float (null: none configured, payouts wait). */
+  float?: TonFloat | null;
+  /** Timings of the payout path (tests shorten them). */
+  payoutTimings?: Partial<Pick<TonPayoutsOptions, 'validForSeconds' | 'expiryMarginSeconds' | 'findWaitMs' | 'rebroadcastAfterMs'>>;
 }
 
 export class TonDriver implements ChainDriver {
@@ -48,7 +55,9 @@ export class TonDriver implements ChainDriver {
   readonly confirmations: number;
   readonly api: TonApi;
   readonly scanner: TonScanner;
+  readonly payouts: TonPayouts | null;
   private readonly chain: 'mainnet' | 'testnet';
+  private readonly jettons: TonJetton[];
   private readonly heads: HeadGuard;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -58,6 +67,7 @@ export class TonDriver implements ChainDriver {
     this.network = { ...opts.network, confirmations: opts.confirmations };
     this.confirmations = opts.confirmations;
     this.chain = opts.chain;
+    this.jettons = opts.jettons;
     this.api = new TonApi(opts.apiUrl, { apiKey: opts.apiKey, onRequest: opts.onRequest, maxResponseBytes: opts.maxResponseBytes ?? TON_NODE_LIMITS.maxResponseBytes, timeoutMs: opts.timeoutMs });
     // The masterchain never reorganises, but a provider balancing over several liteservers may
     // answer from one a few blocks behind: a small step back is tolerated, a fall is a fault.
@@ -78,6 +88,25 @@ export class TonDriver implements ChainDriver {
       pageSize: Math.min(TON_PAGE, Math.max(2, opts.pageSize ?? TON_PAGE)),
       log: opts.log ?? (() => {}),
     });
+    this.payouts = opts.float
+      ? new TonPayouts({
+          network: this.network.code,
+          api: this.api,
+          db: tonDb(opts.storage.db),
+          storage: opts.storage,
+          native: { code: native.code, decimals: native.decimals },
+          jettons: opts.jettons,
+          float: opts.float,
+          confirmations: opts.confirmations,
+          now: opts.now ?? Date.now,
+          log: opts.log ?? (() => {}),
+          validForSeconds: 90,
+          expiryMarginSeconds: 30,
+          findWaitMs: 10_000,
+          rebroadcastAfterMs: 30_000,
+          ...opts.payoutTimings,
+        })
+      : null;
   }
 
   /** Deposit keys `<merchant wallet>#<comment>`; anything else is not a TON deposit and is ignored. */
@@ -94,6 +123,7 @@ export class TonDriver implements ChainDriver {
       if (this.closed) throw new DriverClosedError(this.network.code);
       const seqno = this.heads.check('getMasterchainInfo', await this.api.masterchainSeqno());
       await this.scanner.poll(sink, seqno, signal);
+      if (this.payouts && !signal?.aborted) await this.payouts.track(sink, seqno);
       this.heads.commit(seqno);
     });
   }
@@ -105,13 +135,29 @@ export class TonDriver implements ChainDriver {
     return { chain: this.chain, head, headTime: null };
   }
 
+  /** Whether the float can pay this now (the amount and the fees); refused when there is no float. */
   async canCover(req: PaymentRequest): Promise<Coverage> {
-    return { covered: false, currency: req.currency, message: this.noPayouts() };
+    if (!this.payouts) return { covered: false, currency: req.currency, message: this.noFloat() };
+    return this.payouts.cover(this.payouts.parse(req));
   }
 
-  async send(_req: SendRequest): Promise<{ txid: string }> {
+  /** Pays from the float; idempotent on req.id (./outgoing.ts). */
+  async send(req: SendRequest): Promise<{ txid: string }> {
     if (this.closed) throw new DriverClosedError(this.network.code);
-    throw new SendRejectedError('rejected', this.noPayouts());
+    if (!this.payouts) throw new HotWalletShortError(req.currency, this.noFloat());
+    const payment = this.payouts.parse(req);
+    return { txid: await this.payouts.send(req.id, payment) };
+  }
+
+  /** The float and its balances (TON and every configured jetton); null without a float. */
+  async payoutWallet(): Promise<PayoutWallet | null> {
+    const p = this.payouts;
+    if (!p) return null;
+    const native = this.network.currencies.find((c) => c.native)!;
+    const st = await p.reader.floatState();
+    const balances: Record<string, string> = { [native.code]: Decimal.fromBaseUnits(st.balance, native.decimals).toString() };
+    for (const j of this.jettons) balances[j.code] = Decimal.fromBaseUnits(await p.reader.jettonBalance(j, await p.reader.jettonWalletOf(j, p.floatRaw)), j.decimals).toString();
+    return { address: p.reader.float.address, balances };
   }
 
   async close(): Promise<void> {
@@ -119,8 +165,8 @@ export class TonDriver implements ChainDriver {
     await this.queue.catch(() => {});
   }
 
-  private noPayouts(): string {
-    return `${this.network.code} receives watch-only (into the merchant's own wallet): the gateway holds no TON of its own and does not send payouts or refunds on this network`;
+  private noFloat(): string {
+    return `${this.network.code} has no payout float configured: nothing can be paid on this watch-only network`;
   }
 
   /** Polls never overlap within one driver. */

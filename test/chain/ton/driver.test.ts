@@ -286,13 +286,13 @@ describe.each(await backends())('ton driver on the sandbox double ($name)', (bac
     expect(sink.credited().map((t) => [t.to, t.amount])).toEqual([[depositKey(friendly, 'Kept1'), '2']]);
   });
 
-  it('answers status with the masterchain seqno and the configured chain; payouts are refused', async () => {
+  it('answers status with the masterchain seqno and the configured chain; without a payout float, payouts are refused', async () => {
     const driver = makeDriver({ network: 'testnet' });
     const s = await driver.status();
     expect(s).toEqual({ chain: 'testnet', head: double.seqno, headTime: null });
     const cover = await driver.canCover({ network: 'TON', currency: 'TON', to: payer.address.toString(), amount: '1', priority: 'normal' } as never);
     expect(cover).toMatchObject({ covered: false, currency: 'TON' });
-    await expect(driver.send({ id: 'p1', network: 'TON', currency: 'TON', to: payer.address.toString(), amount: '1', priority: 'normal' } as never)).rejects.toThrow(/does not send payouts/);
+    await expect(driver.send({ id: 'p1', network: 'TON', currency: 'TON', to: payer.address.toString(), amount: '1', priority: 'normal' } as never)).rejects.toThrow(/no payout float configured/);
   });
 
   it('reads the cursor per merchant wallet: one walk per wallet whatever the number of invoices', async () => {
