@@ -21,6 +21,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['Webhook lanes beside a hanging receiver (issue 24)', async () => (await import('./webhook-lanes.ts')).webhookLanesBench()],
   ['Custody: watch-only receiving (issue 26)', async () => (await import('./custody.ts')).custodyBench()],
   ['EVM flush gas against the sweep, on anvil (issue 26)', async () => (await import('./flush.ts')).flushBench()],
+  ['TON driver on @ton/sandbox (issue 27)', async () => (await import('./ton.ts')).tonBench()],
 ];
 
 // `npm run bench -- evm bitcoin` runs only the sections whose title contains one of the words
