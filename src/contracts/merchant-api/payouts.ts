@@ -104,7 +104,10 @@ const EXAMPLE_PAYOUT: Payout = {
   payer_amount: 3,
 };
 
-const CREATE_PAYOUT_RULES = { ...CALC_PAYOUT_RULES, order_id: 'required|string|min:1|max:100|alpha_dash', url_callback: 'string|min:6|max:255|url', memo: 'string|min:1|max:30' };
+/** The recipient's comment (TON): 1..30 characters, none of them a control character, which a
+ * wallet would show garbled or not at all. */
+const MEMO_RULE = 'string|min:1|max:30|regex:/^[^\\u0000-\\u001f\\u007f-\\u009f]+$/';
+const CREATE_PAYOUT_RULES = { ...CALC_PAYOUT_RULES, order_id: 'required|string|min:1|max:100|alpha_dash', url_callback: 'string|min:6|max:255|url', memo: MEMO_RULE };
 
 export const createPayoutOp = operation<CreatePayoutParams, Payout, CreatePayoutBody>({
   id: 'createPayout',
