@@ -267,7 +267,7 @@ function parseMessage(cell: Cell): TonInMessage {
 }
 
 /** The `aborted` flag of an ordinary transaction's description; null for other kinds. */
-function readAborted(d: Slice): boolean | null {
+export function readAborted(d: Slice): boolean | null {
   if (d.loadUintNumber(4) !== 0) return null;
   d.loadBit(); // credit_first
   if (d.loadBit()) {

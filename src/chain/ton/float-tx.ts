@@ -6,7 +6,7 @@
 // transaction's lt + 1 + its index, which ties a delivery to the payout that sent it).
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { FaultyNodeError } from '../errors.ts';
-import { bocBytes, type TonTx } from './answers.ts';
+import { bocBytes, readAborted, type TonTx } from './answers.ts';
 import { beginCell, Builder, parseBoc, type Cell, type Slice, type TonAddress } from './cell.ts';
 
 export interface FloatTx {
@@ -83,7 +83,8 @@ export function readFloatTx(method: string, tx: TonTx, account: string): FloatTx
     s.loadCoins();
     if (s.loadBit()) s.loadRef();
     s.loadRef();
-    const aborted = readAborted(s.loadRef().beginParse());
+    // Any kind of transaction but an ordinary one counts as aborted here.
+    const aborted = readAborted(s.loadRef().beginParse()) ?? true;
     let externalHash: string | null = null;
     let internal: FloatTx['internal'] = null;
     if (inMsg) {
@@ -110,31 +111,4 @@ export function readFloatTx(method: string, tx: TonTx, account: string): FloatTx
     if (err instanceof FaultyNodeError) throw err;
     throw new FaultyNodeError(method, `transaction ${tx.hash}: unreadable BOC (${(err as Error).message.slice(0, 120)})`);
   }
-}
-
-/** The `aborted` flag of an ordinary transaction's description; any other kind counts as aborted. */
-function readAborted(d: Slice): boolean {
-  if (d.loadUintNumber(4) !== 0) return true;
-  d.loadBit();
-  if (d.loadBit()) {
-    d.loadCoins();
-    if (d.loadBit()) d.loadCoins();
-    if (d.loadBit()) d.loadBit();
-  }
-  if (d.loadBit()) {
-    if (d.loadBit()) d.loadCoins();
-    d.loadCoins();
-    if (d.loadBit()) d.loadRef();
-  }
-  if (d.loadBit()) {
-    d.skip(3);
-    d.loadCoins();
-    d.loadRef();
-  } else {
-    const a = d.loadBit();
-    const b = d.loadBit();
-    if (a && b) d.loadBit();
-  }
-  if (d.loadBit()) d.loadRef();
-  return d.loadBit();
 }
