@@ -19,7 +19,7 @@ import { EVM_NODE_LIMITS } from './limits.ts';
 import { evmPaymentTarget, evmWalletPay } from './wallet-pay.ts';
 import { evmAddressFormat } from './address-format.ts';
 import { configuredConfirmations, configuredTokens, custodyMode, driverArguments, nodeLimits, type DriverServices, optInt, sweepThresholds } from '../network-settings.ts';
-import { readFileSync, statSync } from 'node:fs';
+import { readSecretFile } from '../secret-file.ts';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { HDKey } from '@scure/bip32';
 import { bytesToHex } from '@noble/hashes/utils.js';
@@ -160,18 +160,7 @@ export function flushPolicy(v: unknown, where: string): EvmFlushPolicy {
  * can read is refused. The file's content never appears in a message.
  */
 export function readRelayerKey(file: unknown, where: string): PrivateKeyAccount {
-  if (typeof file !== 'string' || file === '') throw new Error(`${where}: the path of a file holding the relayer's key is required`);
-  let mode: number;
-  let text: string;
-  try {
-    mode = statSync(file).mode & 0o777;
-    text = readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    throw new Error(`${where}: ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  if ((mode & 0o077) !== 0) {
-    throw new Error(`${where}: ${file} has mode 0${mode.toString(8).padStart(3, '0')}: other accounts on this host can read the relayer key; chmod 600 ${file}`);
-  }
+  const text = readSecretFile(file, where, 'the relayer key');
   if (/^(0x)?[0-9a-fA-F]{64}$/.test(text)) {
     try {
       return privateKeyToAccount(`0x${text.replace(/^0x/, '')}`);

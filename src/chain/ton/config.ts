@@ -5,7 +5,7 @@
 //     "payout_float": { "wallet_version": "v4r2", "key_file": "/etc/satchel/ton-float.key" } }
 // Receiving is watch-only only (into the merchant's own wallet): no seed is read. Payouts come
 // from the payout float, when one is configured (./float.ts).
-import { readFileSync, statSync } from 'node:fs';
+import { readSecretFile } from '../secret-file.ts';
 import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { DriverDeps } from '../contract.ts';
@@ -68,16 +68,7 @@ function isJettonMaster(v: unknown): v is string {
  * a file other accounts on the host can read is refused; the key never appears in a message.
  */
 export function readApiKey(file: unknown, where: string): string {
-  if (typeof file !== 'string' || file === '') throw new Error(`${where}: the path of a file holding the API key is required`);
-  let mode: number;
-  let text: string;
-  try {
-    mode = statSync(file).mode & 0o777;
-    text = readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    throw new Error(`${where}: ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  if ((mode & 0o077) !== 0) throw new Error(`${where}: ${file} has mode 0${mode.toString(8).padStart(3, '0')}: other accounts on this host can read the API key; chmod 600 ${file}`);
+  const text = readSecretFile(file, where, 'the API key');
   if (text === '' || /[\r\n\s]/.test(text) || text.length > 512) throw new Error(`${where}: ${file} must hold the API key alone, on one line`);
   return text;
 }

@@ -11,7 +11,7 @@
 // currency it moves (kind `flush`, from the forwarder to the cold address, with the txid). Once
 // the transaction is final the movement is `done` and the payments it moved are marked swept.
 import { randomUUID } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readSecretFile } from '../secret-file.ts';
 import type { Kysely } from 'kysely';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
@@ -78,15 +78,7 @@ export const RELAYER_MNEMONIC_PATH = "m/44'/195'/0'/0/0";
  * setting and the file, never its content.
  */
 export function loadRelayerKey(file: unknown, where: string): TronSigner {
-  if (typeof file !== 'string' || file === '') throw new Error(`${where}: the path of a file holding the relayer's private key or mnemonic is required`);
-  let mode: number;
-  try {
-    mode = statSync(file).mode;
-  } catch (err) {
-    throw new Error(`${where}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  if ((mode & 0o077) !== 0) throw new Error(`${where}: ${file} is readable by others (mode ${(mode & 0o777).toString(8)}); run chmod 600 on it`);
-  const text = readFileSync(file, 'utf8').trim();
+  const text = readSecretFile(file, where, 'the relayer key');
   if (/^(0x)?[0-9a-fA-F]{64}$/.test(text)) {
     try {
       return keySigner(hexToBytes(text.replace(/^0x/, '')));

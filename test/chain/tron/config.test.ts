@@ -99,8 +99,8 @@ describe('createTronDriver', () => {
     expect(watchOnly({ relayer_key_file: keyFile('words', `${phrase}\n`) }).flusher?.relayer).toBe(fromPhrase.address);
 
     const open = keyFile('open', key, 0o644);
-    expect(() => watchOnly({ relayer_key_file: open })).toThrow(`networks.TRON.relayer_key_file: ${open} is readable by others (mode 644); run chmod 600 on it`);
-    expect(() => watchOnly({ relayer_key_file: join(dir, 'missing') })).toThrow('cannot read');
+    expect(() => watchOnly({ relayer_key_file: open })).toThrow(`networks.TRON.relayer_key_file: ${open} has mode 0644: other accounts on this host can read the relayer key; chmod 600 ${open}`);
+    expect(() => watchOnly({ relayer_key_file: join(dir, 'missing') })).toThrow('cannot be read (ENOENT)');
     const bad = [keyFile('garbage', 'not a key at all'), keyFile('zero', '0'.repeat(64)), keyFile('words2', phrase.replace('about', 'abandon'))];
     for (const f of bad) {
       let message = '';
