@@ -9,6 +9,14 @@
 //   custody row `custody id`, on a chain whose payments are told apart by a comment rather than by
 //   address. The deposit's address is then a deposit key (depositKey): the account and the reference.
 
+/** How every path above begins. Any other `addresses.path` is an HD path of the gateway's seed. */
+export const WATCH_ONLY_PATH_PREFIXES = ['watch:', 'forwarder:', 'reference:'] as const;
+
+/** Whether a deposit's path is an HD path of the gateway's seed (hot custody), whose key it holds. */
+export function isSeedPath(path: string): boolean {
+  return !WATCH_ONLY_PATH_PREFIXES.some((p) => path.startsWith(p));
+}
+
 export interface ForwarderPath {
   cold: string;
   salt: `0x${string}`;

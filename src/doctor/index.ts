@@ -4,6 +4,7 @@
 // clock) is reached through DoctorDeps, so the checks can be driven without a real network.
 import type { Ctx } from '../context.ts';
 import { nodeChecks, custodyChecks, floatChecks } from './chain.ts';
+import { seedLeftoverChecks } from './leftovers.ts';
 import { publicUrlChecks, webhookTargetChecks } from './endpoints.ts';
 import { secretFileChecks } from './secrets.ts';
 import type { DoctorDeps, Finding } from './finding.ts';
@@ -25,6 +26,7 @@ export async function runDoctor(ctx: Ctx, deps: DoctorDeps): Promise<Finding[]> 
   findings.push(...(await nodeChecks(ctx, live)));
   findings.push(...(await custodyChecks(ctx, live)));
   findings.push(...(await floatChecks(ctx, live)));
+  findings.push(...(await seedLeftoverChecks(ctx, live)));
   findings.push(...secretFileChecks(ctx.config));
   findings.push(backupCheck(ctx));
   findings.push(...(await webhookTargetChecks(ctx, live.length > 0, deps)));
