@@ -4,7 +4,7 @@ import { refuseSimulatedMoneyBesideRealNetworks } from './chain/simulated/leftov
 import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
 import { createContext } from './compose.ts';
-import { buildApp } from './http/app.ts';
+import { buildApp, type AppOptions } from './http/app.ts';
 import { createMerchant, listMerchants, type Merchant } from './merchants/store.ts';
 import { acquireWorkerLock, runWorkers } from './worker/index.ts';
 import { stopRefills } from './chain/allocate.ts';
@@ -23,7 +23,10 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(config: Config, opts: { logger?: boolean; createDemo?: boolean; workerIntervalMs?: number } = {}): Promise<Gateway> {
+export async function startGateway(
+  config: Config,
+  opts: { logger?: boolean; createDemo?: boolean; workerIntervalMs?: number; logStream?: AppOptions['logStream'] } = {},
+): Promise<Gateway> {
   const ctx = await createContext(config);
   try {
     await refuseSimulatedMoneyBesideRealNetworks(config, ctx.storage);
@@ -38,7 +41,7 @@ export async function startGateway(config: Config, opts: { logger?: boolean; cre
     if (opts.createDemo !== false && (await listMerchants(ctx.storage.db)).length === 0) {
       demo = await createMerchant(ctx.storage.db, 'Demo shop');
     }
-    app = await buildApp(ctx, { logger: opts.logger });
+    app = await buildApp(ctx, { logger: opts.logger, logStream: opts.logStream });
     // The drivers' lines (reorganisations, alarms) go where the server's own go.
     ctx.chains.useLog(app.log);
     // Before the first request: a real network whose node does not answer now is not offered
