@@ -234,6 +234,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     remaining: money(remaining),
     address: chosen ? inv.address : null,
     payment_comment: chosen ? ctx.chains.families.addresses.shownComment(network, inv.payment_comment) : null,
+    link_required: chosen && ctx.chains.families.addresses.linkRequired(network, inv.payment_comment),
     qr_content: qr,
     wallet_uri: uri,
     confirmations,

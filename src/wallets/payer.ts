@@ -48,6 +48,7 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
     network_name: currencyNetworkLabel(network, currency),
     address: unavailable ? null : w.address,
     payment_comment: unavailable ? null : ctx.chains.families.addresses.shownComment(network, w.payment_comment),
+    link_required: !unavailable && ctx.chains.families.addresses.linkRequired(network, w.payment_comment),
     qr_content: unavailable ? null : ctx.chains.families.addresses.qrContent(uri),
     wallet_uri: unavailable ? null : ctx.chains.families.addresses.paymentUri(uri),
     merchant,

@@ -75,6 +75,11 @@ export class AddressFormats {
     return this.table[network.address_format]!.referenceInLinkOnly ? null : reference;
   }
 
+  /** Whether a deposit's `reference` rides in the payment link only, so a payment must use the link (or its QR) to be matched. */
+  linkRequired(network: DepositNetwork | undefined, reference: string | null): boolean {
+    return reference !== null && !!network && Object.hasOwn(this.table, network.address_format) && this.table[network.address_format]!.referenceInLinkOnly === true;
+  }
+
   /** What the payment page's QR encodes. */
   qrContent(opts: PaymentUriOptions): string {
     return qrContent(this.rules(opts.format), opts);
