@@ -9,9 +9,8 @@ import type { DriverDeps } from '../contract.ts';
 import { configuredConfirmations, configuredTokens, custodyMode, driverArguments, nodeLimits, optInt, type DriverServices } from '../network-settings.ts';
 import { isSolanaKey } from './address.ts';
 import { SOLANA_NODE_LIMITS } from './limits.ts';
-import { SolanaDriver, type SolanaCluster, type SolanaLog } from './solana-driver.ts';
-
-export const SOLANA_CLUSTERS: readonly SolanaCluster[] = ['mainnet-beta', 'devnet', 'localnet'];
+import { SolanaDriver, type SolanaLog } from './solana-driver.ts';
+import { solanaCluster } from './custody.ts';
 
 /** The `solana` family's factory, for its ChainFamily's drivers. */
 export function solanaDriverFactory(deps: DriverDeps): SolanaDriver {
@@ -28,17 +27,14 @@ export function createSolanaDriver(
   if (typeof cfg.rpc_url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(cfg.rpc_url)) {
     throw new Error(`${where}.rpc_url: the http(s) URL of a Solana JSON-RPC node (an RPC provider, or your own validator's RPC) is required for driver "solana"`);
   }
-  const cluster = cfg.cluster;
-  if (typeof cluster !== 'string' || !(SOLANA_CLUSTERS as readonly string[]).includes(cluster)) {
-    throw new Error(`${where}.cluster: one of ${SOLANA_CLUSTERS.map((c) => `"${c}"`).join(', ')} is required for driver "solana"`);
-  }
+  const cluster = solanaCluster(network, cfg);
   if (custodyMode(cfg, 'solana', where) !== 'watch-only') throw new Error(`${where}.custody: Solana receives watch-only only (into the merchant's own wallet, with a Solana Pay reference)`);
   const confirmations = configuredConfirmations(network, cfg, where);
   const tokens = configuredTokens(network, cfg, where, isMint, 'Solana mint address (base58)');
   return new SolanaDriver({
     network,
     rpcUrl: cfg.rpc_url,
-    cluster: cluster as SolanaCluster,
+    cluster,
     confirmations,
     tokens: tokens.map((t) => ({ code: t.code, mint: t.contract, decimals: t.decimals })),
     storage: deps.storage,

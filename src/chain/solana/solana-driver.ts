@@ -13,10 +13,10 @@ import { checkSlot } from './answers.ts';
 import { SOLANA_NODE_LIMITS, SOLANA_PAGE, SOLANA_PAGES_PER_POLL } from './limits.ts';
 import { SolanaRpc } from './rpc.ts';
 import { SolanaScanner, type SolanaToken } from './scan.ts';
+import type { SolanaCluster } from './custody.ts';
 
 export type SolanaLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
 
-export type SolanaCluster = 'mainnet-beta' | 'devnet' | 'localnet';
 
 export interface SolanaDriverOptions {
   network: NetworkDef;
