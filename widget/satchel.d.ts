@@ -51,6 +51,8 @@ export interface SatchelInvoice {
   address: string | null;
   /** The comment the payer must send with the payment where the network needs one (TON); else null. */
   payment_comment: string | null;
+  /** The payment must be made with `wallet_uri` or the QR code, which carry a reference no payer can type (Solana Pay); a payment typed in by hand cannot be matched. */
+  link_required: boolean;
   qr_content: string | null;
   wallet_uri: string | null;
   confirmations: { current: number; required: number } | null;
@@ -99,6 +101,8 @@ export interface SatchelWallet {
   address: string | null;
   /** The comment the payer must send with the payment where the network needs one (TON); else null. */
   payment_comment: string | null;
+  /** The payment must be made with `wallet_uri` or the QR code, which carry a reference no payer can type (Solana Pay); a payment typed in by hand cannot be matched. */
+  link_required: boolean;
   qr_content: string | null;
   wallet_uri: string | null;
   merchant: SatchelMerchant;

@@ -84,6 +84,12 @@ export const PayerInvoice = z.object({
    * and whenever `address` is. `qr_content` and `wallet_uri` carry it.
    */
   payment_comment: z.nullable(z.string()),
+  /**
+   * The payment must be made with `wallet_uri` or the QR code (`qr_content`), which carry a
+   * reference no payer can type (a Solana Pay reference key): a payment typed in by hand, address
+   * and amount, cannot be matched. False elsewhere, and whenever `address` is null.
+   */
+  link_required: z.boolean(),
   qr_content: z.nullable(z.string()),
   wallet_uri: z.nullable(z.string()),
   confirmations: z.nullable(z.object({ current: z.number(), required: z.number() })),
@@ -132,6 +138,12 @@ export const PayerWallet = z.object({
    * and whenever `address` is. `qr_content` and `wallet_uri` carry it.
    */
   payment_comment: z.nullable(z.string()),
+  /**
+   * The payment must be made with `wallet_uri` or the QR code (`qr_content`), which carry a
+   * reference no payer can type (a Solana Pay reference key): a payment typed in by hand, address
+   * and amount, cannot be matched. False elsewhere, and whenever `address` is null.
+   */
+  link_required: z.boolean(),
   qr_content: z.nullable(z.string()),
   wallet_uri: z.nullable(z.string()),
   merchant: PayerMerchant,

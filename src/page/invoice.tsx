@@ -5,7 +5,7 @@ import type { PayerInvoice } from '../contracts/payer.ts';
 import { formatDuration, formatTime } from './format.ts';
 import { useStore, type Screen } from './store.ts';
 import { lazyView } from '../ui-kit/lazy.tsx';
-import { CoinIcon, CommentField, Field, Notice, OpenWallet, Qr, StoreLink, useAmount } from './ui.tsx';
+import { CoinIcon, CommentField, Field, LinkRequiredNote, Notice, OpenWallet, Qr, StoreLink, useAmount } from './ui.tsx';
 import { ClockGlyph, WarnGlyph } from './icons.tsx';
 import { useBrowserWallets } from './wallets.ts';
 
@@ -116,8 +116,9 @@ function Pay({ invoice, partial }: { invoice: PayerInvoice; partial: boolean }) 
         <Qr content={invoice.qr_content} alt={t('qr_alt', { amount: amount(due, currency), address: invoice.address ?? '' })} />
       )}
       {invoice.address && (
-        <Field id="address" label={t('address')} value={invoice.address} copy={invoice.address} copyLabel={t('copy_address')} mono />
+        <Field id="address" label={t('address')} value={invoice.address} copy={invoice.address} copyLabel={t('copy_address')} mono describedBy={invoice.link_required ? 'link-note' : undefined} />
       )}
+      {invoice.address && invoice.link_required && <LinkRequiredNote />}
       {invoice.address && invoice.payment_comment && <CommentField comment={invoice.payment_comment} />}
       <Notice tone="warn" icon={<WarnGlyph />}>
         {t('warning', { currency, network })}

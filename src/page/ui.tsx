@@ -105,6 +105,20 @@ export function CommentField({ comment }: { comment: string }) {
   );
 }
 
+/**
+ * Where the payment must be made with the wallet link or the QR code (they carry a reference no
+ * payer can type): says so, and that a payment typed in by hand cannot be matched. The address's
+ * copy button is described by it, so a screen reader says it too.
+ */
+export function LinkRequiredNote() {
+  const t = useT();
+  return (
+    <Notice tone="warn" icon={<WarnGlyph />} id="link-note">
+      {t('link_required')}
+    </Notice>
+  );
+}
+
 export function Qr({ content, alt }: { content: string; alt: string }) {
   const t = useT();
   const [src, setSrc] = useState<string | null>(null);

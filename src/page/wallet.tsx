@@ -1,7 +1,7 @@
 // A static wallet: a standing address for top-ups, without amount or countdown.
 import { useT } from './i18n/index.ts';
 import type { PayerWallet } from '../contracts/payer.ts';
-import { CoinIcon, CommentField, Field, Hero, Notice, OpenWallet, Qr } from './ui.tsx';
+import { CoinIcon, CommentField, Field, Hero, LinkRequiredNote, Notice, OpenWallet, Qr } from './ui.tsx';
 import { LockGlyph, WarnGlyph } from './icons.tsx';
 
 export function WalletView({ wallet }: { wallet: PayerWallet }) {
@@ -34,7 +34,8 @@ export function WalletView({ wallet }: { wallet: PayerWallet }) {
       </div>
       <p class="lead">{t('wallet_body', vars)}</p>
       <Qr content={wallet.qr_content} alt={t('qr_alt_wallet', { address: wallet.address })} />
-      <Field id="address" label={t('address')} value={wallet.address} copy={wallet.address} copyLabel={t('copy_address')} mono />
+      <Field id="address" label={t('address')} value={wallet.address} copy={wallet.address} copyLabel={t('copy_address')} mono describedBy={wallet.link_required ? 'link-note' : undefined} />
+      {wallet.link_required && <LinkRequiredNote />}
       {wallet.payment_comment && <CommentField comment={wallet.payment_comment} />}
       <Notice tone="warn" icon={<WarnGlyph />}>
         {t('warning', vars)}

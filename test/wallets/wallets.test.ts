@@ -315,7 +315,7 @@ describe.each(await backends())('static wallets on $name', (backend) => {
         state: 0,
         result: {
           kind: 'wallet', uuid: w.uuid, status: 'active', currency: 'USDT', network: 'TRON', network_name: 'TRON (TRC-20)',
-          address: w.address, payment_comment: null, qr_content: w.address, wallet_uri: `tron:${w.address}?token=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`,
+          address: w.address, payment_comment: null, link_required: false, qr_content: w.address, wallet_uri: `tron:${w.address}?token=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`,
           test_mode: true, server_time: gw.clock.now, unavailable: null,
           merchant: { display_name: null, logo_url: null, accent: null, theme: null, language: null },
         },

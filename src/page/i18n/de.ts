@@ -36,6 +36,7 @@ const de: Messages = {
   comment: 'Kommentar',
   copy_comment: 'Kommentar kopieren',
   comment_warning: 'Fügen Sie diesen Kommentar genau so der Zahlung hinzu. Eine Zahlung ohne ihn kann dieser Bestellung nicht zugeordnet werden.',
+  link_required: 'Zahlen Sie per QR-Code oder über „In Wallet öffnen“: Beide enthalten die Referenz dieser Bestellung. Eine von Hand eingegebene Zahlung (Adresse und Betrag) kann dieser Bestellung nicht zugeordnet werden.',
   copied: 'Kopiert',
   copy_failed: 'Kopieren nicht möglich. Markieren Sie den Text und kopieren Sie ihn von Hand.',
   qr_alt: 'QR-Code, um {amount} an {address} zu zahlen',

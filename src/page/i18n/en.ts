@@ -37,6 +37,7 @@ export const en = {
   comment: 'Comment',
   copy_comment: 'Copy comment',
   comment_warning: 'Add this comment to the payment exactly as shown. A payment without it cannot be matched to this order.',
+  link_required: 'Pay by scanning the QR code or with “Open in wallet”: they carry this order’s reference. A payment typed in by hand (address and amount) cannot be matched to this order.',
   copied: 'Copied',
   copy_failed: 'Could not copy. Select the text and copy it by hand.',
   qr_alt: 'QR code to pay {amount} to {address}',

@@ -37,6 +37,7 @@ const es: Messages = {
   comment: 'Comentario',
   copy_comment: 'Copiar comentario',
   comment_warning: 'Añade este comentario al pago tal como aparece. Un pago sin él no se puede asociar a este pedido.',
+  link_required: 'Paga escaneando el código QR o con «Abrir en la billetera»: llevan la referencia de este pedido. Un pago introducido a mano (dirección e importe) no se puede asociar a este pedido.',
   copied: 'Copiado',
   copy_failed: 'No se pudo copiar. Selecciona el texto y cópialo a mano.',
   qr_alt: 'Código QR para pagar {amount} a {address}',

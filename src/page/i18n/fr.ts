@@ -36,6 +36,7 @@ const fr: Messages = {
   comment: 'Commentaire',
   copy_comment: 'Copier le commentaire',
   comment_warning: 'Ajoutez ce commentaire au paiement, exactement tel qu’il est affiché. Un paiement sans lui ne peut pas être rattaché à cette commande.',
+  link_required: 'Payez en scannant le code QR ou avec « Ouvrir dans le portefeuille » : ils portent la référence de cette commande. Un paiement saisi à la main (adresse et montant) ne peut pas être rattaché à cette commande.',
   copied: 'Copié',
   copy_failed: 'Copie impossible. Sélectionnez le texte et copiez-le à la main.',
   qr_alt: 'QR code pour payer {amount} à {address}',

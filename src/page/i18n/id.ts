@@ -36,6 +36,7 @@ const id: Messages = {
   comment: 'Komentar',
   copy_comment: 'Salin komentar',
   comment_warning: 'Tambahkan komentar ini ke pembayaran persis seperti yang ditampilkan. Pembayaran tanpa komentar ini tidak dapat dicocokkan dengan pesanan ini.',
+  link_required: 'Bayar dengan memindai kode QR atau dengan “Buka di dompet”: keduanya membawa referensi pesanan ini. Pembayaran yang diketik manual (alamat dan jumlah) tidak dapat dicocokkan dengan pesanan ini.',
   copied: 'Tersalin',
   copy_failed: 'Tidak dapat menyalin. Pilih teksnya dan salin secara manual.',
   qr_alt: 'Kode QR untuk membayar {amount} ke {address}',

@@ -36,6 +36,7 @@ const it: Messages = {
   comment: 'Commento',
   copy_comment: 'Copia commento',
   comment_warning: 'Aggiungi questo commento al pagamento esattamente come mostrato. Un pagamento senza di esso non può essere abbinato a questo ordine.',
+  link_required: 'Paga scansionando il codice QR o con «Apri nel wallet»: contengono il riferimento di questo ordine. Un pagamento inserito a mano (indirizzo e importo) non può essere abbinato a questo ordine.',
   copied: 'Copiato',
   copy_failed: 'Impossibile copiare. Seleziona il testo e copialo a mano.',
   qr_alt: 'Codice QR per pagare {amount} a {address}',

@@ -36,6 +36,7 @@ const ko: Messages = {
   comment: '메모',
   copy_comment: '메모 복사',
   comment_warning: '이 메모를 표시된 그대로 결제에 추가하세요. 메모가 없는 결제는 이 주문과 연결할 수 없습니다.',
+  link_required: 'QR 코드를 스캔하거나 ‘지갑에서 열기’로 결제하세요. 여기에 이 주문의 참조 정보가 들어 있습니다. 직접 입력한 결제(주소와 금액)는 이 주문과 연결할 수 없습니다.',
   copied: '복사됨',
   copy_failed: '복사할 수 없습니다. 텍스트를 선택해 직접 복사하세요.',
   qr_alt: '{address}(으)로 {amount}을(를) 결제하는 QR 코드',

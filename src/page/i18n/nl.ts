@@ -36,6 +36,7 @@ const nl: Messages = {
   comment: 'Opmerking',
   copy_comment: 'Opmerking kopiëren',
   comment_warning: 'Voeg deze opmerking precies zo toe aan de betaling. Een betaling zonder deze opmerking kan niet aan deze bestelling worden gekoppeld.',
+  link_required: 'Betaal door de QR-code te scannen of met ‘Openen in wallet’: die bevatten de referentie van deze bestelling. Een met de hand ingevoerde betaling (adres en bedrag) kan niet aan deze bestelling worden gekoppeld.',
   copied: 'Gekopieerd',
   copy_failed: 'Kopiëren lukt niet. Selecteer de tekst en kopieer hem met de hand.',
   qr_alt: 'QR-code om {amount} te betalen aan {address}',

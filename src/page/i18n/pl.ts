@@ -36,6 +36,7 @@ const pl: Messages = {
   comment: 'Komentarz',
   copy_comment: 'Kopiuj komentarz',
   comment_warning: 'Dodaj ten komentarz do płatności dokładnie tak, jak pokazano. Płatności bez niego nie da się przypisać do tego zamówienia.',
+  link_required: 'Zapłać, skanując kod QR lub przyciskiem „Otwórz w portfelu”: zawierają one odnośnik tego zamówienia. Płatności wpisanej ręcznie (adres i kwota) nie da się przypisać do tego zamówienia.',
   copied: 'Skopiowano',
   copy_failed: 'Nie udało się skopiować. Zaznacz tekst i skopiuj go ręcznie.',
   qr_alt: 'Kod QR do zapłaty {amount} na adres {address}',

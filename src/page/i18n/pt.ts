@@ -37,6 +37,7 @@ const pt: Messages = {
   comment: 'Comentário',
   copy_comment: 'Copiar comentário',
   comment_warning: 'Adicione este comentário ao pagamento exatamente como mostrado. Um pagamento sem ele não pode ser associado a este pedido.',
+  link_required: 'Pague lendo o código QR ou com “Abrir na carteira”: eles levam a referência deste pedido. Um pagamento digitado à mão (endereço e valor) não pode ser associado a este pedido.',
   copied: 'Copiado',
   copy_failed: 'Não foi possível copiar. Selecione o texto e copie manualmente.',
   qr_alt: 'Código QR para pagar {amount} para {address}',

@@ -37,6 +37,7 @@ const tr: Messages = {
   comment: 'Açıklama',
   copy_comment: 'Açıklamayı kopyala',
   comment_warning: 'Bu açıklamayı ödemeye tam olarak gösterildiği gibi ekleyin. Açıklamasız bir ödeme bu siparişle eşleştirilemez.',
+  link_required: 'QR kodu okutarak veya “Cüzdanda aç” ile ödeyin: bunlar bu siparişin referansını taşır. Elle girilen bir ödeme (adres ve tutar) bu siparişle eşleştirilemez.',
   copied: 'Kopyalandı',
   copy_failed: 'Kopyalanamadı. Metni seçip elle kopyalayın.',
   qr_alt: '{address} adresine {amount} ödemek için QR kod',

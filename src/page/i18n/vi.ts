@@ -36,6 +36,7 @@ const vi: Messages = {
   comment: 'Ghi chú',
   copy_comment: 'Sao chép ghi chú',
   comment_warning: 'Thêm ghi chú này vào khoản thanh toán đúng như hiển thị. Khoản thanh toán không có ghi chú sẽ không thể khớp với đơn hàng này.',
+  link_required: 'Hãy thanh toán bằng cách quét mã QR hoặc dùng “Mở trong ví”: chúng mang mã tham chiếu của đơn hàng này. Khoản thanh toán nhập tay (địa chỉ và số tiền) sẽ không thể khớp với đơn hàng này.',
   copied: 'Đã sao chép',
   copy_failed: 'Không thể sao chép. Hãy chọn văn bản và sao chép thủ công.',
   qr_alt: 'Mã QR để trả {amount} đến {address}',

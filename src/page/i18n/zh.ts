@@ -37,6 +37,7 @@ const zh: Messages = {
   comment: '备注',
   copy_comment: '复制备注',
   comment_warning: '请在付款中准确填写此备注。没有备注的付款无法与此订单匹配。',
+  link_required: '请扫描二维码或使用“在钱包中打开”付款：它们带有此订单的参考标识。手动输入（地址和金额）的付款无法与此订单匹配。',
   copied: '已复制',
   copy_failed: '复制失败。请选中文本后手动复制。',
   qr_alt: '向 {address} 支付 {amount} 的二维码',
