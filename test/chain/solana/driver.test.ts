@@ -11,37 +11,15 @@ import { backends } from '../../helpers/backends.ts';
 import { openStorage, type Storage } from '../../../src/db/dialect.ts';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
 import { Registry } from '../../../src/registry/index.ts';
-import type { ChainSink, IncomingTransfer, UnmatchedTransfer } from '../../../src/chain/contract.ts';
 import { NodeUnreachableError } from '../../../src/chain/errors.ts';
 import { depositKey } from '../../../src/chain/watch-paths.ts';
 import { createSolanaDriver } from '../../../src/chain/solana/config.ts';
 import type { SolanaDriver } from '../../../src/chain/solana/solana-driver.ts';
 import { startSolanaDouble, type SolanaDouble } from './double/server.ts';
 import { LAMPORTS_PER_SOL, scenario, type Mint, type Scenario } from './double/scenario.ts';
+import { RecordingSink } from './recording-sink.ts';
 
 const SOL = Registry.load().network('SOL')!;
-
-/** Records what the driver reports, as the gateway's sink would (the last word per transfer). */
-export class RecordingSink implements ChainSink {
-  readonly transfers = new Map<string, IncomingTransfer>();
-  readonly calls: IncomingTransfer[] = [];
-  readonly unmatchedList: UnmatchedTransfer[] = [];
-  readonly droppedList: string[] = [];
-  async transfer(t: IncomingTransfer) {
-    this.calls.push(t);
-    this.transfers.set(`${t.txid}:${t.index}`, t);
-  }
-  async unmatched(t: UnmatchedTransfer) {
-    this.unmatchedList.push(t);
-  }
-  async dropped(_n: string, txid: string, index: number) {
-    this.droppedList.push(`${txid}:${index}`);
-  }
-  async outgoing() {}
-  credited(): IncomingTransfer[] {
-    return [...this.transfers.values()];
-  }
-}
 
 describe.each(await backends())('solana driver on the LiteSVM double ($name)', (backend) => {
   let double: SolanaDouble;

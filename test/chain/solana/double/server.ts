@@ -72,7 +72,8 @@ class Double implements SolanaDouble {
     if (!Array.isArray(params)) return { jsonrpc: '2.0', error: { code: -32602, message: 'Invalid params: expected a sequence' }, id };
     try {
       let result = h(this.chain, params);
-      if (this.rewrite) result = this.rewrite(r.method, params, result);
+      // A copy: a rewrite must not change what the chain recorded.
+      if (this.rewrite) result = this.rewrite(r.method, params, structuredClone(result));
       return { jsonrpc: '2.0', result, id };
     } catch (e) {
       if (e instanceof RpcError) return { jsonrpc: '2.0', error: e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data }, id };
