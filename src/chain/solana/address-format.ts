@@ -1,8 +1,9 @@
 import { base58 } from '@scure/base';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { edChild, edDerive } from './hd.ts';
-import type { AddressFormatRules } from './types.ts';
-import { uriQuery } from './uri.ts';
+import { edChild, edDerive } from '../address/hd.ts';
+import type { AddressFormatRules } from '../address/types.ts';
+import { uriQuery } from '../address/uri.ts';
+import { isSolanaKey } from './address.ts';
 
 export function solanaAddress(privateKey: Uint8Array): string {
   return base58.encode(ed25519.getPublicKey(privateKey));
@@ -10,18 +11,12 @@ export function solanaAddress(privateKey: Uint8Array): string {
 
 /** Any 32-byte key, on-curve or not: program-derived addresses (token accounts, PDAs) are valid recipients. */
 export function isValidSolana(address: string): boolean {
-  if (address.length < 32 || address.length > 44) return false;
-  try {
-    return base58.decode(address).length === 32;
-  } catch {
-    return false;
-  }
+  return isSolanaKey(address);
 }
 
 /**
  * The format's rules: SLIP-0010 ed25519 keys at m/44'/501'/i'/0' (Phantom, Solflare,
- * solana-keygen); Solana Pay transfer requests. No family of this repository runs these networks
- * yet (only the simulated driver does), so the format is kept here, shared, until one does.
+ * solana-keygen; the simulated driver's deposits); Solana Pay transfer requests.
  */
 export const solanaAddressFormat: AddressFormatRules = {
   module: { url: import.meta.url, name: 'solanaAddressFormat' },
