@@ -22,6 +22,7 @@ import { evmFamily } from './chain/evm/index.ts';
 import { bitcoinFamily } from './chain/bitcoin/index.ts';
 import { tronFamily } from './chain/tron/index.ts';
 import { tonFamily } from './chain/ton/index.ts';
+import { solanaFamily } from './chain/solana/index.ts';
 import { enqueueInvoiceWebhook, expireDue, reconcileInvoice } from './invoices/lifecycle.ts';
 import { chooseCurrency, payerChoices } from './invoices/payer.ts';
 import { onWalletTransfer } from './wallets/topups.ts';
@@ -39,6 +40,7 @@ export const families = new Families([
   bitcoinFamily,
   tronFamily,
   tonFamily,
+  solanaFamily,
 ]);
 
 /** Every family's drivers, by the name a network's `driver` setting gives. */

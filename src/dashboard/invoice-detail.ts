@@ -6,7 +6,7 @@ import { explorerTxUrl } from '../chain/explorer.ts';
 import { payerChoices } from '../invoices/payer.ts';
 import type { Merchant } from '../merchants/store.ts';
 import { NotFoundError } from '../errors.ts';
-import { presentInvoice, PRESENTED_COLUMNS } from '../invoices/invoice-object.ts';
+import { presentInvoice, presentOptions, PRESENTED_COLUMNS } from '../invoices/invoice-object.ts';
 import { MAX_RESENDS, RESENDABLE_STATUSES } from '../webhooks/resend.ts';
 import type { SourceQuote } from '../rates/service.ts';
 
@@ -107,7 +107,7 @@ export async function invoiceDetail(ctx: Ctx, merchant: Merchant, id: string) {
       ? `${row.network} is not offered (${why}): the payer page shows no address and tells the payer not to pay, and nothing new can be paid on it.`
       : null,
     invoice: {
-      ...presentInvoice(row, { publicUrl: ctx.config.publicUrl }),
+      ...presentInvoice(row, presentOptions(ctx)),
       url_callback: row.url_callback,
       url_return: row.url_return,
       url_success: row.url_success,

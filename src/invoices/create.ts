@@ -8,7 +8,7 @@ import type { CurrencyDef, NetworkDef } from '../registry/index.ts';
 import { allocateAddress } from '../chain/allocate.ts';
 import { depositParts } from '../chain/watch-paths.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
-import { presentInvoice, type InvoiceRow } from './invoice-object.ts';
+import { presentInvoice, presentOptions, type InvoiceRow } from './invoice-object.ts';
 import { allowedPairs } from './options.ts';
 import { receivingOffer, type ReceivingOffer } from '../custody/offer.ts';
 import { CustodyMissingError } from '../chain/errors.ts';
@@ -277,7 +277,7 @@ async function maybeRefresh(ctx: Ctx, inv: InvoiceRow, isRefresh: boolean): Prom
 /** `qr`: the address's QR code when already drawn (an address from the pool). */
 export async function present(ctx: Ctx, row: InvoiceRow, qr: string | null = null): Promise<Invoice> {
   return presentInvoice(row, {
-    publicUrl: ctx.config.publicUrl,
+    ...presentOptions(ctx),
     creation: { qr: row.address ? (qr ?? (await qrDataUrl(addressQrContent(ctx, row)))) : null },
   });
 }

@@ -3,6 +3,7 @@ import type { InvoicesTable } from '../db/schema.ts';
 import type { Invoice } from '../contracts/merchant-api/objects.ts';
 import { isoMsk, money } from '../money/format.ts';
 import type { InvoiceStatus } from '../contracts/invoice-status.ts';
+import type { Ctx } from '../context.ts';
 
 export type InvoiceRow = InvoicesTable;
 
@@ -10,6 +11,9 @@ export { INVOICE_STATUSES, type InvoiceStatus } from '../contracts/invoice-statu
 
 export interface PresentOptions {
   publicUrl: string;
+  /** The `payment_comment` shown for a row's stored payment reference: null on a network whose
+   * format carries the reference in the payment link only (Solana Pay), the reference elsewhere. */
+  showComment: (network: string | null, reference: string | null) => string | null;
   /** Include the fields the spec shows only in the creation response. */
   creation?: { qr: string | null } | null;
 }
@@ -23,6 +27,11 @@ export const PRESENTED_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof InvoiceRow>;
 
 export type PresentedInvoice = Pick<InvoiceRow, (typeof PRESENTED_COLUMNS)[number]>;
+
+/** The options every presentation of an invoice takes from the gateway. */
+export function presentOptions(ctx: Pick<Ctx, 'config' | 'registry' | 'chains'>): PresentOptions {
+  return { publicUrl: ctx.config.publicUrl, showComment: (network, reference) => ctx.chains.families.addresses.shownComment(ctx.registry.network(network), reference) };
+}
 
 /** The spec's Invoice object, fields in the spec's order. */
 export function presentInvoice(row: PresentedInvoice, opts: PresentOptions): Invoice {
@@ -43,7 +52,7 @@ export function presentInvoice(row: PresentedInvoice, opts: PresentOptions): Inv
     merchant_amount: money(row.merchant_amount),
     network: row.network,
     address: row.address,
-    payment_comment: row.payment_comment,
+    payment_comment: opts.showComment(row.network, row.payment_comment),
     from: row.from_address,
     txid: row.txid,
     payment_status: status,

@@ -167,7 +167,7 @@ function walletView(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): Payer
   return family.walletPay(network, ctx.config.networks[network.code], currency, explorerOrigin(ctx, network.code));
 }
 
-function uriOptions(ctx: Ctx, network: NetworkDef, currency: CurrencyDef, address: string, amount: string | null, reference: string | null) {
+function uriOptions(ctx: Ctx, network: NetworkDef, currency: CurrencyDef, address: string, amount: string | null, reference: string | null, label: string | null) {
   // The chain and token the network's driver watches (the operator's settings over the registry's).
   const chain = ctx.chains.family(network.code)?.paymentTarget?.(network, ctx.config.networks[network.code], currency) ?? null;
   return {
@@ -180,6 +180,7 @@ function uriOptions(ctx: Ctx, network: NetworkDef, currency: CurrencyDef, addres
     native: currency.native === true,
     chainId: chain ? chain.chainId : network.chain_id,
     reference: reference ?? undefined,
+    label: label ?? undefined,
   };
 }
 
@@ -196,6 +197,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
   let uri: string | null = null;
   let opts: PayerCurrencyOption[] | null = null;
   let evm: PayerEvm | null = null;
+  let merchant = profile;
   // Nothing can be paid on an unavailable invoice: no test tools either.
   let test = !unavailable && ctx.chains.isTestNetwork(inv.network);
   if (chosen) {
@@ -205,7 +207,8 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     const open = inv.is_final === 0;
     if (open && rest.gt('0') && (t.confirmed.gt('0') || t.pending.gt('0'))) remaining = rest.toString();
     const due = remaining ?? inv.payer_amount!;
-    const u = uriOptions(ctx, network!, currency!, inv.address!, due, inv.payment_comment);
+    merchant ??= await getPublicProfile(ctx.storage.db, inv.merchant_id);
+    const u = uriOptions(ctx, network!, currency!, inv.address!, due, inv.payment_comment, merchant.display_name);
     qr = ctx.chains.families.addresses.qrContent(u);
     uri = ctx.chains.families.addresses.paymentUri(u);
     if (open && inv.status === 'process') evm = walletView(ctx, network!, currency!);
@@ -230,7 +233,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     payment_amount: money(inv.payment_amount),
     remaining: money(remaining),
     address: chosen ? inv.address : null,
-    payment_comment: chosen ? inv.payment_comment : null,
+    payment_comment: chosen ? ctx.chains.families.addresses.shownComment(network, inv.payment_comment) : null,
     qr_content: qr,
     wallet_uri: uri,
     confirmations,
@@ -244,7 +247,7 @@ export async function payerView(ctx: Ctx, inv: InvoiceRow, profile?: PublicProfi
     url_return: inv.url_return,
     url_success: inv.url_success,
     theme: inv.theme === 'dark' || inv.theme === 'light' ? inv.theme : null,
-    merchant: profile ?? (await getPublicProfile(ctx.storage.db, inv.merchant_id)),
+    merchant: merchant ?? (await getPublicProfile(ctx.storage.db, inv.merchant_id)),
     test_mode: test,
     evm,
     options: opts,

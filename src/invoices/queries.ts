@@ -1,7 +1,7 @@
 // Invoice info, history and QR for the merchant API.
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
-import { PRESENTED_COLUMNS, presentInvoice, type PresentedInvoice } from './invoice-object.ts';
+import { PRESENTED_COLUMNS, presentInvoice, presentOptions, type PresentedInvoice } from './invoice-object.ts';
 import { qrDataUrl } from '../qr/png.ts';
 import { addressQrContent } from './create.ts';
 import { statement } from '../db/statement.ts';
@@ -79,7 +79,7 @@ export async function findInvoice(ctx: Ctx, merchantId: string, ref: RecordRef):
 export async function invoiceInfo(ctx: Ctx, merchantId: string, ref: RecordRef): Promise<Invoice> {
   const row = await findInvoice(ctx, merchantId, ref);
   if (!row) throw new BusinessError(Msg.paymentNotFound);
-  return presentInvoice(row, { publicUrl: ctx.config.publicUrl });
+  return presentInvoice(row, presentOptions(ctx));
 }
 
 export async function invoiceQr(ctx: Ctx, merchantId: string, params: { merchant_payment_uuid: string }): Promise<{ image: string }> {
@@ -98,5 +98,6 @@ export async function invoiceQr(ctx: Ctx, merchantId: string, params: { merchant
 export async function listInvoices(ctx: Ctx, merchantId: string, params: HistoryParams): Promise<Page<Invoice>> {
   const base = ctx.storage.db.selectFrom('invoices').selectAll().where('merchant_id', '=', merchantId);
   const { rows, paginate } = await historyPage(base, params);
-  return { items: rows.map((r) => presentInvoice(r, { publicUrl: ctx.config.publicUrl })), paginate };
+  const opts = presentOptions(ctx);
+  return { items: rows.map((r) => presentInvoice(r, opts)), paginate };
 }

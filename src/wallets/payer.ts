@@ -25,15 +25,19 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
   if (!network || !currency) return null;
   // A wallet on a network that is no longer offered shows no address: nothing watches it.
   const unavailable = ctx.chains.offered(network.code) ? null : 'network';
+  const merchant = await getPublicProfile(ctx.storage.db, w.merchant_id);
+  // The token the network's driver watches (the operator's settings over the registry's).
+  const target = ctx.chains.family(network.code)?.paymentTarget?.(network, ctx.config.networks[network.code], currency) ?? null;
   const uri = {
     format: network.address_format,
     scheme: network.uri_scheme,
     address: w.address,
     decimals: currency.decimals,
-    contract: currency.contract,
+    contract: target ? target.contract : currency.contract,
     native: currency.native === true,
-    chainId: network.chain_id,
+    chainId: target ? target.chainId : network.chain_id,
     reference: w.payment_comment ?? undefined,
+    label: merchant.display_name ?? undefined,
   };
   return {
     kind: 'wallet',
@@ -43,10 +47,10 @@ export async function walletView(ctx: Ctx, uuid: string): Promise<PayerWallet | 
     network: network.code,
     network_name: currencyNetworkLabel(network, currency),
     address: unavailable ? null : w.address,
-    payment_comment: unavailable ? null : w.payment_comment,
+    payment_comment: unavailable ? null : ctx.chains.families.addresses.shownComment(network, w.payment_comment),
     qr_content: unavailable ? null : ctx.chains.families.addresses.qrContent(uri),
     wallet_uri: unavailable ? null : ctx.chains.families.addresses.paymentUri(uri),
-    merchant: await getPublicProfile(ctx.storage.db, w.merchant_id),
+    merchant,
     // Nothing can be paid to an unavailable wallet: no test tools either.
     test_mode: !unavailable && ctx.chains.isTestNetwork(network.code),
     unavailable,

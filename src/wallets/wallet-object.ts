@@ -16,7 +16,7 @@ export function presentWallet(ctx: Ctx, w: StaticWalletRow): StaticWallet {
     uuid: w.id,
     order_id: w.order_id,
     address: w.address,
-    payment_comment: w.payment_comment,
+    payment_comment: ctx.chains.families.addresses.shownComment(ctx.registry.network(w.network), w.payment_comment),
     network: w.network,
     currency: w.currency,
     url: walletUrl(ctx, w.id),

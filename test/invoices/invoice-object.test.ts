@@ -1,12 +1,15 @@
 // The Invoice and static wallet objects' payment_comment: the comment on a network that needs one,
 // null on every other, in the spec's place (after the address).
 import { describe, expect, it } from 'vitest';
-import { presentInvoice, PRESENTED_COLUMNS } from '../../src/invoices/invoice-object.ts';
+import { presentInvoice, presentOptions, PRESENTED_COLUMNS } from '../../src/invoices/invoice-object.ts';
+import { Registry } from '../../src/registry/index.ts';
+import { families } from '../../src/compose.ts';
+import type { Ctx } from '../../src/context.ts';
 import { Invoice, StaticWallet } from '../../src/contracts/merchant-api/objects.ts';
 import { invoiceRow } from '../webhooks/invoices.ts';
 
 describe('Invoice.payment_comment', () => {
-  const opts = { publicUrl: 'https://pay.example.test' };
+  const opts = presentOptions({ config: { publicUrl: 'https://pay.example.test' }, registry: Registry.load(), chains: { families } } as unknown as Ctx);
 
   it('is null on a network without comments, and the object still validates', () => {
     const inv = presentInvoice(invoiceRow('m-1'), opts);
@@ -20,6 +23,13 @@ describe('Invoice.payment_comment', () => {
     const inv = presentInvoice(row, opts);
     expect(inv).toMatchObject({ network: 'TON', address: 'UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG', payment_comment: 'q7Hk2mZp9T' });
     expect(Invoice.parse(inv).payment_comment).toBe('q7Hk2mZp9T');
+  });
+
+  it('is null on a Solana invoice: its reference rides in the Solana Pay link only, never typed', () => {
+    const row = invoiceRow('m-1', { network: 'SOL', payer_currency: 'USDC', address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', payment_comment: 'CiDwVBFgWV9E5MvXWoLgnEgn2hK7rJikbvfWavzAQz3' });
+    const inv = presentInvoice(row, opts);
+    expect(inv).toMatchObject({ network: 'SOL', address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', payment_comment: null });
+    expect(Invoice.parse(inv)).toEqual(inv);
   });
 
   it('is read with the other presented columns (the info and list paths)', () => {

@@ -66,6 +66,15 @@ export class AddressFormats {
     return paymentUri(this.rules(opts.format), opts);
   }
 
+  /**
+   * The payment comment a payer (and the merchant's API) is shown for a deposit's `reference`: the
+   * reference itself, or null on a network whose format carries it in the payment link only.
+   */
+  shownComment(network: DepositNetwork | undefined, reference: string | null): string | null {
+    if (reference === null || !network || !Object.hasOwn(this.table, network.address_format)) return reference;
+    return this.table[network.address_format]!.referenceInLinkOnly ? null : reference;
+  }
+
   /** What the payment page's QR encodes. */
   qrContent(opts: PaymentUriOptions): string {
     return qrContent(this.rules(opts.format), opts);

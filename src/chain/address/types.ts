@@ -31,6 +31,8 @@ export interface PaymentUriOptions {
   /** The payment reference (a comment) the payer must send, on a network that tells deposits apart
    * by it; absent elsewhere. */
   reference?: string;
+  /** Who is asking to be paid (the merchant's display name), for a format whose URI names them. */
+  label?: string;
 }
 
 /** A payment URI's parts, worked out once for every format (./uri.ts). */
@@ -49,6 +51,8 @@ export interface UriParts {
   chainId: number | undefined;
   /** The payment reference the payer must send (raw text: the format encodes it); undefined when none. */
   reference: string | undefined;
+  /** Who is asking to be paid (raw text: the format encodes it); undefined when unknown. */
+  label: string | undefined;
 }
 
 /**
@@ -68,4 +72,10 @@ export interface AddressFormatRules {
   paymentUri(parts: UriParts): string | null;
   /** The payment page's QR carries the payment URI, not the plain address, for a native coin with an amount. */
   readonly qrCarriesUri?: boolean;
+  /**
+   * The payment reference rides in the payment URI (and so the QR code) only, and is never shown as
+   * a comment for the payer to copy or type (the API's `payment_comment` is null): a Solana Pay
+   * reference is an account key the wallet adds to the transaction, which no wallet lets a payer enter.
+   */
+  readonly referenceInLinkOnly?: boolean;
 }

@@ -11,7 +11,7 @@ export function paymentUri(rules: AddressFormatRules, opts: PaymentUriOptions): 
   const units = amount === undefined ? undefined : toBaseUnits(amount, decimals);
   // Canonical decimal text: "1.50" and "1.5" give the same URI.
   const coins = units === undefined ? undefined : Decimal.fromBaseUnits(units, decimals).toString();
-  return rules.paymentUri({ scheme, address, encodedAddress: encodeURIComponent(address), coins, units, contract, native, chainId: opts.chainId, reference: opts.reference });
+  return rules.paymentUri({ scheme, address, encodedAddress: encodeURIComponent(address), coins, units, contract, native, chainId: opts.chainId, reference: opts.reference, label: opts.label });
 }
 
 /**

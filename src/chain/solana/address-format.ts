@@ -1,3 +1,4 @@
+// How Solana writes its addresses and payment requests (the registry's `address_format` "solana").
 import { base58 } from '@scure/base';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { edChild, edDerive } from '../address/hd.ts';
@@ -16,7 +17,7 @@ export function isValidSolana(address: string): boolean {
 
 /**
  * The format's rules: SLIP-0010 ed25519 keys at m/44'/501'/i'/0' (Phantom, Solflare,
- * solana-keygen; the simulated driver's deposits); Solana Pay transfer requests.
+ * solana-keygen; the simulated driver's deposits); payment URIs are Solana Pay transfer requests.
  */
 export const solanaAddressFormat: AddressFormatRules = {
   module: { url: import.meta.url, name: 'solanaAddressFormat' },
@@ -25,5 +26,11 @@ export const solanaAddressFormat: AddressFormatRules = {
     return (index) => ({ address: solanaAddress(edChild(edChild(parent, index), 0).key), path: `m/44'/${coin}'/${index}'/0'` });
   },
   isValid: isValidSolana,
-  paymentUri: ({ scheme, encodedAddress, coins, contract }) => `${scheme}:${encodedAddress}${uriQuery({ amount: coins, 'spl-token': contract })}`,
+  // A Solana Pay transfer request: the recipient is the wallet (for a token, the wallet's associated
+  // token account for `spl-token` is where it lands); `amount` in whole coins or tokens, as plain
+  // decimal text without an exponent or trailing zeros; `reference` a key the wallet adds to the
+  // transfer so the payment can be found; `label` who asks to be paid.
+  paymentUri: ({ scheme, encodedAddress, coins, contract, reference, label }) =>
+    `${scheme}:${encodedAddress}${uriQuery({ amount: coins, 'spl-token': contract, reference, label })}`,
+  referenceInLinkOnly: true,
 };
