@@ -12,6 +12,7 @@ import { depositKey, parseDepositKey } from '../watch-paths.ts';
 import { solanaAddressFormat } from './address-format.ts';
 import { parseSolanaKey, SolanaAddressError, solanaKeyText } from './address.ts';
 import { configuredSolanaNetwork, solanaWatchOnly } from './custody.ts';
+import { solanaPayoutFloat } from './float.ts';
 
 export { SOLANA_DRIVER } from './custody.ts';
 
@@ -22,7 +23,7 @@ export const solanaFamily: ChainFamily = {
   addressFormats: { solana: solanaAddressFormat },
   custody: ['watch-only'],
   watchOnly: solanaWatchOnly,
-  // TODO(solpay): payoutFloat: the float's key file (./keyfile.ts) and address.
+  payoutFloat: solanaPayoutFloat,
   configuredNetwork: configuredSolanaNetwork,
   canonicalAddress: canonicalSolanaAddress,
   txid: solanaTxid,
