@@ -160,7 +160,7 @@ export class SolanaPayouts {
   }
 
   /** Signs attempt `attempt` of `requestId` as built and stores it (not broadcast yet). */
-  async signAndStore(requestId: string, attempt: number, p: Payment, b: Built): Promise<Row> {
+  private async signAndStore(requestId: string, attempt: number, p: Payment, b: Built): Promise<Row> {
     const tx = signMessage(b.message, this.o.float.seed);
     const data: RowData = { blockhash: b.blockhash, last_valid_block_height: b.lastValid, fee: b.fee.toString(), rent: (b.route?.rent ?? 0n).toString() };
     if (b.route) data.destination = b.route.destination;
@@ -257,12 +257,17 @@ export class SolanaPayouts {
       }
       attempt = latest.attempt + 1;
     }
+    const row = await this.prepare(id, p, attempt);
+    if (row.status === 'signed') await this.broadcast(row);
+    return this.waitFor(row);
+  }
+
+  /** Builds attempt `attempt` of request `id`, checks the float covers it, signs and stores it: nothing is broadcast yet. */
+  async prepare(id: string, p: Payment, attempt = 0): Promise<Row> {
     const built = await this.build(p);
     const cover = await this.covers(p, built);
     if (!cover.covered) throw new HotWalletShortError(cover.currency, cover.message);
-    const row = await this.signAndStore(id, attempt, p, built);
-    if (row.status === 'signed') await this.broadcast(row);
-    return this.waitFor(row);
+    return this.signAndStore(id, attempt, p, built);
   }
 
   /** Looks for the transaction of `row` for findWaitMs; its signature once landed, or SolanaPendingError. */
