@@ -11,7 +11,9 @@ import type { ChainFamily, PaymentTarget } from '../family.ts';
 import { depositKey, parseDepositKey } from '../watch-paths.ts';
 import { solanaAddressFormat } from './address-format.ts';
 import { parseSolanaKey, SolanaAddressError, solanaKeyText } from './address.ts';
-import { configuredSolanaNetwork, solanaWatchOnly } from './custody.ts';
+import { configuredSolanaNetwork, SOLANA_DRIVER, solanaWatchOnly } from './custody.ts';
+import { solanaDriverFactory } from './config.ts';
+import { SOLANA_NODE_LIMITS } from './limits.ts';
 import { solanaPayoutFloat } from './float.ts';
 
 export { SOLANA_DRIVER } from './custody.ts';
@@ -19,7 +21,7 @@ export { SOLANA_DRIVER } from './custody.ts';
 /** The Solana family as the composition root lists it. */
 export const solanaFamily: ChainFamily = {
   name: 'solana',
-  drivers: {},
+  drivers: { [SOLANA_DRIVER]: solanaDriverFactory },
   addressFormats: { solana: solanaAddressFormat },
   custody: ['watch-only'],
   watchOnly: solanaWatchOnly,
@@ -28,6 +30,7 @@ export const solanaFamily: ChainFamily = {
   canonicalAddress: canonicalSolanaAddress,
   txid: solanaTxid,
   paymentTarget: solanaPaymentTarget,
+  nodeLimits: SOLANA_NODE_LIMITS,
 };
 
 /**
