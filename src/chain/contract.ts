@@ -118,6 +118,14 @@ export interface ChainDriver {
    * Throws NodeUnreachableError (or NodeError) when it cannot tell.
    */
   canCover(req: PaymentRequest): Promise<Coverage>;
+  /**
+   * What this payment costs on top of the network's fee table because of where it goes, in the
+   * network's native coin (a decimal string; "0" when nothing): on Solana, the rent of the
+   * recipient's token account when the payment must create it. Priced into the payout's commission
+   * (src/pricing/payout-quote.ts). Optional: a driver without it adds nothing. Throws
+   * SendRejectedError for a destination that can never be paid, ChainError when the node cannot tell.
+   */
+  destinationFee?(req: PaymentRequest): Promise<string>;
   /** Broadcast a payment from the hot wallet; idempotent on `req.id`. Throws ./errors.ts classes. */
   send(req: SendRequest): Promise<{ txid: string }>;
   /**

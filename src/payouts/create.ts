@@ -58,7 +58,7 @@ export async function planPayout(ctx: Ctx, merchantId: string, params: CalcPayou
   const isSubtract = params.is_subtract;
   const quote = await quotePayout(
     ctx,
-    { network, payer },
+    { network, payer, address },
     {
       amount: Decimal.parse(params.amount),
       currency,

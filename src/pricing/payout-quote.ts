@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { Ctx } from '../context.ts';
 import { BusinessError, Msg } from '../errors.ts';
+import { ChainError, SendRejectedError } from '../chain/errors.ts';
 import { quoteRate } from './rates.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { CurrencyDef, NetworkDef, Priority } from '../registry/index.ts';
@@ -43,6 +44,32 @@ export interface PayoutService {
   network: NetworkDef;
   /** The cryptocurrency the address receives. */
   payer: CurrencyDef;
+  /** Where it goes: a network whose driver prices destinations (ChainDriver.destinationFee) adds that fee. */
+  address?: string;
+}
+
+/**
+ * The driver's fee for sending `payer` to `address` beyond the fee table (a token account the
+ * payment must create), converted from the native coin at the gateway's rate into the payer
+ * currency and rounded up; zero when the driver has none. A destination the driver refuses is a
+ * business error naming why; a node that cannot tell refuses the quote rather than undercharge.
+ */
+export async function destinationFee(ctx: Ctx, network: NetworkDef, payer: CurrencyDef, address: string | undefined, amount: Decimal): Promise<Decimal> {
+  if (address === undefined) return Decimal.parse('0');
+  const driver = ctx.chains.driver(network.code);
+  if (!driver.destinationFee) return Decimal.parse('0');
+  let native: Decimal;
+  try {
+    native = Decimal.parse(await driver.destinationFee({ network: network.code, currency: payer.code, to: address, amount: amount.toString(), priority: 'recommended' }));
+  } catch (err) {
+    if (err instanceof SendRejectedError) throw new BusinessError(err.message);
+    if (err instanceof ChainError) throw new BusinessError(`The ${network.code} node cannot price this payout now (${err.message.slice(0, 200)}); try again later`);
+    throw err;
+  }
+  if (!native.gt('0')) return Decimal.parse('0');
+  const nativeCode = network.currencies.find((c) => c.native)?.code ?? payer.code;
+  const fee = nativeCode.toUpperCase() === payer.code.toUpperCase() ? native : native.mul((await quoteRate(ctx, nativeCode, payer.code, null)).rate);
+  return fee.round(payer.decimals, 'up');
 }
 
 export interface PayoutAsk {
@@ -93,7 +120,7 @@ export async function quotePayout(ctx: Ctx, svc: PayoutService, ask: PayoutAsk):
   if (value.lt(payer.payout_min) || !value.gt('0')) throw new BusinessError(Msg.minAmount(payer.payout_min, payer.code));
   if (value.gt(payer.payout_max)) throw new BusinessError(Msg.maxAmount(payer.payout_max, payer.code));
 
-  const fee = await networkFee(ctx, network, payer, ask.priority);
+  const fee = (await networkFee(ctx, network, payer, ask.priority)).add(await destinationFee(ctx, network, payer, svc.address, value));
   const payerAmount = ask.isSubtract ? value : value.sub(fee);
   const total = ask.isSubtract ? value.add(fee) : value;
   if (!payerAmount.gt('0') || payerAmount.lt(payer.payout_min)) throw new BusinessError(Msg.withdrawalTooSmall);

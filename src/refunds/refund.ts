@@ -9,7 +9,7 @@ import type { Merchant } from '../merchants/store.ts';
 import { Decimal } from '../money/decimal.ts';
 import { ensureHotWalletCovers } from '../outgoing/coverage.ts';
 import { enqueueOutgoing, newOutgoing } from '../outgoing/lifecycle.ts';
-import { networkFee } from '../pricing/payout-quote.ts';
+import { destinationFee, networkFee } from '../pricing/payout-quote.ts';
 import { isWalletActive } from '../ledger/merchant-wallets.ts';
 import type { RefundParams } from '../contracts/merchant-api/invoices.ts';
 import type { RecordRef } from '../contracts/merchant-api/parse.ts';
@@ -120,7 +120,7 @@ async function prepareRefund(
   const amount = params.amount === null ? refundable : Decimal.parse(params.amount).round(currency.decimals, 'down');
   if (!amount.gt('0') || amount.gt(refundable)) throw new BusinessError(Msg.refundTooMuch);
 
-  const fee = await networkFee(ctx, network, currency, 'recommended');
+  const fee = (await networkFee(ctx, network, currency, 'recommended')).add(await destinationFee(ctx, network, currency, address, amount));
   const sent = isSubtract ? amount : amount.sub(fee);
   if (!sent.gt('0')) throw new BusinessError(Msg.withdrawalTooSmall);
   return { inv, network: network.code, currency: currency.code, amount, fee, sent, merchantAmount: isSubtract ? amount.add(fee) : amount };

@@ -8,7 +8,7 @@ import type { RecordRef } from '../contracts/merchant-api/parse.ts';
 import { Decimal } from '../money/decimal.ts';
 import { ensureHotWalletCovers } from '../outgoing/coverage.ts';
 import { enqueueOutgoing, newOutgoing } from '../outgoing/lifecycle.ts';
-import { networkFee } from '../pricing/payout-quote.ts';
+import { destinationFee, networkFee } from '../pricing/payout-quote.ts';
 
 /**
  * Sends every blocked top-up of the wallet (in its currency; not credited, not refunded to its
@@ -99,7 +99,7 @@ async function prepareWalletRefund(ctx: Ctx, db: Kysely<DB>, merchantId: string,
   // The refund goes out on the wallet's network: not on one the gateway does not offer (Chains.offered).
   if (!network || !currency || !ctx.chains.offered(network.code)) throw new BusinessError(Msg.serviceNotFound);
   if (!ctx.chains.families.addresses.isValid(network.address_format, address, network.chain)) throw new ValidationError({ address: ['validation.regex'] });
-  const fee = await networkFee(ctx, network, currency, 'recommended');
+  const fee = (await networkFee(ctx, network, currency, 'recommended')).add(await destinationFee(ctx, network, currency, address, total));
   const amount = total.sub(fee);
   if (amount.lt(currency.payout_min) || !amount.gt('0')) throw new BusinessError(Msg.amountTooSmall);
   return { wallet: w, blocked: blocked.map((t) => t.id), network: network.code, currency: currency.code, total, fee, amount };

@@ -14,6 +14,7 @@ import { parseSolanaKey, SolanaAddressError, solanaKeyText } from './address.ts'
 import { configuredSolanaNetwork, SOLANA_DRIVER, solanaWatchOnly } from './custody.ts';
 import { solanaDriverFactory } from './config.ts';
 import { SOLANA_NODE_LIMITS } from './limits.ts';
+import { solanaPayoutFloat } from './float.ts';
 
 export { SOLANA_DRIVER } from './custody.ts';
 
@@ -24,7 +25,7 @@ export const solanaFamily: ChainFamily = {
   addressFormats: { solana: solanaAddressFormat },
   custody: ['watch-only'],
   watchOnly: solanaWatchOnly,
-  // TODO(solpay): payoutFloat: the float's key file (./keyfile.ts) and address.
+  payoutFloat: solanaPayoutFloat,
   configuredNetwork: configuredSolanaNetwork,
   canonicalAddress: canonicalSolanaAddress,
   txid: solanaTxid,
