@@ -7,6 +7,7 @@ import { current } from './route.ts';
 import { createStore, StoreContext, useStore, type Me, type Store } from './store.ts';
 import { SetPassword, SignIn } from './auth.tsx';
 import { Link } from './ui.tsx';
+import { ThemePicker } from './theme-picker.tsx';
 
 const Overview = lazyView(() => import('./overview.tsx').then((m) => m.Overview));
 const Invoices = lazyView(() => import('./invoices.tsx').then((m) => m.Invoices));
@@ -65,10 +66,10 @@ export function App(props: { store?: Store }) {
 }
 
 function Root() {
-  const { applyTheme, loadMe, me, theme } = useStore();
+  const { followTheme, loadMe, me } = useStore();
   useEffect(() => {
-    applyTheme(theme.value);
     if (current.value.path !== '/set-password') void loadMe();
+    return followTheme();
   }, []);
   const path = current.value.path;
   if (path === '/set-password') return <SetPassword />;
@@ -79,7 +80,7 @@ function Root() {
 }
 
 function Shell({ me: m, path }: { me: Me; path: string }) {
-  const { api, applyTheme, chooseMerchant, flash, signedOut, theme } = useStore();
+  const { api, chooseMerchant, flash, signedOut } = useStore();
   const section = '/' + (path.split('/')[1] ?? '');
   const note = flash.value?.path === path ? flash.value : null; // a note belongs to its view
   return (
@@ -117,14 +118,7 @@ function Shell({ me: m, path }: { me: Me; path: string }) {
               </select>
             </label>
           )}
-          <button
-            type="button"
-            class="btn ghost small"
-            aria-label={`Switch to ${theme.value === 'dark' ? 'light' : 'dark'} theme`}
-            onClick={() => applyTheme(theme.value === 'dark' ? 'light' : 'dark')}
-          >
-            {theme.value === 'dark' ? '☀' : '☾'}
-          </button>
+          <ThemePicker />
           <span class="who" title={m.user.email}>
             {m.user.email} <span class="muted">({m.user.role})</span>
           </span>

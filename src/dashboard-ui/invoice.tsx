@@ -9,7 +9,7 @@ import { Attempts, BodySent } from './attempts.tsx';
 import { amount, short, time } from './format.ts';
 import { webHref } from '../ui-kit/links.ts';
 import { useStore } from './store.ts';
-import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
+import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
 
 /** Calls one of the invoice's actions; true once it succeeded. */
 type Act = <B>(route: DashboardRoute<B, unknown, never>, body: B, done: string) => Promise<boolean>;
@@ -102,26 +102,28 @@ export function InvoiceDetail({ id }: { id: string }) {
             1 {inv.currency} = <span class="num">{amount(String(inv.exchange_rate), String(inv.payer_currency ?? ''))}</span>{' '}
             <span class="muted small">({inv.rate_source === 'median' ? 'median of the quotes used' : `from ${String(inv.rate_source)}`})</span>
           </p>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Source</th>
-                <th scope="col">Price</th>
-                <th scope="col">Received</th>
-                <th scope="col">Used</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.rate_quotes.map((q) => (
-                <tr key={q.source}>
-                  <td>{q.source}</td>
-                  <td class="num">{amount(q.price)}</td>
-                  <td>{time(q.received_at, true)}</td>
-                  <td>{q.used ? 'yes' : 'no: too far from the median'}</td>
+          <TableScroll label="Quotes">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Source</th>
+                  <th scope="col">Price</th>
+                  <th scope="col">Received</th>
+                  <th scope="col">Used</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {data.rate_quotes.map((q) => (
+                  <tr key={q.source}>
+                    <td>{q.source}</td>
+                    <td class="num">{amount(q.price)}</td>
+                    <td>{time(q.received_at, true)}</td>
+                    <td>{q.used ? 'yes' : 'no: too far from the median'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         </Card>
       )}
       <div class="grid">

@@ -57,7 +57,8 @@ export function Overview() {
               </div>
             </Card>
             <Card title="Last 30 days">
-              <VolumeChart days={data.days} />
+              {/* Nothing paid: words, not an empty plot (and uPlot is not loaded for it). */}
+              {data.days.some((d) => d.paid > 0) ? <VolumeChart days={data.days} /> : <p class="chart-empty muted">No paid invoices in the last 30 days.</p>}
               <details>
                 <summary>The numbers</summary>
                 <TableScroll label="Paid volume per day">

@@ -87,14 +87,14 @@ function Users({ manage }: { manage: boolean }) {
                   {manage && (
                     <td class="row-actions">
                       {!u.disabled && u.id !== me.value?.user.id && (
-                        <>
+                        <div class="row-buttons">
                           <button type="button" class="btn small" onClick={() => void act(authApi.resetLink, u)}>
                             New link<span class="sr-only"> for {u.email}</span>
                           </button>
                           <button type="button" class="btn small danger" onClick={() => confirm(`Remove ${u.email}? They are signed out at once.`) && void act(authApi.removeUser, u)}>
                             Remove<span class="sr-only"> {u.email}</span>
                           </button>
-                        </>
+                        </div>
                       )}
                     </td>
                   )}
@@ -116,7 +116,7 @@ function Users({ manage }: { manage: boolean }) {
       <Problem error={error} />
       {manage && (
         <form class="inline-form" onSubmit={invite} noValidate>
-          <Field id="invite-email" label="Invite by email">
+          <Field id="invite-email" label="Email">
             {(id) => <input id={id} name="email" type="email" required />}
           </Field>
           <Field id="invite-role" label="Role">
@@ -127,8 +127,9 @@ function Users({ manage }: { manage: boolean }) {
               </select>
             )}
           </Field>
+          {/* No email is sent (the gateway has no mail server yet): the owner passes the link on. */}
           <button class="btn primary" type="submit">
-            Invite
+            Create an invite link
           </button>
         </form>
       )}

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { follow, href, navigations } from './route.ts';
 import { ApiError } from '../ui-kit/api-error.ts';
 import { copyText } from '../ui-kit/clipboard.ts';
+import { useCardLabels } from './cards.ts';
 
 export function Link(props: { to: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' | undefined }) {
   return (
@@ -140,10 +141,15 @@ export function Field(props: { label: string; error?: string | null; hint?: stri
   );
 }
 
-/** A table that may scroll sideways on a phone: focusable, so the keyboard can scroll it too. */
+/**
+ * A table that may scroll sideways on a narrow screen (focusable, so the keyboard can scroll it
+ * too); on a phone its rows become cards, each cell labelled with its column (cards.ts).
+ */
 export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
+  const box = useRef<HTMLDivElement>(null);
+  useCardLabels(box);
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={label} ref={box}>
       {children}
     </div>
   );
