@@ -28,9 +28,20 @@ export async function layoutProblems(page: Page): Promise<LayoutProblem[]> {
       const s = getComputedStyle(el);
       return s.visibility !== 'hidden' && s.display !== 'none';
     };
+    // Inside a box that shows none of it (visually hidden, like a card table's headings) or that
+    // ends its one line with an ellipsis and holds the whole text in its title.
+    const concealed = (el: Element): boolean => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        const r = a.getBoundingClientRect();
+        if (s.overflowX !== 'visible' && (r.width <= 1 || r.height <= 1)) return true;
+        if (s.textOverflow === 'ellipsis' && s.overflowX !== 'visible' && a.hasAttribute('title')) return true;
+      }
+      return false;
+    };
     if (document.documentElement.scrollWidth > width) problems.push({ kind: 'overflow', what: 'the page', detail: `scrolls sideways: ${document.documentElement.scrollWidth} > ${width}` });
     for (const el of document.body.querySelectorAll('*')) {
-      if (!shown(el) || el.closest('.sr-only, script, style, noscript')) continue;
+      if (!shown(el) || el.closest('.sr-only, script, style, noscript') || concealed(el)) continue;
       const r = el.getBoundingClientRect();
       if (r.left < -0.5 || r.right > width + 0.5) {
         problems.push({ kind: 'overflow', what: describe(el), detail: `spans ${Math.round(r.left)}..${Math.round(r.right)} of ${width}` });

@@ -45,7 +45,8 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
           axes: [
             { ...axis, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) },
             { ...axis, scale: 'usd', size: 60 },
-            { ...axis, scale: 'n', side: 1, grid: { show: false } },
+            // A count of invoices: whole steps only (no 0.2 of an invoice).
+            { ...axis, scale: 'n', side: 1, grid: { show: false }, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000] },
           ],
           legend: { show: false },
           cursor: { drag: { x: false, y: false } },
