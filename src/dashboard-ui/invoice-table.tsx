@@ -14,7 +14,7 @@ export function InvoiceTable({ items }: { items: ListedInvoice[] }) {
           <LinkCell class="break" to={`/invoices/${i.id}`}>
             {i.order_id}
           </LinkCell>
-          <StatusCell value={i.status} />
+          <StatusCell value={i.status} kind="invoice" />
           <td class="num">{amount(i.amount, i.currency)}</td>
           <td class="num">{i.payment_amount ? amount(i.payment_amount, i.payer_currency) : '—'}</td>
           <td>{i.network ?? '—'}</td>

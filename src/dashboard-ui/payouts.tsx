@@ -10,6 +10,7 @@ import { useStore } from './store.ts';
 import { LoadedList, Pager } from './list-page.tsx';
 import { DataTable, LinkCell, StatusCell } from './table.tsx';
 import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
+import { t } from './i18n/index.ts';
 
 
 export function Payouts() {
@@ -29,7 +30,7 @@ export function Payouts() {
     >
       <PayoutFloats />
       <Card>
-        <LoadedList list={list} empty="No payouts yet.">
+        <LoadedList list={list} empty={t('empty_payouts')}>
           {({ items, previous, next }) => (
             <>
               <DataTable label="Payouts table" columns={['Created', 'Order', 'Status', ['Amount', 'num'], 'Network']}>
@@ -39,7 +40,7 @@ export function Payouts() {
                     <LinkCell class="break" to={`/payouts/${p.uuid}`}>
                       {p.order_id}
                     </LinkCell>
-                    <StatusCell value={p.status} />
+                    <StatusCell value={p.status} kind="payout" />
                     <td class="num">{amount(p.amount, p.currency)}</td>
                     <td>{p.network}</td>
                   </tr>
@@ -103,7 +104,7 @@ export function PayoutDetail({ id }: { id: string }) {
         <Facts
           rows={Object.entries(data)
             .filter(([, v]) => v !== null && typeof v !== 'object')
-            .map(([k, v]) => [k.replace(/_/g, ' '), k === 'status' ? <Badge value={String(v)} /> : <span class={/address|txid|uuid/.test(k) ? 'mono' : ''}>{String(v)}</span>])}
+            .map(([k, v]) => [k.replace(/_/g, ' '), k === 'status' ? <Badge value={String(v)} kind="payout" /> : <span class={/address|txid|uuid/.test(k) ? 'mono' : ''}>{String(v)}</span>])}
         />
       </Card>
       <p>
