@@ -21,7 +21,7 @@ export function StatusLabel(props: { family: LabelFamily; code: string; class: s
   return (
     // Focusable so a keyboard user gets the explanation too (shown by status-label.css on focus).
     <span class={`${props.class} status-label`} title={hint} data-hint={hint} data-code={props.code} tabIndex={0}>
-      {labelText(props.family, props.code)}
+      <span class="status-text">{labelText(props.family, props.code)}</span>
       <span class="sr-only">: {hint}</span>
     </span>
   );
