@@ -70,7 +70,7 @@ export const en = {
     payout_kind: {
       payout: ['Payout', 'Money you sent from your balance.'],
       refund: ['Invoice refund', 'Money sent back to a customer for an invoice.'],
-      wallet_refund: ['Wallet refund', 'The funds of a blocked static wallet, sent back.'],
+      wallet_refund: ['Blocked wallet’s funds returned', 'The funds of a blocked static wallet, sent back.'],
       force_refund: ['Returned top-up', 'A payment to a blocked wallet, sent straight back.'],
     },
     wallet: {
