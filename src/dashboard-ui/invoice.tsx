@@ -37,7 +37,7 @@ export function InvoiceDetail({ id }: { id: string }) {
 
   if (error && !data) {
     return (
-      <Page title="Invoice">
+      <Page title={tr('title_invoice')}>
         <Problem error={error} />
         {error instanceof ApiError && error.status === 404 && <Link to="/invoices">Back to invoices</Link>}
       </Page>
@@ -48,7 +48,7 @@ export function InvoiceDetail({ id }: { id: string }) {
   const payerPage = webHref(inv.payer_page);
   return (
     <Page
-      title={`Invoice ${inv.order_id}`}
+      title={tr('title_invoice_of', { order: inv.order_id })}
       actions={
         <>
           {payerPage && (

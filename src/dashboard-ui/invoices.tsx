@@ -16,7 +16,7 @@ export function Invoices() {
 
   return (
     <Page
-      title="Invoices"
+      title={t('nav_invoices')}
       actions={
         <a class="btn" href={api.url(invoiceApi.csv, filters)} download>
           Export CSV

@@ -35,7 +35,7 @@ export function Overview() {
   const { api } = useStore();
   const { data, error } = useLoad(() => api.get(invoiceApi.overview), []);
   return (
-    <Page title="Overview">
+    <Page title={t('nav_overview')}>
       <Problem error={error} />
       {!data ? (
         !error && <Loading />

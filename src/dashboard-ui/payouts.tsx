@@ -33,7 +33,7 @@ export function Payouts() {
         <LoadedList list={list} empty={t('empty_payouts')}>
           {({ items, previous, next }) => (
             <>
-              <DataTable label="Payouts table" columns={['Created', 'Order', 'Status', ['Amount', 'num'], 'Network']}>
+              <DataTable label="Payouts table" columns={[t('col_created'), t('col_order'), t('col_status'), [t('col_amount'), 'num'], t('col_network')]}>
                 {items.map((p) => (
                   <tr key={p.uuid}>
                     <td class="nowrap">{String(p.created_at ?? '').slice(0, 16).replace('T', ' ')}</td>
@@ -97,9 +97,9 @@ export function PayoutFloatsCard({ lines }: { lines: readonly PayoutFloatLine[] 
 export function PayoutDetail({ id }: { id: string }) {
   const { api } = useStore();
   const { data, error } = useLoad(() => api.get(moneyApi.payout, {}, { id }), [id]);
-  if (!data) return <Page title="Payout">{error ? <Problem error={error} /> : <Loading />}</Page>;
+  if (!data) return <Page title={t('title_payout')}>{error ? <Problem error={error} /> : <Loading />}</Page>;
   return (
-    <Page title={`Payout ${data.order_id}`}>
+    <Page title={data.order_id ? t('title_payout_of', { order: data.order_id }) : t('title_payout')}>
       <Card title="Payout">
         <Facts
           rows={Object.entries(data)
@@ -165,7 +165,7 @@ export function NewPayout() {
     }
   };
   return (
-    <Page title="New payout">
+    <Page title={t('title_new_payout')}>
       <Card>
         <form class="inline-form" onSubmit={calculate} onInput={() => setCalc(null)}>
           <Field id="p-order" label="Order ID" hint="your reference, unique">

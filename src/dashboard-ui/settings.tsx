@@ -23,7 +23,7 @@ export function Settings() {
   const { me } = useStore();
   const manage = me.value?.can_manage ?? false;
   return (
-    <Page title="Settings">
+    <Page title={t('nav_settings')}>
       <Defaults manage={manage} />
       {manage && <Keys />}
       <Receiving owner={me.value?.user.role === 'owner'} />

@@ -20,7 +20,7 @@ export function Unmatched() {
   const [status, setStatus] = useState<(typeof FILTERS)[number]>('open');
   const data = useLoad(() => api.get(unmatchedApi.list, { status }), [status]);
   return (
-    <Page title="Unmatched payments">
+    <Page title={t('title_unmatched')}>
       <p class="muted">
         Payments that reached your receiving account without the comment that names an invoice. They count in no balance until you assign one to an
         invoice or mark it refunded.

@@ -20,13 +20,13 @@ export function Wallets() {
   const list = useFilteredList(walletApi.wallets, FILTER_KEYS);
 
   return (
-    <Page title="Static wallets">
+    <Page title={tr('title_wallets')}>
       <ListFilters list={list} label="Filter wallets" idPrefix="w" hint="order_id, uuid or address" statuses={STATUSES} family="wallet" />
       <Card>
         <LoadedList list={list.page} empty={list.active ? tr('empty_wallets_filtered') : tr('empty_wallets')}>
           {(data) => (
             <>
-              <DataTable label="Wallets table" columns={['Order', 'Status', 'Currency', 'Created', 'Address']}>
+              <DataTable label="Wallets table" columns={[tr('col_order'), tr('col_status'), tr('col_currency'), tr('col_created'), tr('col_address')]}>
                 {data.items.map((w) => (
                   <tr key={w.id}>
                     <LinkCell class="order-cell" to={`/wallets/${w.id}`}>
@@ -75,7 +75,7 @@ export function WalletDetail({ id }: { id: string }) {
 
   if (error && !data) {
     return (
-      <Page title="Static wallet">
+      <Page title={tr('title_wallet')}>
         <Problem error={error} />
         {error instanceof ApiError && error.status === 404 && <Link to="/wallets">Back to wallets</Link>}
       </Page>
@@ -87,7 +87,7 @@ export function WalletDetail({ id }: { id: string }) {
   const addressError = actionError instanceof ApiError && actionError.errors?.address ? `Not a valid ${w.network} address.` : null;
   return (
     <Page
-      title={`Wallet ${w.order_id}`}
+      title={tr('title_wallet_of', { order: w.order_id })}
       actions={
         <>
           {page && (
@@ -169,7 +169,7 @@ export function WalletDetail({ id }: { id: string }) {
         {data.topups.length === 0 ? (
           <p class="muted">{tr('empty_received')}</p>
         ) : (
-          <DataTable label="Top-ups table" columns={['Seen', ['Amount', 'num'], 'Status', ['Credited', 'num'], 'Transaction']}>
+          <DataTable label="Top-ups table" columns={[tr('col_seen'), [tr('col_amount'), 'num'], tr('col_status'), [tr('col_credited'), 'num'], tr('col_transaction')]}>
             {data.topups.map((t) => {
               const link = webHref(t.explorer);
               return (

@@ -49,7 +49,7 @@ export function Webhooks() {
   };
 
   return (
-    <Page title="Webhooks">
+    <Page title={t('nav_webhooks')}>
       <nav class="tabs" aria-label="Which deliveries">
         {SHOW.map(([value, label]) => (
           <button
