@@ -195,9 +195,9 @@ test('an owner reads static wallets and blocks one, retries a failing webhook, s
     await page.reload();
     await expect(page.getByRole('region', { name: 'Default URLs' }).getByLabel('Return URL')).toHaveValue('https://shop.example/back');
     await shoot(page, 'settings-defaults');
-    await expect(page.getByRole('cell', { name: /settings update/ })).toBeVisible();
-    await expect(page.getByRole('cell', { name: /wallet block/ })).toBeVisible();
-    await expect(page.getByRole('cell', { name: /webhook retry/ })).toBeVisible();
+    await expect(page.getByRole('cell', { name: /changed the default settings/ })).toBeVisible();
+    await expect(page.getByRole('cell', { name: /blocked static wallet/ })).toBeVisible();
+    await expect(page.getByRole('cell', { name: /retried webhook/ })).toBeVisible();
   } finally {
     await failing.close();
   }
@@ -247,7 +247,7 @@ test('an owner uploads a PNG logo, sees it previewed, and sets the page language
   await expect(page.getByText('The public profile was saved.')).toBeVisible();
   await page.reload();
   await expect(page.getByRole('region', { name: 'Public profile' }).getByLabel('Page language')).toHaveValue('de');
-  await expect(page.getByRole('cell', { name: /profile logo/ }).first()).toBeVisible();
+  await expect(page.getByRole('cell', { name: /uploaded a new logo/ }).first()).toBeVisible();
   await shoot(page, 'settings-profile');
 
   const inv = await gw.api('/v1/payment', { amount: '3', currency: 'USDT', network: 'TRON', order_id: 'logo-order' });
