@@ -7,6 +7,7 @@ import { signal, type Signal } from '@preact/signals';
 import { createApiClient, type ApiClient } from './api.ts';
 import { current } from './route.ts';
 import { authApi, type Me } from '../contracts/dashboard/auth.ts';
+import { setLanguage } from './i18n/index.ts';
 import { applyTheme as paint, asThemeChoice, resolveChoice, type Theme, type ThemeChoice } from '../ui-kit/theme.ts';
 
 export type { Me, Theme, ThemeChoice };
@@ -69,6 +70,7 @@ export function createStore(): Store {
   const signedIn = (m: Me): void => {
     api.session.csrf = m.csrf;
     me.value = m;
+    void setLanguage(m.user.language); // the user's saved language, else the browser's
   };
   const signedOut = (): void => {
     api.session.csrf = '';
