@@ -81,7 +81,7 @@ test('a viewer sees the users but none of the owner controls', async ({ page, gw
   await acceptLink(page, await gw.user('viewer@e2e.example', 'viewer'), 'viewer password 1');
   await page.goto(gw.url + '/dashboard/settings');
   await expect(page.getByRole('cell', { name: 'viewer@e2e.example' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Invite' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Create an invite link' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Remove/ })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Audit log' })).toHaveCount(0);
   const status = await page.evaluate(async () => {

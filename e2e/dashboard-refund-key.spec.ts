@@ -16,7 +16,7 @@ test('an owner allows the payment key for refunds, with the risk stated; a viewe
   await expect(page.getByText('The refund key setting was saved.')).toBeVisible();
   await page.reload();
   await expect(page.getByRole('region', { name: 'Refunds' }).getByRole('radio', { name: /Payout or payment key/ })).toBeChecked();
-  await expect(page.getByRole('cell', { name: /refund key/ }).first()).toBeVisible();
+  await expect(page.getByRole('cell', { name: /allowed refunds with/ }).first()).toBeVisible();
 
   await page.context().clearCookies();
   await acceptLink(page, await gw.user('refunds-viewer@e2e.example', 'viewer'), 'viewer password 1');

@@ -7,6 +7,9 @@ import { current } from './route.ts';
 import { createStore, StoreContext, useStore, type Me, type Store } from './store.ts';
 import { SetPassword, SignIn } from './auth.tsx';
 import { Link } from './ui.tsx';
+import { ThemePicker } from './theme-picker.tsx';
+import { setLanguage, t, type MessageKey } from './i18n/index.ts';
+import { LanguagePicker } from './language-picker.tsx';
 
 const Overview = lazyView(() => import('./overview.tsx').then((m) => m.Overview));
 const Invoices = lazyView(() => import('./invoices.tsx').then((m) => m.Invoices));
@@ -20,14 +23,14 @@ const Webhooks = lazyView(() => import('./webhooks.tsx').then((m) => m.Webhooks)
 const Unmatched = lazyView(() => import('./unmatched.tsx').then((m) => m.Unmatched));
 const Settings = lazyView(() => import('./settings.tsx').then((m) => m.Settings));
 
-const NAV: Array<{ to: string; label: string }> = [
-  { to: '/', label: 'Overview' },
-  { to: '/invoices', label: 'Invoices' },
-  { to: '/wallets', label: 'Wallets' },
-  { to: '/payouts', label: 'Payouts' },
-  { to: '/webhooks', label: 'Webhooks' },
-  { to: '/unmatched', label: 'Unmatched' },
-  { to: '/settings', label: 'Settings' },
+const NAV: Array<{ to: string; label: MessageKey }> = [
+  { to: '/', label: 'nav_overview' },
+  { to: '/invoices', label: 'nav_invoices' },
+  { to: '/wallets', label: 'nav_wallets' },
+  { to: '/payouts', label: 'nav_payouts' },
+  { to: '/webhooks', label: 'nav_webhooks' },
+  { to: '/unmatched', label: 'nav_unmatched' },
+  { to: '/settings', label: 'nav_settings' },
 ];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -47,9 +50,9 @@ function View({ path }: { path: string }) {
   if (path === '/settings') return <Settings />;
   return (
     <section class="view">
-      <h1>Not found</h1>
+      <h1>{t('not_found_title')}</h1>
       <p>
-        There is no such page. <Link to="/">Go to the overview</Link>.
+        {t('not_found_body')} <Link to="/">{t('not_found_link')}</Link>.
       </p>
     </section>
   );
@@ -65,40 +68,41 @@ export function App(props: { store?: Store }) {
 }
 
 function Root() {
-  const { applyTheme, loadMe, me, theme } = useStore();
+  const { followTheme, loadMe, me } = useStore();
   useEffect(() => {
-    applyTheme(theme.value);
+    void setLanguage(null); // the browser's language until /me says the user's own
     if (current.value.path !== '/set-password') void loadMe();
+    return followTheme();
   }, []);
   const path = current.value.path;
   if (path === '/set-password') return <SetPassword />;
   const m = me.value;
-  if (m === undefined) return <p class="loading boot" aria-busy="true"><span class="spinner" aria-hidden="true" /> Loading…</p>;
+  if (m === undefined) return <p class="loading boot" aria-busy="true"><span class="spinner" aria-hidden="true" /> {t('loading')}</p>;
   if (m === null) return <SignIn />;
   return <Shell me={m} path={path} />;
 }
 
 function Shell({ me: m, path }: { me: Me; path: string }) {
-  const { api, applyTheme, chooseMerchant, flash, signedOut, theme } = useStore();
+  const { api, chooseMerchant, flash, signedOut } = useStore();
   const section = '/' + (path.split('/')[1] ?? '');
   const note = flash.value?.path === path ? flash.value : null; // a note belongs to its view
   return (
     <div class="shell">
       <a class="skip" href="#main">
-        Skip to content
+        {t('skip')}
       </a>
       <header class="top">
         <div class="brand">
           <span class="logo" aria-hidden="true">◆</span>
           <span>{m.merchant.name}</span>
-          {m.test_mode && <span class="badge tone-test">Test mode</span>}
+          {m.test_mode && <span class="badge tone-test">{t('test_mode')}</span>}
         </div>
-        <nav aria-label="Main">
+        <nav aria-label={t('nav_main')}>
           <ul>
             {NAV.map((n) => (
               <li key={n.to}>
                 <Link to={n.to} aria-current={section === n.to ? 'page' : undefined}>
-                  {n.label}
+                  {t(n.label)}
                 </Link>
               </li>
             ))}
@@ -107,7 +111,7 @@ function Shell({ me: m, path }: { me: Me; path: string }) {
         <div class="account">
           {m.merchants && (
             <label class="merchant-pick">
-              <span class="sr-only">Merchant</span>
+              <span class="sr-only">{t('merchant')}</span>
               <select value={m.merchant.id} onChange={(e) => chooseMerchant((e.currentTarget as HTMLSelectElement).value)}>
                 {m.merchants.map((x) => (
                   <option key={x.id} value={x.id}>
@@ -117,14 +121,8 @@ function Shell({ me: m, path }: { me: Me; path: string }) {
               </select>
             </label>
           )}
-          <button
-            type="button"
-            class="btn ghost small"
-            aria-label={`Switch to ${theme.value === 'dark' ? 'light' : 'dark'} theme`}
-            onClick={() => applyTheme(theme.value === 'dark' ? 'light' : 'dark')}
-          >
-            {theme.value === 'dark' ? '☀' : '☾'}
-          </button>
+          <LanguagePicker />
+          <ThemePicker />
           <span class="who" title={m.user.email}>
             {m.user.email} <span class="muted">({m.user.role})</span>
           </span>
@@ -135,14 +133,14 @@ function Shell({ me: m, path }: { me: Me; path: string }) {
               void api.post(authApi.logout, {}).finally(signedOut);
             }}
           >
-            Sign out
+            {t('sign_out')}
           </button>
         </div>
       </header>
       {note && (
         <div class={`flash tone-${note.tone === 'ok' ? 'ok' : 'bad'}`} role="status">
           <span>{note.text}</span>
-          <button type="button" class="btn ghost small" aria-label="Dismiss" onClick={() => (flash.value = null)}>
+          <button type="button" class="btn ghost small" aria-label={t('dismiss')} onClick={() => (flash.value = null)}>
             ×
           </button>
         </div>

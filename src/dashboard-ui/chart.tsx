@@ -7,6 +7,8 @@ import type { DayPoint } from '../contracts/dashboard/invoices.ts';
 
 export type { DayPoint };
 
+const HALF_DAY = 12 * 3600;
+
 function css(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
@@ -17,6 +19,8 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
     const el = box.current;
     if (!el) return;
     const xs = days.map((d) => Date.parse(d.day + 'T00:00:00Z') / 1000);
+    // The box's own width: a phone's card is narrower than any fixed minimum would be.
+    const width = () => Math.max(200, el.clientWidth);
     // Display only: the exact amounts are in the table below and in the invoices.
     const volume = days.map((d) => Number(d.paid_usd));
     const counts = days.map((d) => d.paid);
@@ -28,18 +32,21 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
       const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
       return new uPlot(
         {
-          width: Math.max(280, el.clientWidth),
+          width: width(),
           height: 240,
           series: [
             {},
             { label: 'Paid (USD)', stroke: css('--chart-1'), fill: css('--chart-1') + '55', paths: uPlot.paths.bars!({ size: [0.7, 40] }), points: { show: false }, scale: 'usd' },
             { label: 'Paid invoices', stroke: css('--chart-2'), width: 2, scale: 'n' },
           ],
-          scales: { x: { time: true }, usd: { range: (_u, _min, max) => [0, Math.max(1, max)] }, n: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+          // Each day's bar is centred on its day: half a day of room before the first and after the
+          // last keeps the end bars whole (with one day shown, its only bar too).
+          scales: { x: { time: true, range: (_u, min, max) => [min - HALF_DAY, max + HALF_DAY] }, usd: { range: (_u, _min, max) => [0, Math.max(1, max)] }, n: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
           axes: [
             { ...axis, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) },
             { ...axis, scale: 'usd', size: 60 },
-            { ...axis, scale: 'n', side: 1, grid: { show: false } },
+            // A count of invoices: whole steps only (no 0.2 of an invoice).
+            { ...axis, scale: 'n', side: 1, grid: { show: false }, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000] },
           ],
           legend: { show: false },
           cursor: { drag: { x: false, y: false } },
@@ -60,7 +67,7 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
     };
     const themes = new MutationObserver(redraw);
     themes.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height: 240 }));
+    const resize = new ResizeObserver(() => plot.setSize({ width: width(), height: 240 }));
     resize.observe(el);
     return () => {
       themes.disconnect();
@@ -71,9 +78,14 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
   return (
     <div>
       <div ref={box} class="chart" aria-hidden="true" />
-      <p class="legend small" aria-hidden="true">
-        <span class="key key-1" /> Paid (USD, left) <span class="key key-2" /> Paid invoices (right)
-      </p>
+      <ul class="chart-legend" aria-hidden="true">
+        <li>
+          <span class="key key-1" /> Paid (USD, left)
+        </li>
+        <li>
+          <span class="key key-2" /> Paid invoices (right)
+        </li>
+      </ul>
     </div>
   );
 }

@@ -5,10 +5,9 @@ import type { Delivery } from '../contracts/dashboard/webhooks.ts';
 import { Attempts, BodySent } from './attempts.tsx';
 import { time } from './format.ts';
 import { Badge, Link } from './ui.tsx';
+import { labelText } from './status-label.tsx';
 
 export type { Delivery };
-
-const KIND: Record<string, string> = { payment: 'Invoice', wallet: 'Wallet top-up', payout: 'Payout', custody: 'Receiving changed' };
 
 export function DeliveryList({ items, onRetry, busy }: { items: Delivery[]; onRetry?: (d: Delivery) => void; busy?: string | null }) {
   return (
@@ -19,7 +18,7 @@ export function DeliveryList({ items, onRetry, busy }: { items: Delivery[]; onRe
           <li key={h.id} class="delivery">
             <div class="delivery-head">
               <div class="delivery-what">
-                <Badge value={h.status} /> <span class="muted small">{KIND[h.kind] ?? h.kind}</span>{' '}
+                <Badge value={h.status} kind="webhook" /> <span class="muted small">{labelText('webhook_kind', h.kind)}</span>{' '}
                 {h.object ? <Link to={`/${h.object}`}>{h.order_id ?? h.ref_id}</Link> : <span class="mono">{h.order_id ?? h.ref_id}</span>}
                 {h.status_sent && <span class="muted small"> · sent status {h.status_sent.replace(/_/g, ' ')}</span>}
               </div>

@@ -9,7 +9,8 @@ import { Attempts, BodySent } from './attempts.tsx';
 import { amount, short, time } from './format.ts';
 import { webHref } from '../ui-kit/links.ts';
 import { useStore } from './store.ts';
-import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
+import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
+import { t as tr } from './i18n/index.ts';
 
 /** Calls one of the invoice's actions; true once it succeeded. */
 type Act = <B>(route: DashboardRoute<B, unknown, never>, body: B, done: string) => Promise<boolean>;
@@ -36,7 +37,7 @@ export function InvoiceDetail({ id }: { id: string }) {
 
   if (error && !data) {
     return (
-      <Page title="Invoice">
+      <Page title={tr('title_invoice')}>
         <Problem error={error} />
         {error instanceof ApiError && error.status === 404 && <Link to="/invoices">Back to invoices</Link>}
       </Page>
@@ -47,7 +48,7 @@ export function InvoiceDetail({ id }: { id: string }) {
   const payerPage = webHref(inv.payer_page);
   return (
     <Page
-      title={`Invoice ${inv.order_id}`}
+      title={tr('title_invoice_of', { order: inv.order_id })}
       actions={
         <>
           {payerPage && (
@@ -79,7 +80,7 @@ export function InvoiceDetail({ id }: { id: string }) {
       <Card title="Payment">
         <Facts
           rows={[
-            ['Status', <Badge value={inv.status} />],
+            ['Status', <Badge value={inv.status} kind="invoice" />],
             ['Order ID', <span class="mono">{inv.order_id}</span>],
             ['UUID', <span class="mono">{inv.uuid}</span>],
             ['Asked', amount(inv.amount, inv.currency)],
@@ -102,26 +103,28 @@ export function InvoiceDetail({ id }: { id: string }) {
             1 {inv.currency} = <span class="num">{amount(String(inv.exchange_rate), String(inv.payer_currency ?? ''))}</span>{' '}
             <span class="muted small">({inv.rate_source === 'median' ? 'median of the quotes used' : `from ${String(inv.rate_source)}`})</span>
           </p>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Source</th>
-                <th scope="col">Price</th>
-                <th scope="col">Received</th>
-                <th scope="col">Used</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.rate_quotes.map((q) => (
-                <tr key={q.source}>
-                  <td>{q.source}</td>
-                  <td class="num">{amount(q.price)}</td>
-                  <td>{time(q.received_at, true)}</td>
-                  <td>{q.used ? 'yes' : 'no: too far from the median'}</td>
+          <TableScroll label="Quotes">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Source</th>
+                  <th scope="col">Price</th>
+                  <th scope="col">Received</th>
+                  <th scope="col">Used</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {data.rate_quotes.map((q) => (
+                  <tr key={q.source}>
+                    <td>{q.source}</td>
+                    <td class="num">{amount(q.price)}</td>
+                    <td>{time(q.received_at, true)}</td>
+                    <td>{q.used ? 'yes' : 'no: too far from the median'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         </Card>
       )}
       <div class="grid">
@@ -138,14 +141,14 @@ export function InvoiceDetail({ id }: { id: string }) {
         </Card>
         <Card title="Transfers">
           {data.transfers.length === 0 ? (
-            <p class="muted">No transfer seen yet.</p>
+            <p class="muted">{tr('empty_transfers')}</p>
           ) : (
             <ul class="stack plain">
               {data.transfers.map((t) => {
                 const link = webHref(t.explorer);
                 return (
                   <li key={`${t.txid}:${t.idx}`}>
-                    <strong class="num">{amount(t.amount, t.currency)}</strong> <Badge value={t.status} />{' '}
+                    <strong class="num">{amount(t.amount, t.currency)}</strong> <Badge value={t.status} kind="transfer" />{' '}
                     <span class="muted small">
                       {t.confirmations}
                       {t.confirmations_needed !== null ? ` / ${t.confirmations_needed}` : ''} confirmations
@@ -171,7 +174,7 @@ export function InvoiceDetail({ id }: { id: string }) {
               <ul class="stack plain">
                 {data.refunds.map((r) => (
                   <li key={r.id}>
-                    {amount(r.amount, r.currency)} <Badge value={r.status} /> <span class="mono small">{short(r.address, 8)}</span>
+                    {amount(r.amount, r.currency)} <Badge value={r.status} kind="payout" /> <span class="mono small">{short(r.address, 8)}</span>
                   </li>
                 ))}
               </ul>
@@ -188,7 +191,7 @@ export function InvoiceDetail({ id }: { id: string }) {
               <li key={h.id}>
                 <details>
                   <summary>
-                    <Badge value={h.status} /> {time(h.created_at)} · {h.attempts.length} attempt{h.attempts.length === 1 ? '' : 's'} · <span class="mono small">{h.url}</span>
+                    <Badge value={h.status} kind="webhook" /> {time(h.created_at)} · {h.attempts.length} attempt{h.attempts.length === 1 ? '' : 's'} · <span class="mono small">{h.url}</span>
                   </summary>
                   <Attempts attempts={h.attempts} />
                   {h.next_attempt_at && <p class="muted small">Next attempt {time(h.next_attempt_at)}</p>}

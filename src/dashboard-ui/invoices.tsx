@@ -5,6 +5,7 @@ import { InvoiceTable } from './invoice-table.tsx';
 import { invoiceApi } from '../contracts/dashboard/invoices.ts';
 import { KeysetPager, ListFilters, LoadedList, useFilteredList } from './list-page.tsx';
 import { useStore } from './store.ts';
+import { t } from './i18n/index.ts';
 
 const FILTER_KEYS = ['q', 'status', 'currency', 'network', 'from', 'to'] as const;
 
@@ -15,14 +16,14 @@ export function Invoices() {
 
   return (
     <Page
-      title="Invoices"
+      title={t('nav_invoices')}
       actions={
         <a class="btn" href={api.url(invoiceApi.csv, filters)} download>
           Export CSV
         </a>
       }
     >
-      <ListFilters list={list} label="Filter invoices" idPrefix="f" hint="order_id, uuid, txid or address" statuses={INVOICE_STATUSES}>
+      <ListFilters list={list} label="Filter invoices" idPrefix="f" hint="order_id, uuid, txid or address" statuses={INVOICE_STATUSES} family="invoice">
         <Field id="f-from" label="From">
           {(id) => <input id={id} name="from" type="date" defaultValue={filters.from} />}
         </Field>
@@ -31,7 +32,7 @@ export function Invoices() {
         </Field>
       </ListFilters>
       <Card>
-        <LoadedList list={list.page} empty={list.active ? 'No invoice matches.' : 'No invoices yet.'}>
+        <LoadedList list={list.page} empty={list.active ? t('empty_invoices_filtered') : t('empty_invoices')}>
           {(data) => (
             <>
               <InvoiceTable items={data.items} />

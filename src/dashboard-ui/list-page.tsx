@@ -10,6 +10,8 @@ import { Card, Field, Loading, Problem, useLoad } from './ui.tsx';
 import type { DashboardRoute, NoBody } from '../contracts/dashboard/route.ts';
 import { invoiceApi, type Choices } from '../contracts/dashboard/invoices.ts';
 import { useStore } from './store.ts';
+import { labelText } from './status-label.tsx';
+import { t, type LabelFamily } from './i18n/index.ts';
 
 /** The filters every list page has; a list may add more (the invoices' dates). */
 type FilterKey = 'q' | 'status' | 'currency' | 'network';
@@ -72,6 +74,8 @@ export function ListFilters(props: {
   /** What the search finds. */
   hint: string;
   statuses: readonly string[];
+  /** Whose labels the statuses take. */
+  family: LabelFamily;
   children?: ComponentChildren;
 }) {
   const { list, idPrefix } = props;
@@ -85,19 +89,19 @@ export function ListFilters(props: {
   return (
     <Card>
       <form class="filters" onSubmit={submit} role="search" aria-label={props.label} key={list.key}>
-        <Field id={`${idPrefix}-q`} label="Search" hint={props.hint}>
+        <Field id={`${idPrefix}-q`} label={t('f_search')} hint={props.hint}>
           {(id, by) => <input id={id} name="q" type="search" defaultValue={filters.q} aria-describedby={by} size={28} />}
         </Field>
-        <ChoiceFilter id={`${idPrefix}-status`} label="Status" name="status" value={filters.status} choices={props.statuses.map((s) => [s, s.replace(/_/g, ' ')])} />
-        <ChoiceFilter id={`${idPrefix}-currency`} label="Currency" name="currency" value={filters.currency} choices={choices.data?.currencies.map((c) => [c, c])} />
-        <ChoiceFilter id={`${idPrefix}-network`} label="Network" name="network" value={filters.network} choices={choices.data?.networks.map((n) => [n.code, n.name])} />
+        <ChoiceFilter id={`${idPrefix}-status`} label={t('col_status')} name="status" value={filters.status} choices={props.statuses.map((s) => [s, labelText(props.family, s)])} />
+        <ChoiceFilter id={`${idPrefix}-currency`} label={t('col_currency')} name="currency" value={filters.currency} choices={choices.data?.currencies.map((c) => [c, c])} />
+        <ChoiceFilter id={`${idPrefix}-network`} label={t('col_network')} name="network" value={filters.network} choices={choices.data?.networks.map((n) => [n.code, n.name])} />
         {props.children}
         <button class="btn primary" type="submit">
-          Apply
+          {t('f_apply')}
         </button>
         {list.active && (
           <button class="btn ghost" type="button" onClick={() => list.go({})}>
-            Clear
+            {t('f_clear')}
           </button>
         )}
       </form>
@@ -111,7 +115,7 @@ function ChoiceFilter(props: { id: string; label: string; name: FilterKey; value
     <Field id={props.id} label={props.label}>
       {(id) => (
         <select id={id} name={props.name}>
-          <option value="">Any</option>
+          <option value="">{t('f_any')}</option>
           {props.choices?.map(([value, text]) => (
             <option key={value} value={value} selected={props.value === value}>
               {text}

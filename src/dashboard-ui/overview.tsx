@@ -6,6 +6,7 @@ import { Card, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
 import { InvoiceTable } from './invoice-table.tsx';
 import { invoiceApi, type Held } from '../contracts/dashboard/invoices.ts';
 import { useStore } from './store.ts';
+import { t } from './i18n/index.ts';
 
 const VolumeChart = lazyView(() => import('./chart.tsx').then((m) => m.VolumeChart));
 
@@ -14,7 +15,7 @@ function Balances({ title, list }: { title: string; list: Held[] }) {
     <div>
       <h3 class="small muted">{title}</h3>
       {list.length === 0 ? (
-        <p class="muted">Nothing held.</p>
+        <p class="muted">{t('empty_held')}</p>
       ) : (
         <ul class="balances">
           {list.map((b) => (
@@ -34,7 +35,7 @@ export function Overview() {
   const { api } = useStore();
   const { data, error } = useLoad(() => api.get(invoiceApi.overview), []);
   return (
-    <Page title="Overview">
+    <Page title={t('nav_overview')}>
       <Problem error={error} />
       {!data ? (
         !error && <Loading />
@@ -57,7 +58,8 @@ export function Overview() {
               </div>
             </Card>
             <Card title="Last 30 days">
-              <VolumeChart days={data.days} />
+              {/* Nothing paid: words, not an empty plot (and uPlot is not loaded for it). */}
+              {data.days.some((d) => d.paid > 0) ? <VolumeChart days={data.days} /> : <p class="chart-empty muted">No paid invoices in the last 30 days.</p>}
               <details>
                 <summary>The numbers</summary>
                 <TableScroll label="Paid volume per day">
@@ -87,7 +89,7 @@ export function Overview() {
             </Card>
           </div>
           <Card title="Latest invoices">
-            {data.latest.length === 0 ? <p class="muted">No invoices yet.</p> : <InvoiceTable items={data.latest} />}
+            {data.latest.length === 0 ? <p class="muted">{t('empty_latest')}</p> : <InvoiceTable items={data.latest} />}
           </Card>
         </>
       )}

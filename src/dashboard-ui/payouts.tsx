@@ -10,6 +10,7 @@ import { useStore } from './store.ts';
 import { LoadedList, Pager } from './list-page.tsx';
 import { DataTable, LinkCell, StatusCell } from './table.tsx';
 import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
+import { t } from './i18n/index.ts';
 
 
 export function Payouts() {
@@ -29,17 +30,17 @@ export function Payouts() {
     >
       <PayoutFloats />
       <Card>
-        <LoadedList list={list} empty="No payouts yet.">
+        <LoadedList list={list} empty={t('empty_payouts')}>
           {({ items, previous, next }) => (
             <>
-              <DataTable label="Payouts table" columns={['Created', 'Order', 'Status', ['Amount', 'num'], 'Network']}>
+              <DataTable label="Payouts table" columns={[t('col_created'), t('col_order'), t('col_status'), [t('col_amount'), 'num'], t('col_network')]}>
                 {items.map((p) => (
                   <tr key={p.uuid}>
                     <td class="nowrap">{String(p.created_at ?? '').slice(0, 16).replace('T', ' ')}</td>
                     <LinkCell class="break" to={`/payouts/${p.uuid}`}>
                       {p.order_id}
                     </LinkCell>
-                    <StatusCell value={p.status} />
+                    <StatusCell value={p.status} kind="payout" />
                     <td class="num">{amount(p.amount, p.currency)}</td>
                     <td>{p.network}</td>
                   </tr>
@@ -96,14 +97,14 @@ export function PayoutFloatsCard({ lines }: { lines: readonly PayoutFloatLine[] 
 export function PayoutDetail({ id }: { id: string }) {
   const { api } = useStore();
   const { data, error } = useLoad(() => api.get(moneyApi.payout, {}, { id }), [id]);
-  if (!data) return <Page title="Payout">{error ? <Problem error={error} /> : <Loading />}</Page>;
+  if (!data) return <Page title={t('title_payout')}>{error ? <Problem error={error} /> : <Loading />}</Page>;
   return (
-    <Page title={`Payout ${data.order_id}`}>
+    <Page title={data.order_id ? t('title_payout_of', { order: data.order_id }) : t('title_payout')}>
       <Card title="Payout">
         <Facts
           rows={Object.entries(data)
             .filter(([, v]) => v !== null && typeof v !== 'object')
-            .map(([k, v]) => [k.replace(/_/g, ' '), k === 'status' ? <Badge value={String(v)} /> : <span class={/address|txid|uuid/.test(k) ? 'mono' : ''}>{String(v)}</span>])}
+            .map(([k, v]) => [k.replace(/_/g, ' '), k === 'status' ? <Badge value={String(v)} kind="payout" /> : <span class={/address|txid|uuid/.test(k) ? 'mono' : ''}>{String(v)}</span>])}
         />
       </Card>
       <p>
@@ -164,7 +165,7 @@ export function NewPayout() {
     }
   };
   return (
-    <Page title="New payout">
+    <Page title={t('title_new_payout')}>
       <Card>
         <form class="inline-form" onSubmit={calculate} onInput={() => setCalc(null)}>
           <Field id="p-order" label="Order ID" hint="your reference, unique">

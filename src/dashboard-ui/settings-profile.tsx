@@ -6,6 +6,7 @@ import { moneyApi, type Profile as ProfileData } from '../contracts/dashboard/mo
 import { useStore } from './store.ts';
 import { PAGE_LANGUAGE_NAMES } from './languages.ts';
 import { Card, Field, Loading, Problem, useLoad } from './ui.tsx';
+import { AccentPicker } from './accent-picker.tsx';
 
 const LOGO_MAX_BYTES = 256 * 1024;
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
@@ -43,9 +44,7 @@ export function Profile() {
             <Field id="pr-name" label="Display name">
               {(id) => <input id={id} name="display_name" maxLength={80} defaultValue={profile.data!.display_name ?? ''} />}
             </Field>
-            <Field id="pr-accent" label="Accent colour" hint="#rrggbb, empty for the default">
-              {(id, by) => <input id={id} name="accent" size={9} defaultValue={profile.data!.accent ?? ''} aria-describedby={by} />}
-            </Field>
+            <AccentPicker initial={profile.data.accent ?? null} />
             <Field id="pr-theme" label="Theme">
               {(id) => (
                 <select id={id} name="theme">

@@ -6,6 +6,7 @@ import { Card, Problem, TableScroll } from './ui.tsx';
 
 import { readinessApi, type Finding } from '../contracts/dashboard/readiness.ts';
 import { useStore } from './store.ts';
+import { StatusLabel } from './status-label.tsx';
 
 const TONE: Record<Finding['status'], string> = { OK: 'ok', WARN: 'warn', FAIL: 'bad', SKIP: 'neutral' };
 
@@ -54,7 +55,7 @@ export function Readiness() {
                 {findings.map((f, i) => (
                   <tr key={i}>
                     <td>
-                      <span class={`badge tone-${TONE[f.status]}`}>{f.status}</span>
+                      <StatusLabel family="check" code={f.status} class={`badge tone-${TONE[f.status]}`} />
                     </td>
                     <th scope="row">{f.name}</th>
                     <td class="break">{f.detail}</td>

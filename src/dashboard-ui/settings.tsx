@@ -15,12 +15,15 @@ import { Readiness } from './settings-readiness.tsx';
 import { Profile } from './settings-profile.tsx';
 import { RefundKey } from './refund-key.tsx';
 import { Receiving } from './settings-receiving.tsx';
+import { labelText } from './status-label.tsx';
+import { AuditRaw, AuditWhat } from './audit-sentence.tsx';
+import { t } from './i18n/index.ts';
 
 export function Settings() {
   const { me } = useStore();
   const manage = me.value?.can_manage ?? false;
   return (
-    <Page title="Settings">
+    <Page title={t('nav_settings')}>
       <Defaults manage={manage} />
       {manage && <Keys />}
       <Receiving owner={me.value?.user.role === 'owner'} />
@@ -82,19 +85,19 @@ function Users({ manage }: { manage: boolean }) {
               {users.data.map((u) => (
                 <tr key={u.id}>
                   <td>{u.email}</td>
-                  <td>{u.role}</td>
-                  <td>{u.disabled ? <Badge value="blocked" /> : u.has_password ? <Badge value="active" /> : <Badge value="pending" />}</td>
+                  <td>{labelText('role', u.role)}</td>
+                  <td>{u.disabled ? <Badge value="blocked" kind="user" /> : u.has_password ? <Badge value="active" kind="user" /> : <Badge value="pending" kind="user" />}</td>
                   {manage && (
                     <td class="row-actions">
                       {!u.disabled && u.id !== me.value?.user.id && (
-                        <>
+                        <div class="row-buttons">
                           <button type="button" class="btn small" onClick={() => void act(authApi.resetLink, u)}>
                             New link<span class="sr-only"> for {u.email}</span>
                           </button>
                           <button type="button" class="btn small danger" onClick={() => confirm(`Remove ${u.email}? They are signed out at once.`) && void act(authApi.removeUser, u)}>
                             Remove<span class="sr-only"> {u.email}</span>
                           </button>
-                        </>
+                        </div>
                       )}
                     </td>
                   )}
@@ -116,7 +119,7 @@ function Users({ manage }: { manage: boolean }) {
       <Problem error={error} />
       {manage && (
         <form class="inline-form" onSubmit={invite} noValidate>
-          <Field id="invite-email" label="Invite by email">
+          <Field id="invite-email" label="Email">
             {(id) => <input id={id} name="email" type="email" required />}
           </Field>
           <Field id="invite-role" label="Role">
@@ -127,8 +130,9 @@ function Users({ manage }: { manage: boolean }) {
               </select>
             )}
           </Field>
+          {/* No email is sent (the gateway has no mail server yet): the owner passes the link on. */}
           <button class="btn primary" type="submit">
-            Invite
+            Create an invite link
           </button>
         </form>
       )}
@@ -161,7 +165,7 @@ function Audit() {
   const log = useLoad(() => api.get(authApi.audit), []);
   return (
     <Card title="Audit log">
-      {log.error ? <Problem error={log.error} /> : !log.data ? <Loading /> : log.data.length === 0 ? <p class="muted">Nothing yet.</p> : (
+      {log.error ? <Problem error={log.error} /> : !log.data ? <Loading /> : log.data.length === 0 ? <p class="muted">{t('empty_audit')}</p> : (
         <TableScroll label="Audit log">
           <table>
             <thead>
@@ -178,9 +182,11 @@ function Audit() {
                   <td class="nowrap">{time(e.at)}</td>
                   <td>{e.email}</td>
                   <td class="audit-what">
-                    {e.action.replace(/_/g, ' ')} {e.target && <span class="mono">{e.target}</span>}
+                    <AuditWhat entry={e} />
                   </td>
-                  <td class="mono small break audit-detail">{e.detail ? JSON.stringify(e.detail) : ''}</td>
+                  <td class="small break audit-detail">
+                    <AuditRaw entry={e} />
+                  </td>
                 </tr>
               ))}
             </tbody>

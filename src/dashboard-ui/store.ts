@@ -7,9 +7,10 @@ import { signal, type Signal } from '@preact/signals';
 import { createApiClient, type ApiClient } from './api.ts';
 import { current } from './route.ts';
 import { authApi, type Me } from '../contracts/dashboard/auth.ts';
-import { applyTheme as paint, asTheme, type Theme } from '../ui-kit/theme.ts';
+import { setLanguage } from './i18n/index.ts';
+import { applyTheme as paint, asThemeChoice, resolveChoice, type Theme, type ThemeChoice } from '../ui-kit/theme.ts';
 
-export type { Me, Theme };
+export type { Me, Theme, ThemeChoice };
 
 export interface Flash {
   tone: 'ok' | 'error';
@@ -23,9 +24,15 @@ export interface Store {
   me: Signal<Me | null | undefined>;
   /** A note about what just happened, shown on the view (path) it belongs to. */
   flash: Signal<Flash | null>;
+  /** The theme painted now. */
   theme: Signal<Theme>;
+  /** What the person chose: light, dark, or the system's (the default until they choose). */
+  themeChoice: Signal<ThemeChoice>;
   api: ApiClient;
-  applyTheme(t: Theme): void;
+  /** Remembers the choice (in this browser) and paints with it; 'system' follows the OS as it changes. */
+  chooseTheme(t: ThemeChoice): void;
+  /** Paints the remembered choice and follows the system's setting while the choice is 'system'; returns the stop. */
+  followTheme(): () => void;
   signedIn(m: Me): void;
   signedOut(): void;
   loadMe(): Promise<void>;
@@ -35,24 +42,35 @@ export interface Store {
 
 const THEME_KEY = 'satchel-dashboard-theme';
 
-function initialTheme(): Theme {
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+
+/** The remembered choice; 'system' until someone chooses (the theme then follows the OS). */
+function savedChoice(): ThemeChoice {
   try {
-    const saved = asTheme(localStorage.getItem(THEME_KEY));
-    if (saved) return saved;
+    return asThemeChoice(localStorage.getItem(THEME_KEY)) ?? 'system';
   } catch {
-    /* storage may be blocked */
+    return 'system'; // storage may be blocked
   }
-  return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+function systemDark(): boolean {
+  return typeof matchMedia === 'function' && matchMedia(DARK_QUERY).matches;
 }
 
 export function createStore(): Store {
   const me = signal<Me | null | undefined>(undefined);
   const flash = signal<Flash | null>(null);
-  const theme = signal<Theme>(initialTheme());
+  const themeChoice = signal<ThemeChoice>(savedChoice());
+  const theme = signal<Theme>(resolveChoice(themeChoice.value, systemDark()));
+  const repaint = (): void => {
+    theme.value = resolveChoice(themeChoice.value, systemDark());
+    paint(theme.value);
+  };
 
   const signedIn = (m: Me): void => {
     api.session.csrf = m.csrf;
     me.value = m;
+    void setLanguage(m.user.language); // the user's saved language, else the browser's
   };
   const signedOut = (): void => {
     api.session.csrf = '';
@@ -72,15 +90,27 @@ export function createStore(): Store {
     me,
     flash,
     theme,
+    themeChoice,
     api,
-    applyTheme(t) {
-      theme.value = t;
-      paint(t);
+    chooseTheme(t) {
+      themeChoice.value = t;
+      repaint();
       try {
-        localStorage.setItem(THEME_KEY, t);
+        // 'system' is the default: forgetting the choice means following the OS again.
+        if (t === 'system') localStorage.removeItem(THEME_KEY);
+        else localStorage.setItem(THEME_KEY, t);
       } catch {
         /* not kept: fine */
       }
+    },
+    followTheme() {
+      repaint();
+      if (typeof matchMedia !== 'function') return () => {};
+      const query = matchMedia(DARK_QUERY);
+      // Only a 'system' choice changes with the OS; repaint() resolves the choice either way.
+      const changed = (): void => repaint();
+      query.addEventListener('change', changed);
+      return () => query.removeEventListener('change', changed);
     },
     signedIn,
     signedOut,

@@ -2,6 +2,7 @@
 // the rows a view passes in; and the cells its rows share (a link to the object, its status).
 import type { ComponentChildren } from 'preact';
 import { Badge, Link, TableScroll } from './ui.tsx';
+import type { LabelFamily } from './i18n/index.ts';
 
 /** A column heading, or a heading and its class (`num` for a right-aligned number column). */
 export type Column = string | readonly [heading: string, cls: string];
@@ -38,10 +39,10 @@ export function LinkCell(props: { to: string; class: string; children: Component
   );
 }
 
-export function StatusCell({ value }: { value: string }) {
+export function StatusCell({ value, kind }: { value: string; kind: LabelFamily }) {
   return (
     <td>
-      <Badge value={value} />
+      <Badge value={value} kind={kind} />
     </td>
   );
 }

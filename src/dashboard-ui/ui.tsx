@@ -5,6 +5,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { follow, href, navigations } from './route.ts';
 import { ApiError } from '../ui-kit/api-error.ts';
 import { copyText } from '../ui-kit/clipboard.ts';
+import { useCardLabels } from './cards.ts';
+import { StatusLabel } from './status-label.tsx';
+import { t, type LabelFamily } from './i18n/index.ts';
 
 export function Link(props: { to: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' | undefined }) {
   return (
@@ -35,10 +38,15 @@ const STATUS_TONE: Record<string, string> = {
   blocked: 'bad',
   dropped: 'bad',
   refund_fail: 'bad',
+  refund_paid: 'ok',
+  locked: 'warn',
+  assigned: 'ok',
+  open: 'warn',
 };
 
-export function Badge({ value }: { value: string }) {
-  return <span class={`badge tone-${STATUS_TONE[value] ?? 'neutral'}`}>{value.replace(/_/g, ' ')}</span>;
+/** A code the server sent, labelled in the user's language (`family` says what the code describes). */
+export function Badge({ value, kind }: { value: string; kind: LabelFamily }) {
+  return <StatusLabel family={kind} code={value} class={`badge tone-${STATUS_TONE[value] ?? 'neutral'}`} />;
 }
 
 export function Page(props: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
@@ -83,7 +91,7 @@ export function Problem({ error }: { error: unknown }) {
 export function Loading() {
   return (
     <p class="loading" aria-busy="true">
-      <span class="spinner" aria-hidden="true" /> Loading…
+      <span class="spinner" aria-hidden="true" /> {t('loading')}
     </p>
   );
 }
@@ -140,10 +148,15 @@ export function Field(props: { label: string; error?: string | null; hint?: stri
   );
 }
 
-/** A table that may scroll sideways on a phone: focusable, so the keyboard can scroll it too. */
+/**
+ * A table that may scroll sideways on a narrow screen (focusable, so the keyboard can scroll it
+ * too); on a phone its rows become cards, each cell labelled with its column (cards.ts).
+ */
 export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
+  const box = useRef<HTMLDivElement>(null);
+  useCardLabels(box);
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={label} ref={box}>
       {children}
     </div>
   );

@@ -10,13 +10,8 @@ import { unmatchedApi, type UnmatchedAssigned, type UnmatchedPayment } from '../
 import { useStore } from './store.ts';
 import { amount, time } from './format.ts';
 import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
-
-const REASONS: Record<string, string> = {
-  no_reference: 'No comment',
-  unknown_reference: 'A comment that names no invoice',
-  unreadable_reference: 'A comment that is not text',
-  bounced: 'Bounced',
-};
+import { t } from './i18n/index.ts';
+import { labelText } from './status-label.tsx';
 
 const FILTERS = ['open', 'assigned', 'refunded', 'all'] as const;
 
@@ -25,7 +20,7 @@ export function Unmatched() {
   const [status, setStatus] = useState<(typeof FILTERS)[number]>('open');
   const data = useLoad(() => api.get(unmatchedApi.list, { status }), [status]);
   return (
-    <Page title="Unmatched payments">
+    <Page title={t('title_unmatched')}>
       <p class="muted">
         Payments that reached your receiving account without the comment that names an invoice. They count in no balance until you assign one to an
         invoice or mark it refunded.
@@ -68,7 +63,7 @@ export interface UnmatchedListProps {
 
 export function UnmatchedList(props: UnmatchedListProps) {
   const [done, setDone] = useState<string | null>(null);
-  if (props.items.length === 0 && !done) return <p class="muted">No unmatched payments here.</p>;
+  if (props.items.length === 0 && !done) return <p class="muted">{t('empty_unmatched')}</p>;
   return (
     <>
       {done && (
@@ -114,11 +109,11 @@ function PaymentCard({ p, canManage, assign, refunded, onDone }: UnmatchedListPr
     <Card title={title}>
       <Facts
         rows={[
-          ['Status', <Badge value={p.status} />],
+          ['Status', <Badge value={p.status} kind="unmatched" />],
           ['Received', time(p.created_at)],
           ['From', p.from === null ? null : <span class="mono break">{p.from}</span>],
           ['To', <span class="mono break">{p.to}</span>],
-          [p.memo !== null ? 'Comment' : 'Why unmatched', p.memo !== null ? <q class="break">{p.memo}</q> : (REASONS[p.reason] ?? p.reason)],
+          [p.memo !== null ? 'Comment' : 'Why unmatched', p.memo !== null ? <q class="break">{p.memo}</q> : labelText('unmatched_reason', p.reason)],
           ['Transaction', <span class="mono break">{p.txid}</span>],
           ...(p.invoice_id ? ([['Invoice', <Link to={`/invoices/${p.invoice_id}`}>{p.invoice_id}</Link>]] as Array<[string, ComponentChildren]>) : []),
           ...(p.status !== 'open' ? ([['Resolved', `${time(p.resolved_at)} by ${p.resolved_by ?? '—'}${p.note ? `: ${p.note}` : ''}`]] as Array<[string, ComponentChildren]>) : []),
@@ -133,7 +128,7 @@ function PaymentCard({ p, canManage, assign, refunded, onDone }: UnmatchedListPr
             onSubmit={(e) =>
               act(e, async (form) => {
                 const r = await assign(p.id, (formText(form, 'invoice') ?? '').trim());
-                return `Assigned to invoice ${r.invoice.id}: the invoice is now ${r.invoice.status.replace(/_/g, ' ')}.`;
+                return `Assigned to invoice ${r.invoice.id}: the invoice is now ${labelText('invoice', r.invoice.status)}.`;
               })
             }
           >

@@ -11,6 +11,7 @@ import { DeliveryList } from './deliveries.tsx';
 import { KeysetPager, ListFilters, LoadedList, useFilteredList } from './list-page.tsx';
 import { DataTable, LinkCell, StatusCell } from './table.tsx';
 import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
+import { t as tr } from './i18n/index.ts';
 
 const STATUSES = ['active', 'blocked', 'in_active'];
 const FILTER_KEYS = ['q', 'status', 'currency', 'network'] as const;
@@ -19,19 +20,19 @@ export function Wallets() {
   const list = useFilteredList(walletApi.wallets, FILTER_KEYS);
 
   return (
-    <Page title="Static wallets">
-      <ListFilters list={list} label="Filter wallets" idPrefix="w" hint="order_id, uuid or address" statuses={STATUSES} />
+    <Page title={tr('title_wallets')}>
+      <ListFilters list={list} label="Filter wallets" idPrefix="w" hint="order_id, uuid or address" statuses={STATUSES} family="wallet" />
       <Card>
-        <LoadedList list={list.page} empty={list.active ? 'No wallet matches.' : 'No static wallets yet. Create them with POST /v1/wallet.'}>
+        <LoadedList list={list.page} empty={list.active ? tr('empty_wallets_filtered') : tr('empty_wallets')}>
           {(data) => (
             <>
-              <DataTable label="Wallets table" columns={['Order', 'Status', 'Currency', 'Created', 'Address']}>
+              <DataTable label="Wallets table" columns={[tr('col_order'), tr('col_status'), tr('col_currency'), tr('col_created'), tr('col_address')]}>
                 {data.items.map((w) => (
                   <tr key={w.id}>
                     <LinkCell class="order-cell" to={`/wallets/${w.id}`}>
                       {w.order_id}
                     </LinkCell>
-                    <StatusCell value={w.status} />
+                    <StatusCell value={w.status} kind="wallet" />
                     <td class="nowrap">
                       {w.currency} <span class="muted small">{w.network}</span>
                     </td>
@@ -48,13 +49,6 @@ export function Wallets() {
     </Page>
   );
 }
-
-const OUTCOME: Record<string, string> = {
-  credited: 'credited',
-  blocked: 'held (blocked)',
-  force_refund: 'sent back',
-  refunded: 'sent back',
-};
 
 export function WalletDetail({ id }: { id: string }) {
   const { api, me, notify } = useStore();
@@ -81,7 +75,7 @@ export function WalletDetail({ id }: { id: string }) {
 
   if (error && !data) {
     return (
-      <Page title="Static wallet">
+      <Page title={tr('title_wallet')}>
         <Problem error={error} />
         {error instanceof ApiError && error.status === 404 && <Link to="/wallets">Back to wallets</Link>}
       </Page>
@@ -93,7 +87,7 @@ export function WalletDetail({ id }: { id: string }) {
   const addressError = actionError instanceof ApiError && actionError.errors?.address ? `Not a valid ${w.network} address.` : null;
   return (
     <Page
-      title={`Wallet ${w.order_id}`}
+      title={tr('title_wallet_of', { order: w.order_id })}
       actions={
         <>
           {page && (
@@ -159,7 +153,7 @@ export function WalletDetail({ id }: { id: string }) {
       <Card title="Wallet">
         <Facts
           rows={[
-            ['Status', <Badge value={w.status} />],
+            ['Status', <Badge value={w.status} kind="wallet" />],
             ['Order ID', <span class="mono">{w.order_id}</span>],
             ['UUID', <span class="mono">{w.uuid}</span>],
             ['Currency', `${w.currency} on ${w.network}`],
@@ -167,15 +161,15 @@ export function WalletDetail({ id }: { id: string }) {
             ['Created', time(w.created_at)],
             ['Blocked', w.blocked_at ? `${time(w.blocked_at)}${w.is_force_refund ? ' (payments sent back)' : ''}` : '—'],
             ['Callback URL', w.url_callback ? <span class="mono">{w.url_callback}</span> : '—'],
-            ['Refund of blocked funds', data.refund ? <span>{amount(data.refund.payer_amount ?? data.refund.amount, data.refund.currency)} <Badge value={data.refund.status} /> <span class="mono small">{short(data.refund.address, 8)}</span></span> : '—'],
+            ['Refund of blocked funds', data.refund ? <span>{amount(data.refund.payer_amount ?? data.refund.amount, data.refund.currency)} <Badge value={data.refund.status} kind="payout" /> <span class="mono small">{short(data.refund.address, 8)}</span></span> : '—'],
           ]}
         />
       </Card>
       <Card title="Top-ups">
         {data.topups.length === 0 ? (
-          <p class="muted">Nothing received yet.</p>
+          <p class="muted">{tr('empty_received')}</p>
         ) : (
-          <DataTable label="Top-ups table" columns={['Seen', ['Amount', 'num'], 'Status', ['Credited', 'num'], 'Transaction']}>
+          <DataTable label="Top-ups table" columns={[tr('col_seen'), [tr('col_amount'), 'num'], tr('col_status'), [tr('col_credited'), 'num'], tr('col_transaction')]}>
             {data.topups.map((t) => {
               const link = webHref(t.explorer);
               return (
@@ -183,7 +177,7 @@ export function WalletDetail({ id }: { id: string }) {
                   <td class="nowrap">{time(t.seen_at)}</td>
                   <td class="num">{amount(t.amount, t.currency)}</td>
                   <td>
-                    {t.outcome ? <span>{OUTCOME[t.outcome] ?? t.outcome}</span> : <Badge value={t.status} />}
+                    {t.outcome ? <Badge value={t.outcome} kind="topup" /> : <Badge value={t.status} kind="transfer" />}
                     {!t.outcome && (
                       <span class="muted small">
                         {' '}

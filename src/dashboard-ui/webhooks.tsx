@@ -7,6 +7,7 @@ import { useStore } from './store.ts';
 import { DeliveryList, type Delivery } from './deliveries.tsx';
 import { KeysetPager, useKeysetPages } from './list-page.tsx';
 import { Card, Loading, Page, Problem, useLoad } from './ui.tsx';
+import { t } from './i18n/index.ts';
 
 const SHOW = [
   ['all', 'Failing first'],
@@ -48,7 +49,7 @@ export function Webhooks() {
   };
 
   return (
-    <Page title="Webhooks">
+    <Page title={t('nav_webhooks')}>
       <nav class="tabs" aria-label="Which deliveries">
         {SHOW.map(([value, label]) => (
           <button
@@ -73,7 +74,7 @@ export function Webhooks() {
           {show === 'all' && !after && (
             <Card title="Failing">
               {list.data.failing.length === 0 ? (
-                <p class="muted">Nothing is failing.</p>
+                <p class="muted">{t('empty_failing')}</p>
               ) : (
                 <DeliveryList items={list.data.failing} onRetry={manage ? retry : undefined} busy={busy} />
               )}
@@ -81,7 +82,7 @@ export function Webhooks() {
           )}
           <Card title={show === 'all' ? 'Recent' : SHOW.find(([v]) => v === show)?.[1] ?? 'Deliveries'}>
             {list.data.items.length === 0 ? (
-              <p class="muted">No webhooks here.</p>
+              <p class="muted">{t('empty_webhooks')}</p>
             ) : (
               <DeliveryList items={list.data.items} onRetry={manage ? retry : undefined} busy={busy} />
             )}

@@ -7,6 +7,7 @@ import type { DB, DashboardUsersTable } from '../db/schema.ts';
 import type { Storage } from '../db/dialect.ts';
 import { burnPasswordCheck, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import { EmailTakenError, LinkExpiredError, UserInputError } from './errors.ts';
+import { PAGE_LANGUAGES, type PageLanguage } from '../contracts/payer.ts';
 
 export type DashboardUser = DashboardUsersTable;
 export const ROLES = ['owner', 'viewer', 'admin'] as const;
@@ -67,6 +68,7 @@ export async function createUser(
     disabled: 0,
     created_at: now,
     updated_at: now,
+    language: null,
   };
   try {
     await storage.db.insertInto('dashboard_users').values(user).execute();
@@ -95,7 +97,7 @@ export async function inviteUser(storage: Storage, merchantId: string, email: un
     return { user, token: await issueSetPasswordLink(storage, user.id, now) };
   } catch (e) {
     if (!(e instanceof EmailTakenError) || e.merchantId === merchantId) throw e;
-    const user: DashboardUser = { id: randomUUID(), merchant_id: merchantId, email: e.email, role, password_hash: null, disabled: 0, created_at: now, updated_at: now };
+    const user: DashboardUser = { id: randomUUID(), merchant_id: merchantId, email: e.email, role, password_hash: null, disabled: 0, created_at: now, updated_at: now, language: null };
     return { user, token: newToken() };
   }
 }
@@ -189,4 +191,19 @@ export async function disableUser(storage: Storage, userId: string, now: number)
     await trx.deleteFrom('dashboard_links').where('user_id', '=', userId).where('used_at', 'is', null).execute();
     return Number(r.numUpdatedRows) > 0;
   });
+}
+
+/** The user's dashboard language (a payment page language code), or null for the browser's. */
+export async function setUserLanguage(storage: Storage, userId: string, language: PageLanguage | null, now: number): Promise<void> {
+  await storage.write(async (trx) => {
+    await trx.updateTable('dashboard_users').set({ language, updated_at: now }).where('id', '=', userId).execute();
+  });
+}
+
+/** A language a user may choose: one of the payment page's; null, undefined or "" for the browser's. */
+export function parseUserLanguage(value: unknown): PageLanguage | null {
+  if (value === null || value === undefined || value === '') return null;
+  const known = (PAGE_LANGUAGES as readonly unknown[]).includes(value);
+  if (!known) throw new UserInputError(`The language must be one of ${PAGE_LANGUAGES.join(', ')}, or empty for the browser's.`);
+  return value as PageLanguage;
 }

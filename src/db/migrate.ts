@@ -25,6 +25,7 @@ import * as m022 from './migrations/022_merchant_custody.ts';
 import * as m023 from './migrations/023_unmatched_payments.ts';
 import * as m024 from './migrations/024_payment_comment.ts';
 import * as m025 from './migrations/025_account_scans.ts';
+import * as m026 from './migrations/026_dashboard_language.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '023_unmatched_payments': m023,
   '024_payment_comment': m024,
   '025_account_scans': m025,
+  '026_dashboard_language': m026,
 };
 
 class StaticProvider implements MigrationProvider {

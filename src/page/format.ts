@@ -1,51 +1,9 @@
 // The page's amounts, countdown and times in the payer's language. Amounts are decimal strings and
 // stay strings (../ui-kit/decimal.ts); only the separators come from Intl.
-import { formatDecimal, trimZeros, type DecimalStyle } from '../ui-kit/decimal.ts';
+import { formatDecimal, trimZeros } from '../ui-kit/decimal.ts';
+import { KNOWN_STYLES, decimalStyle } from '../ui-kit/locale.ts';
 
-/**
- * The separators of the page's own locales, as Intl gives them (test/page/i18n.test.tsx checks):
- * creating the first Intl.NumberFormat in a fresh tab loads ICU's number data, which costs tens of
- * milliseconds before the first paint. Other locales (a browser's pt-PT, de-CH) ask Intl.
- */
-export const KNOWN_STYLES: Record<string, DecimalStyle> = {
-  'en-US': { group: ',', decimal: '.', minGrouping: 1 },
-  'es-ES': { group: '.', decimal: ',', minGrouping: 2 },
-  'pt-BR': { group: '.', decimal: ',', minGrouping: 1 },
-  'ru-RU': { group: '\u00a0', decimal: ',', minGrouping: 1 },
-  'tr-TR': { group: '.', decimal: ',', minGrouping: 1 },
-  'zh-CN': { group: ',', decimal: '.', minGrouping: 1 },
-  ar: { group: ',', decimal: '.', minGrouping: 1 },
-  'fa-IR': { group: ',', decimal: '.', minGrouping: 1 },
-  'de-DE': { group: '.', decimal: ',', minGrouping: 1 },
-  'fr-FR': { group: '\u202f', decimal: ',', minGrouping: 1 },
-  'it-IT': { group: '.', decimal: ',', minGrouping: 2 },
-  'nl-NL': { group: '.', decimal: ',', minGrouping: 1 },
-  'pl-PL': { group: '\u00a0', decimal: ',', minGrouping: 2 },
-  'uk-UA': { group: '\u00a0', decimal: ',', minGrouping: 1 },
-  'ja-JP': { group: ',', decimal: '.', minGrouping: 1 },
-  'ko-KR': { group: ',', decimal: '.', minGrouping: 1 },
-  'id-ID': { group: '.', decimal: ',', minGrouping: 1 },
-  'vi-VN': { group: '.', decimal: ',', minGrouping: 1 },
-  'hi-IN': { group: ',', decimal: '.', minGrouping: 1 },
-  'th-TH': { group: ',', decimal: '.', minGrouping: 1 },
-};
-
-const styles = new Map<string, DecimalStyle>(Object.entries(KNOWN_STYLES));
-
-export function decimalStyle(locale: string): DecimalStyle {
-  const cached = styles.get(locale);
-  if (cached) return cached;
-  // Amounts keep their ASCII digits in every language, so the separators are those that go with them.
-  const format = new Intl.NumberFormat(locale, { numberingSystem: 'latn' });
-  const parts = format.formatToParts(12345.5);
-  const style: DecimalStyle = {
-    group: parts.find((p) => p.type === 'group')?.value ?? ',',
-    decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.',
-    minGrouping: format.formatToParts(1234).some((p) => p.type === 'group') ? 1 : 2,
-  };
-  styles.set(locale, style);
-  return style;
-}
+export { KNOWN_STYLES, decimalStyle };
 
 /** A localised amount with its currency code. `exact` keeps trailing zeros (order totals: "15.00 USD"). */
 export function formatAmount(value: string, currency: string, locale: string, exact = true): string {

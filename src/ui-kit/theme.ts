@@ -9,3 +9,15 @@ export function asTheme(value: unknown): Theme | null {
 export function applyTheme(theme: Theme, root: HTMLElement = document.documentElement): void {
   root.dataset.theme = theme;
 }
+
+/** What a person chose: a theme, or to follow the system's (the OS's light or dark setting). */
+export type ThemeChoice = Theme | 'system';
+
+export function asThemeChoice(value: unknown): ThemeChoice | null {
+  return value === 'system' ? 'system' : asTheme(value);
+}
+
+/** The theme a choice paints with: 'system' follows the system's setting of the moment. */
+export function resolveChoice(choice: ThemeChoice, systemDark: boolean): Theme {
+  return choice === 'system' ? (systemDark ? 'dark' : 'light') : choice;
+}

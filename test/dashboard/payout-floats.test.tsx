@@ -20,7 +20,7 @@ describe('payout floats on the payouts page', () => {
     render(<PayoutFloatsCard lines={[line({}), line({ currency: 'USDC', balance: null, spent_today: '0', max_per_payout: null, max_per_day: null, left_today: null })]} />);
     const table = screen.getByRole('table');
     const [usdt, usdc] = [...table.querySelectorAll('tbody tr')] as HTMLElement[];
-    expect(cells(usdt!)).toEqual(['ETH0x00000000000000000000000000000000000000f1', 'USDT', '9 990 USDT', '2 400 USDT of 2 500', '100 USDT', '1 000 USDT']);
+    expect(cells(usdt!)).toEqual(['ETH0x00000000000000000000000000000000000000f1', 'USDT', '9,990 USDT', '2,400 USDT of 2,500', '100 USDT', '1,000 USDT']);
     expect(cells(usdc!)).toEqual(['ETH0x00000000000000000000000000000000000000f1', 'USDC', '—', '0 USDC', 'no cap', 'no cap']);
     expect(screen.getByRole('region', { name: 'Payout floats' }).textContent).toContain('Your balance is what you received and have not paid out');
   });

@@ -1,9 +1,11 @@
 // The dashboard's sign-in, set-password links, the signed-in user's view, users and the audit log.
 import * as z from 'zod/mini';
 import { get, NoBody, post, text } from './route.ts';
+import { PAGE_LANGUAGES } from '../payer.ts';
 
 export const Me = z.object({
-  user: z.object({ id: z.string(), email: z.string(), role: z.string() }),
+  /** `language`: the dashboard's language the user chose (one of the payment page's); null: the browser's. */
+  user: z.object({ id: z.string(), email: z.string(), role: z.string(), language: z.nullable(z.enum(PAGE_LANGUAGES)) }),
   can_manage: z.boolean(),
   merchant: z.object({ id: z.string(), name: z.string(), blocked: z.boolean() }),
   /** Every merchant, for an instance admin (who picks the one in view); null for others. */
@@ -48,5 +50,7 @@ export const authApi = {
   invite: post('/users', 'manage', z.object({ email: text, role: text }), z.object({ user: User, link: z.string() })),
   removeUser: post('/users/remove', 'manage', UserRef, User),
   resetLink: post('/users/reset-link', 'manage', UserRef, z.object({ link: z.string() })),
+  /** The signed-in user's dashboard language; null or "" goes back to the browser's. */
+  setLanguage: post('/me/language', 'session', z.object({ language: z.optional(z.nullable(z.string())) }), z.object({ language: z.nullable(z.enum(PAGE_LANGUAGES)) })),
   audit: get('/audit', z.array(AuditEntry), { access: 'manage', query: ['before_t', 'before_id'] }),
 } as const;

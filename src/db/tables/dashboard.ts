@@ -15,6 +15,8 @@ export interface DashboardUsersTable {
   disabled: number;
   created_at: number;
   updated_at: number;
+  /** The dashboard's language for this user (a payment page language code); null: the browser's (migration 026). */
+  language: string | null;
 }
 
 /** One-time set-password links (migration 010); only the SHA-256 of the token is stored. */

@@ -15,6 +15,8 @@ import {
   listUsers,
   setPasswordUrl,
   setPasswordWithLink,
+  setUserLanguage,
+  parseUserLanguage,
   type DashboardUser,
 } from '../../dashboard/users.ts';
 import { audit, auditLog } from '../../dashboard/audit.ts';
@@ -31,7 +33,7 @@ export function presentUser(u: DashboardUser) {
 async function me(ctx: Ctx, signedIn: SignedIn, merchant: Merchant, csrf: string) {
   const { user } = signedIn;
   return {
-    user: { id: user.id, email: user.email, role: user.role },
+    user: { id: user.id, email: user.email, role: user.role, language: parseStoredLanguage(user.language) },
     can_manage: canManage(user),
     merchant: { id: merchant.id, name: merchant.name, blocked: merchant.is_blocked === 1 },
     merchants: user.role === 'admin' ? (await listMerchants(ctx.storage.db)).map((m) => ({ id: m.id, name: m.name })) : null,
@@ -39,6 +41,15 @@ async function me(ctx: Ctx, signedIn: SignedIn, merchant: Merchant, csrf: string
     test_mode: ctx.chains.simulator,
     public_url: ctx.config.publicUrl,
   };
+}
+
+/** A stored language the contract still knows, else null (the browser's): a removed language never breaks /me. */
+function parseStoredLanguage(value: string | null) {
+  try {
+    return parseUserLanguage(value);
+  } catch {
+    return null;
+  }
 }
 
 async function firstMerchantOf(ctx: Ctx, user: DashboardUser): Promise<Merchant> {
@@ -85,6 +96,12 @@ export const authRoutes: DashboardRouteGroup = async (app, { ctx }) => {
   });
 
   dashboardRoute(app, authApi.me, async ({ signedIn, merchant }) => me(ctx, signedIn, merchant, signedIn.session.csrf));
+
+  dashboardRoute(app, authApi.setLanguage, async ({ signedIn, body }) => {
+    const language = parseUserLanguage(body.language);
+    await setUserLanguage(ctx.storage, signedIn.user.id, language, ctx.now());
+    return { language };
+  });
 
   dashboardRoute(app, authApi.logout, async ({ req, reply }) => {
     const token = readCookie(ctx, req);

@@ -4,6 +4,7 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { batch, signal, type Signal } from '@preact/signals';
 import { en, type MessageKey, type Messages } from './en.ts';
+import { formatMessage, isRtlLocale } from '../../ui-kit/locale.ts';
 
 export const LANGUAGES = [
   { code: 'en', name: 'English', locale: 'en-US' },
@@ -145,35 +146,9 @@ export function createI18n(initial: LangChoice): I18n {
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
-const plurals = new Map<string, Intl.PluralRules>();
-
-function pluralRules(locale: string): Intl.PluralRules {
-  let rules = plurals.get(locale);
-  if (!rules) plurals.set(locale, (rules = new Intl.PluralRules(locale)));
-  return rules;
-}
-
-/**
- * `{name}` is replaced by the parameter; `{name, plural, one {…} few {…} other {…}}` picks the
- * branch for the number by Intl.PluralRules of the locale (`=0`-style exact branches first).
- */
-export function format(text: string, params: Record<string, string | number>, locale: string): string {
-  const plural = /\{(\w+), plural,((?:\s*=?\w+\s*\{[^{}]*\})+)\s*\}/g;
-  const withPlurals = text.replace(plural, (all, name: string, body: string) => {
-    const value = params[name];
-    if (typeof value !== 'number') return all;
-    const branches = new Map([...body.matchAll(/\s*(=?\w+)\s*\{([^{}]*)\}/g)].map((m) => [m[1]!, m[2]!]));
-    return branches.get(`=${value}`) ?? branches.get(pluralRules(locale).select(value)) ?? branches.get('other') ?? all;
-  });
-  // In a right-to-left text, a Latin value ("TRON (TRC-20)", an order id) is isolated so its
-  // parentheses and digits keep their order (first-strong isolate ... pop directional isolate).
-  const [open, close] = isRtlLocale(locale) ? ['\u2068', '\u2069'] : ['', ''];
-  return withPlurals.replace(/\{(\w+)\}/g, (all, name: string) => (name in params ? `${open}${String(params[name])}${close}` : all));
-}
-
-export function isRtlLocale(locale: string): boolean {
-  return /^(ar|fa)\b/i.test(locale);
-}
+/** Message templates: see ../../ui-kit/locale.ts (shared with the dashboard). */
+export const format = formatMessage;
+export { isRtlLocale };
 
 export function translate(messages: Messages, locale = 'en-US'): Translate {
   return (key, params) => {

@@ -1,0 +1,48 @@
+// The codes the dashboard shows a person, by what they describe, next to the lists other modules
+// own (invoice and wallet statuses, unmatched reasons). The dashboard gives each a label in the
+// user's language (src/dashboard-ui/i18n/); test/dashboard/labels.test.ts checks every code of
+// these lists, and of the contracts' status enums, has one. The server writes them as text
+// (src/db/tables/), so a code missing here still shows, under a neutral label and its raw code.
+export { INVOICE_STATUSES } from '../invoice-status.ts';
+export { WALLET_STATUSES } from '../payer.ts';
+
+/** Payouts and every refund (an outgoing payment): the merchant API's payout statuses. */
+export const PAYOUT_STATUSES = ['process', 'check', 'paid', 'fail', 'cancel', 'system_fail'] as const;
+/** What an outgoing payment is for (table `payouts`, column `kind`). */
+export const PAYOUT_KINDS = ['payout', 'refund', 'wallet_refund', 'force_refund'] as const;
+/** A webhook's delivery (table `webhooks`). */
+export const WEBHOOK_STATUSES = ['pending', 'delivered', 'failed'] as const;
+/** What a webhook is about (src/webhooks/outbox.ts WebhookKind). */
+export const WEBHOOK_KINDS = ['payment', 'wallet', 'payout', 'custody', 'unmatched'] as const;
+/** A transfer the chain reported (table `chain_transfers`). */
+export const TRANSFER_STATUSES = ['seen', 'confirmed', 'dropped'] as const;
+/** What became of a static wallet's top-up (table `wallet_topups`, column `outcome`). */
+export const TOPUP_OUTCOMES = ['credited', 'blocked', 'force_refund', 'refunded'] as const;
+/** An unmatched payment's state (src/contracts/dashboard/unmatched.ts). */
+export const UNMATCHED_STATUSES = ['open', 'assigned', 'refunded'] as const;
+/** Why a payment matched nothing (src/unmatched/record.ts UNMATCHED_REASONS). */
+export const UNMATCHED_REASONS = ['no_reference', 'unknown_reference', 'unreadable_reference', 'bounced'] as const;
+/** A dashboard user's standing: removed, signed up, or invited without a password yet. */
+export const USER_STATES = ['active', 'blocked', 'pending'] as const;
+/** A dashboard user's role (table `dashboard_users`). */
+export const USER_ROLES = ['owner', 'viewer', 'admin'] as const;
+/** A readiness check's result (src/contracts/dashboard/readiness.ts). */
+export const CHECK_RESULTS = ['OK', 'WARN', 'FAIL', 'SKIP'] as const;
+
+/** Every family of codes the dashboard labels, by the name its labels are filed under. */
+export const CODE_FAMILIES = {
+  invoice: 'INVOICE_STATUSES',
+  payout: 'PAYOUT_STATUSES',
+  payout_kind: 'PAYOUT_KINDS',
+  wallet: 'WALLET_STATUSES',
+  webhook: 'WEBHOOK_STATUSES',
+  webhook_kind: 'WEBHOOK_KINDS',
+  transfer: 'TRANSFER_STATUSES',
+  topup: 'TOPUP_OUTCOMES',
+  unmatched: 'UNMATCHED_STATUSES',
+  unmatched_reason: 'UNMATCHED_REASONS',
+  user: 'USER_STATES',
+  role: 'USER_ROLES',
+  check: 'CHECK_RESULTS',
+} as const;
+export type CodeFamily = keyof typeof CODE_FAMILIES;
