@@ -1,3 +1,4 @@
+/// <reference path="./pngjs.d.ts" />
 // The repository's QR reader for tests: decodes a PNG (a screenshot of the payment page's QR code,
 // or our own encoder's output) to the text it carries, with jsQR, a decoder independent of the
 // encoder that drew the code. Returns null when no QR code is found in the image.
