@@ -9,6 +9,8 @@ import type { DriverDeps } from '../contract.ts';
 import { configuredConfirmations, configuredTokens, custodyMode, driverArguments, nodeLimits, optInt, type DriverServices } from '../network-settings.ts';
 import { isSolanaKey } from './address.ts';
 import { SOLANA_NODE_LIMITS } from './limits.ts';
+import { floatAccount, payoutSource } from '../payout-float.ts';
+import { solanaFloat, solanaPayoutFloat, type SolanaFloat } from './float.ts';
 import { SolanaDriver, type SolanaLog } from './solana-driver.ts';
 import { solanaCluster } from './custody.ts';
 
@@ -44,7 +46,14 @@ export function createSolanaDriver(
     onHttp: deps.onHttp,
     lookbackSeconds: optInt(cfg.lookback_seconds, `${where}.lookback_seconds`),
     ...nodeLimits(cfg, where, SOLANA_NODE_LIMITS),
+    float: floatOf(network, cfg),
   });
+}
+
+/** The payout float, when one is configured (the seed is never read): its key file read and checked. */
+function floatOf(network: NetworkDef, cfg: NetworkConfig): SolanaFloat | null {
+  const source = payoutSource(network, cfg, solanaPayoutFloat);
+  return source.kind === 'float' ? solanaFloat(floatAccount(network, source).secret) : null;
 }
 
 function isMint(v: unknown): v is string {

@@ -27,7 +27,7 @@ import { ChainError, FaultyNodeError, HotWalletShortError, NodeError } from '../
 import { Decimal } from '../../money/decimal.ts';
 import type { DB, ScanOutgoingTable } from '../../db/schema.ts';
 import type { Storage } from '../../db/storage.ts';
-import { parseSolanaKey } from './address.ts';
+import { associatedTokenAddress, parseSolanaKey } from './address.ts';
 import type { SolanaFloat } from './float.ts';
 import { compileMessage, signMessage } from './tx.ts';
 import {
@@ -36,6 +36,7 @@ import {
   paymentInstructions,
   SolanaSendError,
   tokenBalance,
+  tokenProgramOf,
   tokenRoute,
   type Payment,
   type SignatureStatus,
@@ -143,6 +144,17 @@ export class SolanaPayouts {
     const need = (p.token ? 0n : p.units) + b.fee + (b.route?.rent ?? 0n) + keep;
     if (lamports < need) return short(native.code, need, native.decimals, p.token ? 'the fee, the recipient token account\'s rent and the float\'s own rent reserve' : 'the amount, its fee and the float\'s own rent reserve');
     return { covered: true };
+  }
+
+  /** The float and its balances: SOL, and each token on the float's associated token account (0 while it has none). */
+  async wallet(): Promise<{ address: string; balances: Record<string, string> }> {
+    const { node, float, native } = this.o;
+    const balances: Record<string, string> = { [native.code]: Decimal.fromBaseUnits((await node.accountInfo(float.address))?.lamports ?? 0n, native.decimals).toString() };
+    for (const t of this.o.tokens) {
+      const program = await tokenProgramOf(node, t).catch((e: unknown) => (e instanceof SolanaSendError ? null : Promise.reject(e)));
+      balances[t.code] = program ? Decimal.fromBaseUnits(await tokenBalance(node, associatedTokenAddress(float.publicKey, t.mint, program)), t.decimals).toString() : '0';
+    }
+    return { address: float.address, balances };
   }
 
   async cover(p: Payment): Promise<Coverage> {

@@ -4,7 +4,7 @@
 // the gateway: one scanner per network (its caller holds the `scan:<NETWORK>` lock), the head
 // (the confirmed slot) judged by the shared head guard, and the node's status. Payouts leave from
 // the payout float; without one they wait, as on other watch-only networks.
-import type { ChainDriver, ChainSink, Coverage, NodeStatus, PaymentRequest, SendRequest, WatchedAddress } from '../contract.ts';
+import type { ChainDriver, ChainSink, Coverage, NodeStatus, PaymentRequest, PayoutWallet, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError, HotWalletShortError } from '../errors.ts';
 import { HeadGuard } from '../head-guard.ts';
 import type { NetworkDef } from '../../registry/index.ts';
@@ -14,6 +14,9 @@ import { SOLANA_NODE_LIMITS, SOLANA_PAGE, SOLANA_PAGES_PER_POLL } from './limits
 import { SolanaRpc } from './rpc.ts';
 import { SolanaScanner, type SolanaToken } from './scan.ts';
 import type { SolanaCluster } from './custody.ts';
+import type { SolanaFloat } from './float.ts';
+import { rpcPayoutNode } from './float-node.ts';
+import { SolanaPayouts, type SolanaPayoutsOptions } from './outgoing.ts';
 
 export type SolanaLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
 
@@ -40,6 +43,10 @@ export interface SolanaDriverOptions {
   maxHeadJump?: number;
   maxResponseBytes?: number;
   timeoutMs?: number;
+  /** The payout float (null: none configured, payouts wait). */
+  float?: SolanaFloat | null;
+  /** Timings of the payout path (tests shorten them). */
+  payoutTimings?: Partial<Pick<SolanaPayoutsOptions, 'findWaitMs' | 'rebroadcastAfterMs'>>;
 }
 
 export class SolanaDriver implements ChainDriver {
@@ -50,6 +57,8 @@ export class SolanaDriver implements ChainDriver {
   readonly rpc: SolanaRpc;
   readonly scanner: SolanaScanner;
   readonly cluster: SolanaCluster;
+  /** Payouts and refunds from the float (./outgoing.ts); null without one. */
+  readonly payouts: SolanaPayouts | null;
   private readonly heads: HeadGuard;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -78,6 +87,24 @@ export class SolanaDriver implements ChainDriver {
       pageSize: Math.min(SOLANA_PAGE, Math.max(2, opts.pageSize ?? SOLANA_PAGE)),
       log: opts.log ?? (() => {}),
     });
+    const tokens = opts.tokens;
+    this.payouts = opts.float
+      ? new SolanaPayouts({
+          network: this.network.code,
+          node: rpcPayoutNode(this.rpc),
+          db: opts.storage.db,
+          storage: opts.storage,
+          native: { code: native.code, decimals: native.decimals },
+          tokens,
+          float: opts.float,
+          confirmations: opts.confirmations,
+          now: opts.now ?? Date.now,
+          log: opts.log ?? (() => {}),
+          findWaitMs: 5_000,
+          rebroadcastAfterMs: 10_000,
+          ...opts.payoutTimings,
+        })
+      : null;
   }
 
   /** Deposit keys `<merchant wallet>#<reference>`; anything else is not a Solana deposit and is ignored. */
@@ -99,6 +126,7 @@ export class SolanaDriver implements ChainDriver {
       if (this.closed) throw new DriverClosedError(this.network.code);
       const slot = this.heads.check('getSlot', await this.head());
       await this.scanner.poll(sink, slot, signal);
+      if (this.payouts && !signal?.aborted) await this.payouts.track(sink);
       this.heads.commit(slot);
     });
   }
@@ -109,13 +137,28 @@ export class SolanaDriver implements ChainDriver {
     return { chain: this.cluster, head: await this.head(), headTime: null };
   }
 
+  /** Whether the float can pay this now (the amount, the fee, a token account's rent); refused without a float. */
   async canCover(req: PaymentRequest): Promise<Coverage> {
-    return { covered: false, currency: req.currency, message: this.noFloat() };
+    if (!this.payouts) return { covered: false, currency: req.currency, message: this.noFloat() };
+    return this.payouts.cover(this.payouts.parse(req));
   }
 
+  /** The rent of the recipient's token account when the payout must create it, in SOL (./payment.ts). */
+  async destinationFee(req: PaymentRequest): Promise<string> {
+    if (!this.payouts) return '0';
+    return this.payouts.destinationFee(this.payouts.parse(req));
+  }
+
+  /** Pays from the float; idempotent on req.id (./outgoing.ts). */
   async send(req: SendRequest): Promise<{ txid: string }> {
     if (this.closed) throw new DriverClosedError(this.network.code);
-    throw new HotWalletShortError(req.currency, this.noFloat());
+    if (!this.payouts) throw new HotWalletShortError(req.currency, this.noFloat());
+    return { txid: await this.payouts.send(req.id, this.payouts.parse(req)) };
+  }
+
+  /** The float and its balances (SOL and every configured token); null without a float. */
+  async payoutWallet(): Promise<PayoutWallet | null> {
+    return this.payouts ? this.payouts.wallet() : null;
   }
 
   async close(): Promise<void> {
