@@ -59,9 +59,9 @@ test('every dashboard screen fits a 360 px phone, lines its forms up and is save
     ids.push(r.result.uuid);
   }
   expect((await simulate({ invoice: ids[0] })).state).toBe(0);
-  const fiat = await gw.api('/v1/payment', { amount: '130', currency: 'USD', to_currency: 'BTC', order_id: 'fiat-order-1' });
+  const fiat = await gw.api('/v1/payment', { amount: '130', currency: 'USD', to_currency: 'BTC', order_id: 'phone-fiat-1' });
   expect(fiat.state, JSON.stringify(fiat)).toBe(0);
-  const w = await gw.api('/v1/wallet', { currency: 'USDT', network: 'TRON', order_id: 'customer-1', url_callback: rx.url });
+  const w = await gw.api('/v1/wallet', { currency: 'USDT', network: 'TRON', order_id: 'phone-customer-1', url_callback: rx.url });
   expect(w.state, JSON.stringify(w)).toBe(0);
   expect((await simulate({ wallet: w.result.uuid, amount: '25' })).state).toBe(0);
 
@@ -88,12 +88,12 @@ test('every dashboard screen fits a 360 px phone, lines its forms up and is save
   await look(page, 'invoices');
   await open(`/invoices/${ids[0]}`, 'Invoice shop-order-1');
   await look(page, 'invoice');
-  await open(`/invoices/${String(fiat.result.uuid)}`, 'Invoice fiat-order-1');
+  await open(`/invoices/${String(fiat.result.uuid)}`, 'Invoice phone-fiat-1');
   await look(page, 'invoice-rates');
 
   await open('/wallets', 'Static wallets');
   await look(page, 'wallets');
-  await open(`/wallets/${String(w.result.uuid)}`, 'Wallet customer-1');
+  await open(`/wallets/${String(w.result.uuid)}`, 'Wallet phone-customer-1');
   await expect(page.getByRole('region', { name: 'Top-ups' }).getByRole('cell', { name: '25 USDT' })).toBeVisible();
   await page.getByRole('button', { name: 'Block…' }).click();
   await look(page, 'wallet');
