@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { accentPalette, contrastRatio, ON_ACCENT, SURFACES } from '../page/accent.ts';
 import type { Theme } from '../ui-kit/theme.ts';
+import { t, tParts } from './i18n/index.ts';
 
 /** The accent the payment page uses when the merchant sets none (tokens.css, light theme). */
 const DEFAULT_ACCENT = '#3a4dd6';
@@ -45,30 +46,29 @@ export function AccentPicker({ initial }: { initial: string | null }) {
   const shown = HEX.test(typed) ? typed.toLowerCase() : DEFAULT_ACCENT;
   return (
     <div class="field accent-field">
-      <label for="pr-accent">Accent colour</label>
+      <label for="pr-accent">{t('accent_label')}</label>
       <div class="accent-inputs">
-        <input type="color" class="accent-swatch" aria-label="Pick the accent colour" value={shown} onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)} />
+        <input type="color" class="accent-swatch" aria-label={t('accent_pick')} value={shown} onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)} />
         <input id="pr-accent" name="accent" size={9} value={value} onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)} aria-describedby="pr-accent-hint pr-accent-check" spellcheck={false} autoComplete="off" />
       </div>
       <p id="pr-accent-hint" class="hint">
-        #rrggbb, empty for the default
+        {t('accent_hint')}
       </p>
       <div id="pr-accent-check" class="accent-check" aria-live="polite">
-        {typed !== '' && !checks && <p class="field-error">Not a colour: write it as # and six hex digits, like #3a4dd6.</p>}
+        {typed !== '' && !checks && <p class="field-error">{t('accent_invalid')}</p>}
         {checks?.map((c) => (
           <p key={c.theme} class={`accent-row ${c.shade ? 'tone-warn' : ''}`} data-theme-check={c.theme}>
             <span class="accent-sample" style={{ background: typed, color: c.on }} aria-hidden="true">
               Aa
             </span>
             <span>
-              {c.theme === 'light' ? 'Light theme' : 'Dark theme'}: text on it {ratio(c.text)}, against the page {ratio(c.surface)}.{' '}
+              {t('accent_ratios', { theme: c.theme === 'light' ? t('accent_light') : t('accent_dark'), text: ratio(c.text), surface: ratio(c.surface) })}{' '}
               {c.shade ? (
                 <>
-                  Too little contrast: the payment page uses <span class="mono">{c.shade}</span>{' '}
-                  <span class="accent-dot" style={{ background: c.shade }} aria-hidden="true" /> instead.
+                  {tParts('accent_low', { shade: <span class="mono">{c.shade}</span>, dot: <span class="accent-dot" style={{ background: c.shade }} aria-hidden="true" /> })}
                 </>
               ) : (
-                'Reads well.'
+                t('accent_ok')
               )}
             </span>
           </p>

@@ -10,6 +10,7 @@ import { Link } from './ui.tsx';
 import { ThemePicker } from './theme-picker.tsx';
 import { setLanguage, t, type MessageKey } from './i18n/index.ts';
 import { LanguagePicker } from './language-picker.tsx';
+import { labelText } from './status-label.tsx';
 
 const Overview = lazyView(() => import('./overview.tsx').then((m) => m.Overview));
 const Invoices = lazyView(() => import('./invoices.tsx').then((m) => m.Invoices));
@@ -124,7 +125,7 @@ function Shell({ me: m, path }: { me: Me; path: string }) {
           <LanguagePicker />
           <ThemePicker />
           <span class="who" title={m.user.email}>
-            {m.user.email} <span class="muted">({m.user.role})</span>
+            {m.user.email} <span class="muted">({labelText('role', m.user.role)})</span>
           </span>
           <button
             type="button"

@@ -3,6 +3,7 @@
 import type { Attempt } from '../contracts/dashboard/webhooks.ts';
 import { time } from './format.ts';
 import { DataTable } from './table.tsx';
+import { t, tParts } from './i18n/index.ts';
 
 function pretty(body: string): string {
   try {
@@ -22,19 +23,16 @@ export function Attempts({ attempts }: { attempts: Attempt[] }) {
     <>
       {attempts.some((a) => a.error === BLOCKED_PRIVATE) && (
         <p class="notice" role="note">
-          Not sent: the callback URL leads to a private, loopback or link-local address, which the gateway does not call
-          while it handles real money (a merchant could otherwise reach into the operator's network). Use a public
-          callback URL; if the shop really lives on a private network, the operator sets <code>allow_private_callbacks</code>{' '}
-          (<code>SATCHEL_ALLOW_PRIVATE_CALLBACKS=1</code>) and resends the webhook.
+          {tParts('att_private', { setting: <code>allow_private_callbacks</code>, env: <code>SATCHEL_ALLOW_PRIVATE_CALLBACKS=1</code> })}
         </p>
       )}
-      <DataTable label="Attempts" caption="Attempts" columns={['Time', 'HTTP', ['Latency', 'num'], 'Answer']}>
+      <DataTable label={t('att_title')} caption={t('att_title')} columns={[t('att_time'), 'HTTP', [t('att_latency'), 'num'], t('att_answer')]}>
         {attempts.map((a, i) => (
           <tr key={i}>
             <td class="nowrap">{time(a.at)}</td>
             <td>{a.http_status ?? '—'}</td>
-            <td class="num">{a.latency_ms} ms</td>
-            <td class="mono small break">{a.error ?? a.answer ?? '(empty)'}</td>
+            <td class="num">{t('att_ms', { ms: a.latency_ms })}</td>
+            <td class="mono small break">{a.error ?? a.answer ?? t('att_empty')}</td>
           </tr>
         ))}
       </DataTable>
@@ -46,8 +44,8 @@ export function Attempts({ attempts }: { attempts: Attempt[] }) {
 export function BodySent({ body }: { body: string }) {
   return (
     <>
-        <p class="small muted">Body sent</p>
-        <pre class="body" tabIndex={0} aria-label="Body sent">
+        <p class="small muted">{t('att_body')}</p>
+        <pre class="body" tabIndex={0} aria-label={t('att_body')}>
           {pretty(body)}
         </pre>
     </>

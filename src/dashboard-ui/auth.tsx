@@ -5,6 +5,7 @@ import { authApi } from '../contracts/dashboard/auth.ts';
 import { navigate } from './route.ts';
 import { useStore } from './store.ts';
 import { Field } from './ui.tsx';
+import { t, tParts } from './i18n/index.ts';
 
 function AuthCard(props: { title: string; children: preact.ComponentChildren }) {
   const h1 = useRef<HTMLHeadingElement>(null);
@@ -37,18 +38,18 @@ export function SignIn() {
       signedIn(await api.post(authApi.login, { email: formText(form, 'email'), password: formText(form, 'password') }));
       navigate(location.pathname + location.search, { replace: true });
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'The server could not be reached. Try again.');
+      setError(err instanceof ApiError ? err.message : t('auth_unreachable_retry'));
     } finally {
       setBusy(false);
     }
   };
   return (
-    <AuthCard title="Sign in">
+    <AuthCard title={t('auth_sign_in')}>
       <form onSubmit={submit} class="stack" noValidate>
-        <Field id="email" label="Email">
+        <Field id="email" label={t('email')}>
           {(id) => <input id={id} name="email" type="email" autoComplete="username" required />}
         </Field>
-        <Field id="password" label="Password">
+        <Field id="password" label={t('auth_password')}>
           {(id) => <input id={id} name="password" type="password" autoComplete="current-password" required />}
         </Field>
         {error && (
@@ -57,10 +58,10 @@ export function SignIn() {
           </p>
         )}
         <button class="btn primary" type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? t('auth_signing_in') : t('auth_sign_in')}
         </button>
       </form>
-      <p class="hint">Forgot the password? Ask an owner of your shop, or the operator (satchel user reset-password).</p>
+      <p class="hint">{t('auth_forgot')}</p>
     </AuthCard>
   );
 }
@@ -76,14 +77,14 @@ export function SetPassword() {
     history.replaceState(null, '', location.pathname);
     api.post(authApi.link, { token }).then(
       (r) => setState({ email: r.email }),
-      (err: unknown) => setState({ error: err instanceof ApiError ? err.message : 'The server could not be reached.' }),
+      (err: unknown) => setState({ error: err instanceof ApiError ? err.message : t('auth_unreachable') }),
     );
   }, []);
   const submit = async (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
     if (form.get('password') !== form.get('confirm')) {
-      setFieldError('The two passwords differ.');
+      setFieldError(t('auth_differ'));
       return;
     }
     setBusy(true);
@@ -93,41 +94,41 @@ export function SetPassword() {
       navigate('/', { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.status === 410) setState({ error: err.message });
-      else setFieldError(err instanceof ApiError ? err.message : 'The server could not be reached.');
+      else setFieldError(err instanceof ApiError ? err.message : t('auth_unreachable'));
     } finally {
       setBusy(false);
     }
   };
   if (state.error) {
     return (
-      <AuthCard title="Link not valid">
+      <AuthCard title={t('auth_link_invalid')}>
         <p class="notice tone-bad" role="alert">
           {state.error}
         </p>
         <p>
-          <a href="/dashboard">Go to sign-in</a>
+          <a href="/dashboard">{t('auth_go_sign_in')}</a>
         </p>
       </AuthCard>
     );
   }
   return (
-    <AuthCard title="Choose a password">
+    <AuthCard title={t('auth_choose')}>
       {!state.email ? (
-        <p aria-busy="true">Checking the link…</p>
+        <p aria-busy="true">{t('auth_checking')}</p>
       ) : (
         <form onSubmit={submit} class="stack" noValidate>
           <p>
-            For <strong>{state.email}</strong>. At least 10 characters.
+            {tParts('auth_for', { email: <strong>{state.email}</strong> })}
           </p>
           <input type="email" name="username" autoComplete="username" value={state.email} hidden readOnly />
-          <Field id="new-password" label="New password" error={fieldError}>
+          <Field id="new-password" label={t('auth_new_password')} error={fieldError}>
             {(id, by) => <input id={id} name="password" type="password" autoComplete="new-password" minLength={10} maxLength={256} required aria-describedby={by} aria-invalid={fieldError ? true : undefined} />}
           </Field>
-          <Field id="confirm-password" label="Repeat the password">
+          <Field id="confirm-password" label={t('auth_repeat')}>
             {(id) => <input id={id} name="confirm" type="password" autoComplete="new-password" required />}
           </Field>
           <button class="btn primary" type="submit" disabled={busy}>
-            {busy ? 'Saving…' : 'Save and sign in'}
+            {busy ? t('saving') : t('auth_save_sign_in')}
           </button>
         </form>
       )}

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { DayPoint } from '../contracts/dashboard/invoices.ts';
+import { t } from './i18n/index.ts';
 
 export type { DayPoint };
 
@@ -36,14 +37,14 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
           height: 240,
           series: [
             {},
-            { label: 'Paid (USD)', stroke: css('--chart-1'), fill: css('--chart-1') + '55', paths: uPlot.paths.bars!({ size: [0.7, 40] }), points: { show: false }, scale: 'usd' },
-            { label: 'Paid invoices', stroke: css('--chart-2'), width: 2, scale: 'n' },
+            { label: t('chart_paid_usd'), stroke: css('--chart-1'), fill: css('--chart-1') + '55', paths: uPlot.paths.bars!({ size: [0.7, 40] }), points: { show: false }, scale: 'usd' },
+            { label: t('chart_paid_invoices'), stroke: css('--chart-2'), width: 2, scale: 'n' },
           ],
           // Each day's bar is centred on its day: half a day of room before the first and after the
           // last keeps the end bars whole (with one day shown, its only bar too).
           scales: { x: { time: true, range: (_u, min, max) => [min - HALF_DAY, max + HALF_DAY] }, usd: { range: (_u, _min, max) => [0, Math.max(1, max)] }, n: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
           axes: [
-            { ...axis, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) },
+            { ...axis, values: (_u, ticks) => ticks.map((s) => new Date(s * 1000).toISOString().slice(5, 10)) },
             { ...axis, scale: 'usd', size: 60 },
             // A count of invoices: whole steps only (no 0.2 of an invoice).
             { ...axis, scale: 'n', side: 1, grid: { show: false }, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000] },
@@ -80,10 +81,10 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
       <div ref={box} class="chart" aria-hidden="true" />
       <ul class="chart-legend" aria-hidden="true">
         <li>
-          <span class="key key-1" /> Paid (USD, left)
+          <span class="key key-1" /> {t('chart_legend_usd')}
         </li>
         <li>
-          <span class="key key-2" /> Paid invoices (right)
+          <span class="key key-2" /> {t('chart_legend_invoices')}
         </li>
       </ul>
     </div>

@@ -6,6 +6,7 @@ import { Attempts, BodySent } from './attempts.tsx';
 import { time } from './format.ts';
 import { Badge, Link } from './ui.tsx';
 import { labelText } from './status-label.tsx';
+import { t } from './i18n/index.ts';
 
 export type { Delivery };
 
@@ -20,22 +21,22 @@ export function DeliveryList({ items, onRetry, busy }: { items: Delivery[]; onRe
               <div class="delivery-what">
                 <Badge value={h.status} kind="webhook" /> <span class="muted small">{labelText('webhook_kind', h.kind)}</span>{' '}
                 {h.object ? <Link to={`/${h.object}`}>{h.order_id ?? h.ref_id}</Link> : <span class="mono">{h.order_id ?? h.ref_id}</span>}
-                {h.status_sent && <span class="muted small"> · sent status {h.status_sent.replace(/_/g, ' ')}</span>}
+                {h.status_sent && <span class="muted small"> · {t('dl_sent_status', { status: h.status_sent.replace(/_/g, ' ') })}</span>}
               </div>
               {onRetry && h.status !== 'delivered' && (
                 <button type="button" class="btn small" disabled={busy === h.id} onClick={() => onRetry(h)}>
-                  Retry now<span class="sr-only"> the webhook for {h.order_id ?? h.ref_id}</span>
+                  {t('dl_retry')}<span class="sr-only"> {t('dl_retry_which', { ref: h.order_id ?? h.ref_id })}</span>
                 </button>
               )}
             </div>
             <p class="muted small delivery-meta">
-              {time(h.created_at)} · {h.attempts.length} attempt{h.attempts.length === 1 ? '' : 's'}
-              {last && ` · last: ${last.http_status ?? 'no answer'}`}
-              {h.next_attempt_at !== null && ` · next ${time(h.next_attempt_at)}`}
+              {time(h.created_at)} · {t('attempts_count', { count: h.attempts.length })}
+              {last && ` · ${t('dl_last', { answer: last.http_status ?? t('no_answer') })}`}
+              {h.next_attempt_at !== null && ` · ${t('dl_next', { time: time(h.next_attempt_at) })}`}
             </p>
             <details>
               <summary>
-                Attempts and body<span class="sr-only"> of the webhook for {h.order_id ?? h.ref_id}</span>
+                {t('dl_attempts_body')}<span class="sr-only"> {t('dl_of_webhook', { ref: h.order_id ?? h.ref_id })}</span>
               </summary>
               <p class="mono small break">{h.url}</p>
               <Attempts attempts={h.attempts} />

@@ -8,7 +8,7 @@ export type { ListedInvoice };
 
 export function InvoiceTable({ items }: { items: ListedInvoice[] }) {
   return (
-    <DataTable label="Invoices table" columns={[t('col_created'), t('col_order'), t('col_status'), [t('col_amount'), 'num'], [t('col_paid'), 'num'], t('col_network')]}>
+    <DataTable label={t('tbl_invoices')} columns={[t('col_created'), t('col_order'), t('col_status'), [t('col_amount'), 'num'], [t('col_paid'), 'num'], t('col_network')]}>
       {items.map((i) => (
         <tr key={i.id}>
           <td class="nowrap">{time(i.created_at)}</td>

@@ -39,7 +39,7 @@ export function InvoiceDetail({ id }: { id: string }) {
     return (
       <Page title={tr('title_invoice')}>
         <Problem error={error} />
-        {error instanceof ApiError && error.status === 404 && <Link to="/invoices">Back to invoices</Link>}
+        {error instanceof ApiError && error.status === 404 && <Link to="/invoices">{tr('back_invoices')}</Link>}
       </Page>
     );
   }
@@ -53,17 +53,17 @@ export function InvoiceDetail({ id }: { id: string }) {
         <>
           {payerPage && (
             <a class="btn" href={payerPage} target="_blank" rel="noopener noreferrer">
-              Open payer page
+              {tr('open_payer_page')}
             </a>
           )}
           {manage && data.can.resend && (
-            <button type="button" class="btn" onClick={() => void act(invoiceApi.resend, {}, 'The webhook was queued again.')}>
-              Resend webhook
+            <button type="button" class="btn" onClick={() => void act(invoiceApi.resend, {}, tr('inv_resent'))}>
+              {tr('inv_resend')}
             </button>
           )}
           {manage && data.can.refund && (
             <button type="button" class="btn danger" aria-expanded={refunding} onClick={() => setRefunding(!refunding)}>
-              Refund…
+              {tr('inv_refund_open')}
             </button>
           )}
         </>
@@ -75,42 +75,42 @@ export function InvoiceDetail({ id }: { id: string }) {
           {data.unavailable}
         </p>
       )}
-      {refunding && <RefundForm currency={String(inv.payer_currency ?? '')} onSubmit={async (body) => (await act(invoiceApi.refund, body, 'The refund was requested.')) && setRefunding(false)} />}
+      {refunding && <RefundForm currency={String(inv.payer_currency ?? '')} onSubmit={async (body) => (await act(invoiceApi.refund, body, tr('inv_refund_requested'))) && setRefunding(false)} />}
       {manage && data.can.simulate && <SimulateCard choices={data.choices} act={act} />}
-      <Card title="Payment">
+      <Card title={tr('inv_payment')}>
         <Facts
           rows={[
-            ['Status', <Badge value={inv.status} kind="invoice" />],
-            ['Order ID', <span class="mono">{inv.order_id}</span>],
+            [tr('col_status'), <Badge value={inv.status} kind="invoice" />],
+            [tr('order_id'), <span class="mono">{inv.order_id}</span>],
             ['UUID', <span class="mono">{inv.uuid}</span>],
-            ['Asked', amount(inv.amount, inv.currency)],
-            ['Payer asked to pay', inv.payer_amount ? amount(String(inv.payer_amount), String(inv.payer_currency)) : '—'],
-            ['Paid', inv.payment_amount ? amount(String(inv.payment_amount), String(inv.payer_currency)) : '—'],
-            ['Credited to you', inv.merchant_amount ? amount(String(inv.merchant_amount), String(inv.payer_currency)) : '—'],
-            ['Network', inv.network ?? '—'],
-            ['Address', inv.address ? <span class="mono">{inv.address}</span> : '—'],
-            ['Created', time(Number(inv.created_ms))],
-            ['Callback URL', inv.url_callback ? <span class="mono">{inv.url_callback}</span> : '—'],
-            ['Comments', inv.comments ?? '—'],
-            ['Additional data', inv.additional_data ? <span class="mono">{inv.additional_data}</span> : '—'],
+            [tr('inv_asked'), amount(inv.amount, inv.currency)],
+            [tr('inv_payer_asked'), inv.payer_amount ? amount(String(inv.payer_amount), String(inv.payer_currency)) : '—'],
+            [tr('col_paid'), inv.payment_amount ? amount(String(inv.payment_amount), String(inv.payer_currency)) : '—'],
+            [tr('inv_credited'), inv.merchant_amount ? amount(String(inv.merchant_amount), String(inv.payer_currency)) : '—'],
+            [tr('col_network'), inv.network ?? '—'],
+            [tr('col_address'), inv.address ? <span class="mono">{inv.address}</span> : '—'],
+            [tr('col_created'), time(Number(inv.created_ms))],
+            [tr('callback_url'), inv.url_callback ? <span class="mono">{inv.url_callback}</span> : '—'],
+            [tr('inv_comments'), inv.comments ?? '—'],
+            [tr('inv_additional'), inv.additional_data ? <span class="mono">{inv.additional_data}</span> : '—'],
           ]}
         />
       </Card>
       {/* Same-currency invoices and those priced before quotes were kept have none to show. */}
       {data.rate_quotes.length > 0 && (
-        <Card title="Exchange rate">
+        <Card title={tr('inv_rate')}>
           <p>
             1 {inv.currency} = <span class="num">{amount(String(inv.exchange_rate), String(inv.payer_currency ?? ''))}</span>{' '}
-            <span class="muted small">({inv.rate_source === 'median' ? 'median of the quotes used' : `from ${String(inv.rate_source)}`})</span>
+            <span class="muted small">({inv.rate_source === 'median' ? tr('inv_rate_median') : tr('inv_rate_from', { source: String(inv.rate_source) })})</span>
           </p>
-          <TableScroll label="Quotes">
+          <TableScroll label={tr('inv_quotes')}>
             <table>
               <thead>
                 <tr>
-                  <th scope="col">Source</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Received</th>
-                  <th scope="col">Used</th>
+                  <th scope="col">{tr('inv_q_source')}</th>
+                  <th scope="col">{tr('inv_q_price')}</th>
+                  <th scope="col">{tr('inv_q_received')}</th>
+                  <th scope="col">{tr('inv_q_used')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -119,7 +119,7 @@ export function InvoiceDetail({ id }: { id: string }) {
                     <td>{q.source}</td>
                     <td class="num">{amount(q.price)}</td>
                     <td>{time(q.received_at, true)}</td>
-                    <td>{q.used ? 'yes' : 'no: too far from the median'}</td>
+                    <td>{q.used ? tr('yes') : tr('inv_q_unused')}</td>
                   </tr>
                 ))}
               </tbody>
@@ -128,7 +128,7 @@ export function InvoiceDetail({ id }: { id: string }) {
         </Card>
       )}
       <div class="grid">
-        <Card title="Timeline">
+        <Card title={tr('inv_timeline')}>
           <ol class="timeline">
             {data.timeline.map((e, i) => (
               <li key={i}>
@@ -139,7 +139,7 @@ export function InvoiceDetail({ id }: { id: string }) {
             ))}
           </ol>
         </Card>
-        <Card title="Transfers">
+        <Card title={tr('inv_transfers')}>
           {data.transfers.length === 0 ? (
             <p class="muted">{tr('empty_transfers')}</p>
           ) : (
@@ -150,14 +150,13 @@ export function InvoiceDetail({ id }: { id: string }) {
                   <li key={`${t.txid}:${t.idx}`}>
                     <strong class="num">{amount(t.amount, t.currency)}</strong> <Badge value={t.status} kind="transfer" />{' '}
                     <span class="muted small">
-                      {t.confirmations}
-                      {t.confirmations_needed !== null ? ` / ${t.confirmations_needed}` : ''} confirmations
+                      {t.confirmations_needed !== null ? tr('confirmations_of', { n: t.confirmations, needed: t.confirmations_needed }) : tr('confirmations', { n: t.confirmations })}
                     </span>
                     <br />
                     {link ? (
                       <a href={link} target="_blank" rel="noopener noreferrer" class="mono">
                         {short(t.txid, 10)}
-                        <span class="sr-only"> (opens the explorer)</span>
+                        <span class="sr-only"> {tr('opens_explorer')}</span>
                       </a>
                     ) : (
                       <span class="mono">{short(t.txid, 10)}</span>
@@ -170,7 +169,7 @@ export function InvoiceDetail({ id }: { id: string }) {
           )}
           {data.refunds.length > 0 && (
             <>
-              <h3 class="small muted">Refunds</h3>
+              <h3 class="small muted">{tr('refunds')}</h3>
               <ul class="stack plain">
                 {data.refunds.map((r) => (
                   <li key={r.id}>
@@ -182,19 +181,19 @@ export function InvoiceDetail({ id }: { id: string }) {
           )}
         </Card>
       </div>
-      <Card title="Webhooks">
+      <Card title={tr('nav_webhooks')}>
         {data.webhooks.length === 0 ? (
-          <p class="muted">No webhook was sent for this invoice (it has no callback URL, or nothing happened yet).</p>
+          <p class="muted">{tr('inv_no_webhook')}</p>
         ) : (
           <ul class="stack plain">
             {data.webhooks.map((h) => (
               <li key={h.id}>
                 <details>
                   <summary>
-                    <Badge value={h.status} kind="webhook" /> {time(h.created_at)} · {h.attempts.length} attempt{h.attempts.length === 1 ? '' : 's'} · <span class="mono small">{h.url}</span>
+                    <Badge value={h.status} kind="webhook" /> {time(h.created_at)} · {tr('attempts_count', { count: h.attempts.length })} · <span class="mono small">{h.url}</span>
                   </summary>
                   <Attempts attempts={h.attempts} />
-                  {h.next_attempt_at && <p class="muted small">Next attempt {time(h.next_attempt_at)}</p>}
+                  {h.next_attempt_at && <p class="muted small">{tr('inv_next_attempt', { time: time(h.next_attempt_at) })}</p>}
                   <BodySent body={h.body} />
                 </details>
               </li>
@@ -209,28 +208,28 @@ export function InvoiceDetail({ id }: { id: string }) {
 function RefundForm({ currency, onSubmit }: { currency: string; onSubmit: (body: BodyOf<typeof invoiceApi.refund>) => Promise<unknown> }) {
   const [busy, setBusy] = useState(false);
   return (
-    <Card title="Refund">
+    <Card title={tr('inv_refund')}>
       <form
         class="inline-form"
         onSubmit={(e) => {
           e.preventDefault();
           const f = new FormData(e.currentTarget as HTMLFormElement);
-          if (!confirm(`Send the refund in ${currency} to ${String(f.get('address'))}? This cannot be undone.`)) return;
+          if (!confirm(tr('inv_refund_confirm', { currency, address: String(f.get('address')) }))) return;
           setBusy(true);
           void onSubmit({ address: formText(f, 'address'), amount: String(f.get('amount') ?? '').trim(), is_subtract: f.get('is_subtract') === 'on' }).finally(() => setBusy(false));
         }}
       >
-        <Field id="refund-address" label={`Address (${currency})`}>
+        <Field id="refund-address" label={tr('address_in', { currency })}>
           {(id) => <input id={id} name="address" required size={40} autoComplete="off" />}
         </Field>
-        <Field id="refund-amount" label="Amount" hint="empty: everything not yet refunded">
+        <Field id="refund-amount" label={tr('col_amount')} hint={tr('inv_refund_amount_hint')}>
           {(id, by) => <input id={id} name="amount" inputMode="decimal" aria-describedby={by} autoComplete="off" />}
         </Field>
         <label class="check">
-          <input type="checkbox" name="is_subtract" /> Fee from my balance
+          <input type="checkbox" name="is_subtract" /> {tr('fee_from_balance')}
         </label>
         <button class="btn danger" type="submit" disabled={busy}>
-          Send refund
+          {tr('send_refund')}
         </button>
       </form>
     </Card>
@@ -244,10 +243,10 @@ function SimulateCard({ choices, act }: { choices: Detail['choices']; act: Act }
   const choice = choices[picked] ?? choices[0];
   const pay = (mode: string, done: string) => void act(invoiceApi.simulate, { mode, ...(choice ? { currency: choice.currency, network: choice.network } : {}) }, done);
   return (
-    <Card title="Test mode">
-      <p class="muted">Simulate the payer sending money to this invoice.</p>
+    <Card title={tr('test_mode')}>
+      <p class="muted">{tr('sim_intro')}</p>
       {choices.length > 0 && (
-        <Field id="simulate-choice" label="Pay with" hint="The payer has not chosen yet: the payment chooses this for them.">
+        <Field id="simulate-choice" label={tr('sim_pay_with')} hint={tr('sim_pay_with_hint')}>
           {(id, describedBy) => (
             <select id={id} aria-describedby={describedBy} value={String(picked)} onChange={(e) => setPicked(Number((e.target as HTMLSelectElement).value))}>
               {choices.map((c, i) => (
@@ -260,14 +259,14 @@ function SimulateCard({ choices, act }: { choices: Detail['choices']; act: Act }
         </Field>
       )}
       <div class="view-actions">
-        <button type="button" class="btn" onClick={() => pay('full', 'Simulated a full payment.')}>
-          Pay in full
+        <button type="button" class="btn" onClick={() => pay('full', tr('sim_full_done'))}>
+          {tr('sim_full')}
         </button>
-        <button type="button" class="btn" onClick={() => pay('partial', 'Simulated a partial payment.')}>
-          Pay half
+        <button type="button" class="btn" onClick={() => pay('partial', tr('sim_partial_done'))}>
+          {tr('sim_partial')}
         </button>
-        <button type="button" class="btn" onClick={() => pay('over', 'Simulated an overpayment.')}>
-          Overpay
+        <button type="button" class="btn" onClick={() => pay('over', tr('sim_over_done'))}>
+          {tr('sim_over')}
         </button>
       </div>
     </Card>

@@ -19,15 +19,15 @@ export function Invoices() {
       title={t('nav_invoices')}
       actions={
         <a class="btn" href={api.url(invoiceApi.csv, filters)} download>
-          Export CSV
+          {t('export_csv')}
         </a>
       }
     >
-      <ListFilters list={list} label="Filter invoices" idPrefix="f" hint="order_id, uuid, txid or address" statuses={INVOICE_STATUSES} family="invoice">
-        <Field id="f-from" label="From">
+      <ListFilters list={list} label={t('filter_invoices')} idPrefix="f" hint={t('filter_invoices_hint')} statuses={INVOICE_STATUSES} family="invoice">
+        <Field id="f-from" label={t('date_from')}>
           {(id) => <input id={id} name="from" type="date" defaultValue={filters.from} />}
         </Field>
-        <Field id="f-to" label="To">
+        <Field id="f-to" label={t('date_to')}>
           {(id) => <input id={id} name="to" type="date" defaultValue={filters.to} />}
         </Field>
       </ListFilters>

@@ -141,15 +141,15 @@ export function LoadedList<D extends { items: unknown[] }>(props: { list: { data
 /** Newer and Older, each shown when there is such a page. */
 export function Pager({ newer, older }: { newer?: (() => void) | undefined; older?: (() => void) | undefined }) {
   return (
-    <nav class="pager" aria-label="Pages">
+    <nav class="pager" aria-label={t('pages')}>
       {newer && (
         <button type="button" class="btn" onClick={newer}>
-          Newer
+          {t('newer')}
         </button>
       )}
       {older && (
         <button type="button" class="btn" onClick={older}>
-          Older
+          {t('older')}
         </button>
       )}
     </nav>

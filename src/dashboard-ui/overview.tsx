@@ -22,7 +22,7 @@ function Balances({ title, list }: { title: string; list: Held[] }) {
             <li key={b.currency}>
               <strong class="num">{amount(b.amount, b.currency)}</strong>
               <br />
-              <span class="muted small">{b.usd === null ? 'no USD rate' : `≈ ${amount(b.usd)} USD`}</span>
+              <span class="muted small">{b.usd === null ? t('ov_no_usd_rate') : t('ov_about_usd', { amount: amount(b.usd) })}</span>
             </li>
           ))}
         </ul>
@@ -43,34 +43,33 @@ export function Overview() {
         <>
           {data.delayed_networks.length > 0 && (
             <p class="notice" role="status">
-              Payments on {data.delayed_networks.join(', ')} are not being detected right now: the gateway's node for{' '}
-              {data.delayed_networks.length === 1 ? 'that network' : 'those networks'} answers wrongly. They will be found once it recovers.
+              {t('ov_delayed', { networks: data.delayed_networks.join(', '), count: data.delayed_networks.length })}
             </p>
           )}
           <div class="grid">
-            <Card title="Balance">
+            <Card title={t('ov_balance')}>
               <p>
-                <span class="big num">{amount(data.balances.total_usd)}</span> <span class="muted">USD in total</span>
+                <span class="big num">{amount(data.balances.total_usd)}</span> <span class="muted">{t('ov_usd_total')}</span>
               </p>
               <div class="stack">
-                <Balances title="Business" list={data.balances.business} />
-                <Balances title="Personal" list={data.balances.personal} />
+                <Balances title={t('ov_business')} list={data.balances.business} />
+                <Balances title={t('ov_personal')} list={data.balances.personal} />
               </div>
             </Card>
-            <Card title="Last 30 days">
+            <Card title={t('ov_last_30')}>
               {/* Nothing paid: words, not an empty plot (and uPlot is not loaded for it). */}
-              {data.days.some((d) => d.paid > 0) ? <VolumeChart days={data.days} /> : <p class="chart-empty muted">No paid invoices in the last 30 days.</p>}
+              {data.days.some((d) => d.paid > 0) ? <VolumeChart days={data.days} /> : <p class="chart-empty muted">{t('chart_empty')}</p>}
               <details>
-                <summary>The numbers</summary>
-                <TableScroll label="Paid volume per day">
+                <summary>{t('ov_numbers')}</summary>
+                <TableScroll label={t('ov_volume_per_day')}>
                   <table>
-                    <caption class="sr-only">Paid volume and invoices per day</caption>
+                    <caption class="sr-only">{t('ov_volume_caption')}</caption>
                     <thead>
                       <tr>
-                        <th scope="col">Day</th>
-                        <th scope="col" class="num">Paid (USD)</th>
-                        <th scope="col" class="num">Paid invoices</th>
-                        <th scope="col" class="num">Created</th>
+                        <th scope="col">{t('ov_day')}</th>
+                        <th scope="col" class="num">{t('chart_paid_usd')}</th>
+                        <th scope="col" class="num">{t('chart_paid_invoices')}</th>
+                        <th scope="col" class="num">{t('col_created')}</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -88,7 +87,7 @@ export function Overview() {
               </details>
             </Card>
           </div>
-          <Card title="Latest invoices">
+          <Card title={t('ov_latest')}>
             {data.latest.length === 0 ? <p class="muted">{t('empty_latest')}</p> : <InvoiceTable items={data.latest} />}
           </Card>
         </>

@@ -19,11 +19,11 @@ export function Payouts() {
   const list = useLoad(() => api.get(moneyApi.payouts, { cursor }), [cursor]);
   return (
     <Page
-      title="Payouts"
+      title={t('nav_payouts')}
       actions={
         me.value?.can_manage && (
           <Link to="/payouts/new" class="btn primary">
-            New payout
+            {t('title_new_payout')}
           </Link>
         )
       }
@@ -33,7 +33,7 @@ export function Payouts() {
         <LoadedList list={list} empty={t('empty_payouts')}>
           {({ items, previous, next }) => (
             <>
-              <DataTable label="Payouts table" columns={[t('col_created'), t('col_order'), t('col_status'), [t('col_amount'), 'num'], t('col_network')]}>
+              <DataTable label={t('tbl_payouts')} columns={[t('col_created'), t('col_order'), t('col_status'), [t('col_amount'), 'num'], t('col_network')]}>
                 {items.map((p) => (
                   <tr key={p.uuid}>
                     <td class="nowrap">{String(p.created_at ?? '').slice(0, 16).replace('T', ' ')}</td>
@@ -70,12 +70,11 @@ function PayoutFloats() {
 export function PayoutFloatsCard({ lines }: { lines: readonly PayoutFloatLine[] }) {
   if (lines.length === 0) return null;
   return (
-    <Card title="Payout floats">
+    <Card title={t('pf_title')}>
       <p class="muted">
-        Payouts and refunds on these networks are paid from the operator's payout float, within its caps per payout and per UTC day (across all merchants).
-        Your balance is what you received and have not paid out; the float is what can be sent now.
+        {t('pf_intro')}
       </p>
-      <DataTable label="Payout floats table" columns={['Network', 'Currency', ['Float balance', 'num'], ['Sent today', 'num'], ['Left today', 'num'], ['Per payout', 'num']]}>
+      <DataTable label={t('tbl_floats')} columns={[t('col_network'), t('col_currency'), [t('pf_balance'), 'num'], [t('pf_sent_today'), 'num'], [t('pf_left_today'), 'num'], [t('pf_per_payout'), 'num']]}>
         {lines.map((f) => (
           <tr key={`${f.network}:${f.currency}`}>
             <td>
@@ -84,9 +83,9 @@ export function PayoutFloatsCard({ lines }: { lines: readonly PayoutFloatLine[] 
             </td>
             <td>{f.currency}</td>
             <td class="num">{f.balance === null ? '—' : amount(f.balance, f.currency)}</td>
-            <td class="num">{amount(f.spent_today, f.currency)}{f.max_per_day !== null && ` of ${amount(f.max_per_day)}`}</td>
-            <td class="num">{f.left_today === null ? 'no cap' : amount(f.left_today, f.currency)}</td>
-            <td class="num">{f.max_per_payout === null ? 'no cap' : amount(f.max_per_payout, f.currency)}</td>
+            <td class="num">{amount(f.spent_today, f.currency)}{f.max_per_day !== null && ` ${t('pf_of', { max: amount(f.max_per_day) })}`}</td>
+            <td class="num">{f.left_today === null ? t('pf_no_cap') : amount(f.left_today, f.currency)}</td>
+            <td class="num">{f.max_per_payout === null ? t('pf_no_cap') : amount(f.max_per_payout, f.currency)}</td>
           </tr>
         ))}
       </DataTable>
@@ -100,7 +99,7 @@ export function PayoutDetail({ id }: { id: string }) {
   if (!data) return <Page title={t('title_payout')}>{error ? <Problem error={error} /> : <Loading />}</Page>;
   return (
     <Page title={data.order_id ? t('title_payout_of', { order: data.order_id }) : t('title_payout')}>
-      <Card title="Payout">
+      <Card title={t('title_payout')}>
         <Facts
           rows={Object.entries(data)
             .filter(([, v]) => v !== null && typeof v !== 'object')
@@ -108,7 +107,7 @@ export function PayoutDetail({ id }: { id: string }) {
         />
       </Card>
       <p>
-        <Link to="/payouts">Back to payouts</Link>
+        <Link to="/payouts">{t('back_payouts')}</Link>
       </p>
     </Page>
   );
@@ -157,7 +156,7 @@ export function NewPayout() {
     try {
       const created = await api.post(moneyApi.create, form);
       navigate(`/payouts/${created.uuid}`);
-      notify('ok', 'The payout was created.');
+      notify('ok', t('po_created'));
     } catch (err) {
       setError(err);
     } finally {
@@ -168,13 +167,13 @@ export function NewPayout() {
     <Page title={t('title_new_payout')}>
       <Card>
         <form class="inline-form" onSubmit={calculate} onInput={() => setCalc(null)}>
-          <Field id="p-order" label="Order ID" hint="your reference, unique">
+          <Field id="p-order" label={t('order_id')} hint={t('po_order_hint')}>
             {(id, by) => <input id={id} name="order_id" required maxLength={100} aria-describedby={by} />}
           </Field>
-          <Field id="p-amount" label="Amount">
+          <Field id="p-amount" label={t('col_amount')}>
             {(id) => <input id={id} name="amount" required inputMode="decimal" autoComplete="off" />}
           </Field>
-          <Field id="p-currency" label="Currency">
+          <Field id="p-currency" label={t('col_currency')}>
             {(id) => (
               <select id={id} name="currency" required>
                 {choices.data?.currencies.map((c) => (
@@ -185,7 +184,7 @@ export function NewPayout() {
               </select>
             )}
           </Field>
-          <Field id="p-network" label="Network">
+          <Field id="p-network" label={t('col_network')}>
             {(id) => (
               <select id={id} name="network" required>
                 {choices.data?.networks.map((n) => (
@@ -196,32 +195,32 @@ export function NewPayout() {
               </select>
             )}
           </Field>
-          <Field id="p-address" label="Address">
+          <Field id="p-address" label={t('col_address')}>
             {(id) => <input id={id} name="address" required size={40} autoComplete="off" />}
           </Field>
           <label class="check">
-            <input type="checkbox" name="is_subtract" /> Fee from my balance
+            <input type="checkbox" name="is_subtract" /> {t('fee_from_balance')}
           </label>
           <button class="btn" type="submit" disabled={busy}>
-            Calculate
+            {t('po_calculate')}
           </button>
         </form>
         <Problem error={error} />
       </Card>
       {calc && form && (
-        <Card title="Check before sending">
+        <Card title={t('po_check')}>
           <Facts
             rows={[
-              ['The address receives', amount(calc.payout_amount, String(form.currency))],
-              ['Fees', amount(calc.commission, String(form.currency))],
-              ['Taken from your balance', amount(calc.merchant_amount, String(form.currency))],
-              ['To', <span class="mono">{String(form.address)}</span>],
-              ['Network', String(form.network)],
+              [t('po_receives'), amount(calc.payout_amount, String(form.currency))],
+              [t('po_fees'), amount(calc.commission, String(form.currency))],
+              [t('po_taken'), amount(calc.merchant_amount, String(form.currency))],
+              [t('party_to'), <span class="mono">{String(form.address)}</span>],
+              [t('col_network'), String(form.network)],
             ]}
           />
-          <p class="notice tone-warn">A payout cannot be taken back once sent.</p>
+          <p class="notice tone-warn">{t('po_final')}</p>
           <button type="button" class="btn primary" disabled={busy} onClick={() => void confirmPayout()}>
-            Confirm payout
+            {t('po_confirm')}
           </button>
         </Card>
       )}

@@ -6,6 +6,7 @@ import { formText } from './api.ts';
 import { moneyApi } from '../contracts/dashboard/money.ts';
 import { useStore } from './store.ts';
 import { Card, Loading, Problem, useLoad } from './ui.tsx';
+import { t, tParts } from './i18n/index.ts';
 
 type RefundKey = 'payout' | 'either';
 
@@ -19,7 +20,7 @@ export function RefundKey({ manage }: { manage: boolean }) {
     setError(null);
     try {
       await api.post(moneyApi.setRefundKey, { refund_key: choice });
-      notify('ok', 'The refund key setting was saved.');
+      notify('ok', t('rk_saved'));
       setting.reload();
     } catch (err) {
       setError(err);
@@ -27,36 +28,34 @@ export function RefundKey({ manage }: { manage: boolean }) {
   };
   const risk = (
     <p class="muted small" data-testid="refund-key-risk">
-      With <strong>either key</strong>, whoever holds the payment key (often embedded in a shop's code or server) can refund paid
-      invoices to any address. Such refunds stay capped at the amount paid.
+      {tParts('rk_risk', { either: <strong>{t('rk_either_key')}</strong> })}
     </p>
   );
   return (
-    <Card title="Refunds">
-      <p class="muted small">Which API key may sign refunds of invoices (<span class="mono">/v1/payment/refund</span>).</p>
+    <Card title={t('refunds')}>
+      <p class="muted small">{tParts('rk_intro', { path: <span class="mono">/v1/payment/refund</span> })}</p>
       {!setting.data ? (
         setting.error ? <Problem error={setting.error} /> : <Loading />
       ) : manage ? (
         <form class="stack-form" onSubmit={save}>
           <fieldset class="choices">
-            <legend class="sr-only">Refund key</legend>
+            <legend class="sr-only">{t('rk_legend')}</legend>
             <label>
-              <input type="radio" name="refund_key" value="payout" defaultChecked={setting.data.refund_key === 'payout'} /> Payout key only (recommended)
+              <input type="radio" name="refund_key" value="payout" defaultChecked={setting.data.refund_key === 'payout'} /> {t('rk_payout_only_recommended')}
             </label>
             <label>
-              <input type="radio" name="refund_key" value="either" defaultChecked={setting.data.refund_key === 'either'} /> Payout or payment key (for SDKs that
-              sign refunds with the payment key)
+              <input type="radio" name="refund_key" value="either" defaultChecked={setting.data.refund_key === 'either'} /> {t('rk_either_sdk')}
             </label>
           </fieldset>
           {risk}
           <Problem error={error} />
           <button class="btn primary" type="submit">
-            Save refund key
+            {t('rk_save')}
           </button>
         </form>
       ) : (
         <>
-          <p>{setting.data.refund_key === 'either' ? 'Payout or payment key' : 'Payout key only'}</p>
+          <p>{setting.data.refund_key === 'either' ? t('rk_either') : t('rk_payout_only')}</p>
           {setting.data.refund_key === 'either' && risk}
         </>
       )}

@@ -4,31 +4,35 @@
 import { readinessApi } from '../contracts/dashboard/readiness.ts';
 import { Card, Loading, Problem, TableScroll, useLoad } from './ui.tsx';
 import { useStore } from './store.ts';
+import { t, type MessageKey } from './i18n/index.ts';
+
+/** Why a network is not offered, as the server says it. */
+const REASON: Record<string, MessageKey> = { disabled: 'net_reason_disabled', 'simulated in live mode': 'net_reason_simulated', 'node not answering': 'net_reason_node' };
 
 export function Networks() {
   const { api } = useStore();
   const rows = useLoad(() => api.get(readinessApi.networks), []);
   return (
-    <Card title="Networks">
+    <Card title={t('net_title')}>
       {rows.error ? <Problem error={rows.error} /> : !rows.data ? <Loading /> : (
         <>
           {!rows.data.some((r) => r.offered) && (
             <p class="notice tone-warn" role="status">
-              No network is offered: payers cannot pay and no payment, wallet or payout can be created.
+              {t('net_none')}
             </p>
           )}
-          <TableScroll label="Networks">
+          <TableScroll label={t('net_title')}>
             <table>
               <thead>
                 <tr>
-                  <th scope="col">Network</th>
-                  <th scope="col">Driver</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Custody</th>
-                  <th scope="col">Node</th>
-                  <th scope="col">Confirmations</th>
-                  <th scope="col">Head</th>
-                  <th scope="col">Offered</th>
+                  <th scope="col">{t('col_network')}</th>
+                  <th scope="col">{t('net_driver')}</th>
+                  <th scope="col">{t('net_mode')}</th>
+                  <th scope="col">{t('net_custody')}</th>
+                  <th scope="col">{t('net_node')}</th>
+                  <th scope="col">{t('net_confirmations')}</th>
+                  <th scope="col">{t('net_head')}</th>
+                  <th scope="col">{t('net_offered')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -38,10 +42,10 @@ export function Networks() {
                     <td>{r.driver}</td>
                     <td>{r.mode}</td>
                     <td>{r.custody}</td>
-                    <td>{r.node_reachable === null ? '—' : r.node_reachable ? 'answers' : 'no answer'}</td>
+                    <td>{r.node_reachable === null ? '—' : r.node_reachable ? t('net_answers') : t('no_answer')}</td>
                     <td class="num">{r.confirmations}</td>
                     <td class="num">{r.head_height ?? '—'}</td>
-                    <td>{r.offered ? 'yes' : `no: ${r.reason}`}</td>
+                    <td>{r.offered ? t('yes') : t('net_not_offered', { reason: r.reason ? (REASON[r.reason] ? t(REASON[r.reason]!) : r.reason) : '—' })}</td>
                   </tr>
                 ))}
               </tbody>

@@ -7,6 +7,9 @@ import { useStore } from './store.ts';
 import { PAGE_LANGUAGE_NAMES } from './languages.ts';
 import { Card, Field, Loading, Problem, useLoad } from './ui.tsx';
 import { AccentPicker } from './accent-picker.tsx';
+import { t as tr, type MessageKey } from './i18n/index.ts';
+
+const THEMES: Record<string, MessageKey> = { auto: 'theme_system', light: 'theme_light', dark: 'theme_dark' };
 
 const LOGO_MAX_BYTES = 256 * 1024;
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
@@ -26,41 +29,41 @@ export function Profile() {
         theme: formText(f, 'theme'),
         language: formText(f, 'language'),
       });
-      notify('ok', 'The public profile was saved.');
+      notify('ok', tr('pr_saved'));
       profile.reload();
     } catch (err) {
       setError(err);
     }
   };
   return (
-    <Card title="Public profile">
-      <p class="muted small">What payers see on the payment page.</p>
+    <Card title={tr('pr_title')}>
+      <p class="muted small">{tr('pr_intro')}</p>
       {!profile.data ? (
         profile.error ? <Problem error={profile.error} /> : <Loading />
       ) : (
         <>
           <Logo profile={profile.data} onChange={profile.reload} />
           <form class="inline-form" onSubmit={save}>
-            <Field id="pr-name" label="Display name">
+            <Field id="pr-name" label={tr('pr_name')}>
               {(id) => <input id={id} name="display_name" maxLength={80} defaultValue={profile.data!.display_name ?? ''} />}
             </Field>
             <AccentPicker initial={profile.data.accent ?? null} />
-            <Field id="pr-theme" label="Theme">
+            <Field id="pr-theme" label={tr('theme')}>
               {(id) => (
                 <select id={id} name="theme">
                   {['auto', 'light', 'dark'].map((t) => (
                     <option key={t} value={t} selected={profile.data!.theme === t}>
-                      {t}
+                      {tr(THEMES[t]!)}
                     </option>
                   ))}
                 </select>
               )}
             </Field>
-            <Field id="pr-language" label="Page language">
+            <Field id="pr-language" label={tr('pr_language')}>
               {(id) => (
                 <select id={id} name="language">
                   <option value="auto" selected={profile.data!.language === null}>
-                    Automatic (browser)
+                    {tr('pr_language_auto')}
                   </option>
                   {PAGE_LANGUAGE_NAMES.map(([code, name]) => (
                     <option key={code} value={code} lang={code} selected={profile.data!.language === code}>
@@ -71,7 +74,7 @@ export function Profile() {
               )}
             </Field>
             <button class="btn primary" type="submit">
-              Save profile
+              {tr('pr_save')}
             </button>
           </form>
         </>
@@ -86,7 +89,7 @@ function readBase64(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
+    reader.onerror = () => reject(reader.error ?? new Error(tr('pr_unreadable')));
     reader.readAsDataURL(file);
   });
 }
@@ -101,48 +104,48 @@ function Logo({ profile, onChange }: { profile: ProfileData; onChange: () => voi
     const file = (formEl.elements.namedItem('logo') as HTMLInputElement).files?.[0];
     setProblem(null);
     // The server decides from the bytes; these checks only spare an upload that would be refused.
-    if (!file) return setProblem('Choose a PNG, JPEG or WebP file.');
-    if (file.size > LOGO_MAX_BYTES) return setProblem('The logo must be at most 256 KB');
-    if (file.type === 'image/svg+xml') return setProblem('SVG logos are not accepted (they can carry script): use PNG, JPEG or WebP');
-    if (file.type && !LOGO_TYPES.includes(file.type)) return setProblem('The logo must be a PNG, JPEG or WebP image');
+    if (!file) return setProblem(tr('logo_choose'));
+    if (file.size > LOGO_MAX_BYTES) return setProblem(tr('logo_too_big'));
+    if (file.type === 'image/svg+xml') return setProblem(tr('logo_svg'));
+    if (file.type && !LOGO_TYPES.includes(file.type)) return setProblem(tr('logo_type'));
     setBusy(true);
     try {
       await api.post(moneyApi.uploadLogo, { image: await readBase64(file) });
       formEl.reset();
-      notify('ok', 'The logo was saved.');
+      notify('ok', tr('logo_saved'));
       onChange();
     } catch (err) {
-      setProblem(err instanceof ApiError ? err.message : 'The file could not be read. Try again.');
+      setProblem(err instanceof ApiError ? err.message : tr('pr_unreadable_retry'));
     } finally {
       setBusy(false);
     }
   };
   const remove = async () => {
-    if (!confirm('Remove the logo from the payment page?')) return;
+    if (!confirm(tr('logo_remove_confirm'))) return;
     setProblem(null);
     try {
       await api.post(moneyApi.removeLogo, {});
-      notify('ok', 'The logo was removed.');
+      notify('ok', tr('logo_removed'));
       onChange();
     } catch (err) {
-      setProblem(err instanceof ApiError ? err.message : 'Something went wrong. Try again.');
+      setProblem(err instanceof ApiError ? err.message : tr('went_wrong'));
     }
   };
   return (
     <div class="logo-row">
       <div class="logo-preview">
-        {profile.logo_url ? <img src={profile.logo_url} alt="Current logo" width={64} height={64} /> : <span class="muted small">No logo</span>}
+        {profile.logo_url ? <img src={profile.logo_url} alt={tr('logo_current')} width={64} height={64} /> : <span class="muted small">{tr('logo_none')}</span>}
       </div>
       <form class="inline-form" onSubmit={upload} noValidate>
-        <Field id="pr-logo" label="Logo" hint="PNG, JPEG or WebP, at most 256 KB" error={problem}>
+        <Field id="pr-logo" label={tr('logo')} hint={tr('logo_hint')} error={problem}>
           {(id, by) => <input id={id} name="logo" type="file" accept="image/png,image/jpeg,image/webp" aria-describedby={by} aria-invalid={problem ? true : undefined} />}
         </Field>
         <button class="btn" type="submit" disabled={busy}>
-          {busy ? 'Uploading…' : 'Upload logo'}
+          {busy ? tr('logo_uploading') : tr('logo_upload')}
         </button>
         {profile.logo_url && (
           <button class="btn danger" type="button" onClick={() => void remove()}>
-            Remove logo
+            {tr('logo_remove')}
           </button>
         )}
       </form>

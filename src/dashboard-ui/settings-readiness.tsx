@@ -7,6 +7,7 @@ import { Card, Problem, TableScroll } from './ui.tsx';
 import { readinessApi, type Finding } from '../contracts/dashboard/readiness.ts';
 import { useStore } from './store.ts';
 import { StatusLabel } from './status-label.tsx';
+import { t, tParts } from './i18n/index.ts';
 
 const TONE: Record<Finding['status'], string> = { OK: 'ok', WARN: 'warn', FAIL: 'bad', SKIP: 'neutral' };
 
@@ -28,27 +29,27 @@ export function Readiness() {
   };
   const failed = findings?.filter((f) => f.status === 'FAIL').length ?? 0;
   return (
-    <Card title="Readiness for real money">
-      <p class="muted">The checks of <code>satchel doctor</code>: public URL, nodes, custody, secret files, backups, webhook targets.</p>
+    <Card title={t('rd_title')}>
+      <p class="muted">{tParts('rd_intro', { command: <code>satchel doctor</code> })}</p>
       <div class="view-actions">
         <button type="button" class="btn" onClick={() => void run()} disabled={running} aria-busy={running}>
-          {running ? 'Checking…' : findings ? 'Check again' : 'Run the checks'}
+          {running ? t('rd_checking') : findings ? t('rd_again') : t('rd_run')}
         </button>
       </div>
       <Problem error={error} />
       {findings && (
         <>
           <p class={`notice ${failed ? 'tone-bad' : 'tone-ok'}`} role="status">
-            {failed ? `${failed} check${failed === 1 ? '' : 's'} failed: not ready for real money yet.` : 'No check failed.'}
+            {failed ? t('rd_failed', { count: failed }) : t('rd_none_failed')}
           </p>
-          <TableScroll label="Readiness checks">
+          <TableScroll label={t('rd_checks')}>
             <table>
               <thead>
                 <tr>
-                  <th scope="col">Result</th>
-                  <th scope="col">Check</th>
-                  <th scope="col">Finding</th>
-                  <th scope="col">What to do</th>
+                  <th scope="col">{t('rd_result')}</th>
+                  <th scope="col">{t('rd_check')}</th>
+                  <th scope="col">{t('rd_finding')}</th>
+                  <th scope="col">{t('rd_todo')}</th>
                 </tr>
               </thead>
               <tbody>

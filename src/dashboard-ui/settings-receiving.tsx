@@ -9,6 +9,7 @@ import { custodyApi, type ReceivingChange, type ReceivingNetwork } from '../cont
 import { useStore } from './store.ts';
 import { time } from './format.ts';
 import { Card, Field, Loading, Problem, useLoad } from './ui.tsx';
+import { t } from './i18n/index.ts';
 
 /** A Bitcoin-family network takes a key or a descriptor: which one the pasted text is. */
 function inputFor(n: ReceivingNetwork, text: string): { xpub?: string; descriptor?: string; address?: string } {
@@ -20,17 +21,16 @@ export function Receiving({ owner }: { owner: boolean }) {
   const { api } = useStore();
   const data = useLoad(() => api.get(custodyApi.receiving), []);
   return (
-    <Card title="Receiving">
+    <Card title={t('rc_title')}>
       {data.error ? <Problem error={data.error} /> : !data.data ? <Loading /> : (
         <>
           {data.data.hot_networks.map((code) => (
             <p key={code} class="notice tone-warn" role="status" data-testid="hot-warning">
-              {code} runs in hot custody: its deposit addresses come from the gateway's own seed, and whoever copies that seed from the server can
-              spend what they received. Ask the operator to set it to watch-only.
+              {t('rc_hot_warning', { network: code })}
             </p>
           ))}
           {data.data.networks.length === 0 ? (
-            <p class="muted">Every network is simulated (test mode): nothing real is received.</p>
+            <p class="muted">{t('rc_all_simulated')}</p>
           ) : (
             <ul class="stack plain">
               {data.data.networks.map((n) => (
@@ -77,43 +77,45 @@ function NetworkReceiving({ n, owner, onChanged }: { n: ReceivingNetwork; owner:
         {n.network} <span class="muted small">{n.mode}</span>
       </h3>
       {n.mode === 'hot' ? (
-        <p class="muted small">Received into addresses of the gateway's own seed.</p>
+        <p class="muted small">{t('rc_hot')}</p>
       ) : n.current ? (
         <>
           <p class="mono break" data-testid={`material-${id}`}>
             {n.current.summary}
           </p>
           <p class="muted small">
-            Set {time(n.current.set_at)} by {n.current.set_by}; {n.current.derived} deposit address{n.current.derived === 1 ? '' : 'es'} derived from it.
+            {t('rc_set_by', { time: time(n.current.set_at), who: n.current.set_by, count: n.current.derived })}
           </p>
         </>
       ) : (
-        <p class="notice tone-warn">No receiving material: {n.network} is not offered to payers.</p>
+        <p class="notice tone-warn">{t('rc_none', { network: n.network })}</p>
       )}
       {done && (
         <div class={`notice ${done.warning ? 'tone-warn' : 'tone-ok'}`} role="status">
           <p>
             {done.outcome === 'unchanged'
-              ? `Unchanged: ${done.network} already receives into this.`
-              : `${done.network} now receives into ${done.summary}${done.old ? ` (was ${done.old}); invoices made before keep their addresses` : ''}.`}
+              ? t('rc_unchanged', { network: done.network })
+              : done.old
+                ? t('rc_changed_was', { network: done.network, summary: done.summary, old: done.old })
+                : t('rc_changed', { network: done.network, summary: done.summary })}
           </p>
-          {done.warning && <p>Warning: {done.warning}</p>}
+          {done.warning && <p>{t('rc_warning', { warning: done.warning })}</p>}
           {done.outcome !== 'unchanged' && (
-            <p class="small">{done.webhook_url ? `A custody_changed webhook was queued for ${done.webhook_url}.` : 'No webhook was sent: set a default callback URL to be told of changes.'}</p>
+            <p class="small">{done.webhook_url ? t('rc_webhook_queued', { url: done.webhook_url }) : t('rc_no_webhook')}</p>
           )}
         </div>
       )}
       {owner && n.mode === 'watch-only' && n.accepts && (
         <form class="stack-form" onSubmit={submit} noValidate>
-          <Field id={`recv-${id}-material`} label={n.current ? 'Replace with' : 'Receive into'} hint={`Give ${n.accepts}. Never a private key or a seed phrase.`}>
+          <Field id={`recv-${id}-material`} label={n.current ? t('rc_replace_with') : t('rc_receive_into')} hint={t('rc_give', { accepts: n.accepts })}>
             {(fid, by) => <input id={fid} name="material" required autoComplete="off" spellcheck={false} class="mono" aria-describedby={by} />}
           </Field>
-          <Field id={`recv-${id}-password`} label="Your password" hint={n.current ? 'Every payment to an address handed out after this goes to the new material.' : 'Asked again for this change.'}>
+          <Field id={`recv-${id}-password`} label={t('rc_password')} hint={n.current ? t('rc_password_hint_replace') : t('rc_password_hint')}>
             {(fid, by) => <input id={fid} name="password" type="password" required autoComplete="current-password" aria-describedby={by} />}
           </Field>
           <Problem error={error} />
           <button class="btn primary" type="submit" disabled={busy}>
-            {n.current ? `Replace ${n.network} material` : `Set ${n.network} material`}
+            {n.current ? t('rc_replace', { network: n.network }) : t('rc_set', { network: n.network })}
           </button>
         </form>
       )}

@@ -17,7 +17,7 @@ import { RefundKey } from './refund-key.tsx';
 import { Receiving } from './settings-receiving.tsx';
 import { labelText } from './status-label.tsx';
 import { AuditRaw, AuditWhat } from './audit-sentence.tsx';
-import { t } from './i18n/index.ts';
+import { t, tParts, type MessageKey } from './i18n/index.ts';
 
 export function Settings() {
   const { me } = useStore();
@@ -62,23 +62,23 @@ function Users({ manage }: { manage: boolean }) {
     try {
       const r: { link?: string } = await api.post<{ id?: string }, object>(route, { id: u.id });
       if (r.link) setLink({ email: u.email, url: r.link });
-      else notify('ok', `${u.email} was removed.`);
+      else notify('ok', t('us_removed', { email: u.email }));
       users.reload();
     } catch (err) {
       setError(err);
     }
   };
   return (
-    <Card title="Users">
+    <Card title={t('us_title')}>
       {users.error ? <Problem error={users.error} /> : !users.data ? <Loading /> : (
-        <TableScroll label="Users">
+        <TableScroll label={t('us_title')}>
           <table>
             <thead>
               <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                {manage && <th scope="col"><span class="sr-only">Actions</span></th>}
+                <th scope="col">{t('email')}</th>
+                <th scope="col">{t('us_role')}</th>
+                <th scope="col">{t('col_status')}</th>
+                {manage && <th scope="col"><span class="sr-only">{t('us_actions')}</span></th>}
               </tr>
             </thead>
             <tbody>
@@ -92,10 +92,10 @@ function Users({ manage }: { manage: boolean }) {
                       {!u.disabled && u.id !== me.value?.user.id && (
                         <div class="row-buttons">
                           <button type="button" class="btn small" onClick={() => void act(authApi.resetLink, u)}>
-                            New link<span class="sr-only"> for {u.email}</span>
+                            {t('us_new_link')}<span class="sr-only"> {t('us_for', { email: u.email })}</span>
                           </button>
-                          <button type="button" class="btn small danger" onClick={() => confirm(`Remove ${u.email}? They are signed out at once.`) && void act(authApi.removeUser, u)}>
-                            Remove<span class="sr-only"> {u.email}</span>
+                          <button type="button" class="btn small danger" onClick={() => confirm(t('us_remove_confirm', { email: u.email })) && void act(authApi.removeUser, u)}>
+                            {t('us_remove')}<span class="sr-only"> {u.email}</span>
                           </button>
                         </div>
                       )}
@@ -110,29 +110,29 @@ function Users({ manage }: { manage: boolean }) {
       {link && (
         <div class="notice tone-ok" role="status">
           <p>
-            One-time link for <strong>{link.email}</strong> (valid 24 hours; shown once):
+            {tParts('us_link_for', { email: <strong>{link.email}</strong> })}
           </p>
           <p class="mono break">{link.url}</p>
-          <Copy text={link.url} label="Copy link" />
+          <Copy text={link.url} label={t('us_copy_link')} />
         </div>
       )}
       <Problem error={error} />
       {manage && (
         <form class="inline-form" onSubmit={invite} noValidate>
-          <Field id="invite-email" label="Email">
+          <Field id="invite-email" label={t('email')}>
             {(id) => <input id={id} name="email" type="email" required />}
           </Field>
-          <Field id="invite-role" label="Role">
+          <Field id="invite-role" label={t('us_role')}>
             {(id) => (
               <select id={id} name="role">
-                <option value="viewer">Viewer (read only)</option>
-                <option value="owner">Owner (everything)</option>
+                <option value="viewer">{t('us_viewer')}</option>
+                <option value="owner">{t('us_owner')}</option>
               </select>
             )}
           </Field>
           {/* No email is sent (the gateway has no mail server yet): the owner passes the link on. */}
           <button class="btn primary" type="submit">
-            Create an invite link
+            {t('invite_link')}
           </button>
         </form>
       )}
@@ -144,8 +144,8 @@ function Security() {
   const { api, me, signedOut } = useStore();
   const [error, setError] = useState<unknown>(null);
   return (
-    <Card title="Sessions">
-      <p>Signed in as {me.value?.user.email}. Sessions end after 2 hours without activity and 12 hours after signing in.</p>
+    <Card title={t('se_title')}>
+      <p>{t('se_intro', { email: me.value?.user.email ?? '' })}</p>
       <Problem error={error} />
       <button
         type="button"
@@ -154,7 +154,7 @@ function Security() {
           api.post(authApi.logoutAll, {}).then(signedOut, setError);
         }}
       >
-        Sign out everywhere
+        {t('se_sign_out_all')}
       </button>
     </Card>
   );
@@ -164,16 +164,16 @@ function Audit() {
   const { api } = useStore();
   const log = useLoad(() => api.get(authApi.audit), []);
   return (
-    <Card title="Audit log">
+    <Card title={t('au_title')}>
       {log.error ? <Problem error={log.error} /> : !log.data ? <Loading /> : log.data.length === 0 ? <p class="muted">{t('empty_audit')}</p> : (
-        <TableScroll label="Audit log">
+        <TableScroll label={t('au_title')}>
           <table>
             <thead>
               <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Details</th>
+                <th scope="col">{t('au_when')}</th>
+                <th scope="col">{t('au_who')}</th>
+                <th scope="col">{t('au_what')}</th>
+                <th scope="col">{t('audit_details')}</th>
               </tr>
             </thead>
             <tbody>
@@ -203,7 +203,7 @@ function Keys() {
   const [fresh, setFresh] = useState<{ kind: string; key: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const rotate = async (kind: 'payment' | 'payout') => {
-    if (!confirm(`Rotate the ${kind} key? The current one stops working at once; your shop needs the new one.`)) return;
+    if (!confirm(t(kind === 'payment' ? 'key_rotate_payment_confirm' : 'key_rotate_payout_confirm'))) return;
     setError(null);
     try {
       // `from`: the key as this page shows it; a rotation made meanwhile elsewhere wins and this one is refused.
@@ -214,17 +214,17 @@ function Keys() {
     }
   };
   return (
-    <Card title="API keys">
+    <Card title={t('key_title')}>
       <Problem error={keys.error ?? error} />
       {keys.data && (
         <ul class="stack plain">
           {(['payment', 'payout'] as const).map((kind) => (
             <li key={kind} class="key-row">
               <span>
-                {kind === 'payment' ? 'Payment key' : 'Payout key'} <span class="mono">{keys.data![kind]}…</span>
+                {kind === 'payment' ? t('key_payment') : t('key_payout')} <span class="mono">{keys.data![kind]}…</span>
               </span>
               <button type="button" class="btn small" onClick={() => void rotate(kind)}>
-                Rotate<span class="sr-only"> the {kind} key</span>
+                {t('key_rotate')}<span class="sr-only"> {kind === 'payment' ? t('key_payment') : t('key_payout')}</span>
               </button>
             </li>
           ))}
@@ -232,28 +232,28 @@ function Keys() {
       )}
       {fresh && (
         <div class="notice tone-ok" role="status">
-          <p>New {fresh.kind} key (shown once; store it now):</p>
+          <p>{fresh.kind === 'payment' ? t('key_new_payment') : t('key_new_payout')}</p>
           <p class="mono break" data-testid="new-key">
             {fresh.key}
           </p>
-          <Copy text={fresh.key} label="Copy key" />
+          <Copy text={fresh.key} label={t('key_copy')} />
         </div>
       )}
     </Card>
   );
 }
 
-const URL_FIELDS: Array<[keyof DefaultUrls, string, string]> = [
-  ['url_callback', 'Callback URL', 'receives the webhooks of invoices and static wallets created without url_callback'],
-  ['url_return', 'Return URL', 'offered on the payment page before paying, when an invoice has no url_return'],
-  ['url_success', 'Success URL', 'offered after a successful payment, when an invoice has no url_success'],
+const URL_FIELDS: Array<[keyof DefaultUrls, MessageKey, MessageKey]> = [
+  ['url_callback', 'callback_url', 'du_callback_hint'],
+  ['url_return', 'du_return', 'du_return_hint'],
+  ['url_success', 'du_success', 'du_success_hint'],
 ];
 
-const RULE_TEXT: Record<string, string> = {
-  'validation.url': 'Enter an http:// or https:// address.',
-  'validation.min.string': 'At least 6 characters.',
-  'validation.max.string': 'At most 255 characters.',
-  'validation.string': 'Enter an address as text.',
+const RULE_TEXT: Record<string, MessageKey> = {
+  'validation.url': 'du_rule_url',
+  'validation.min.string': 'du_rule_min',
+  'validation.max.string': 'du_rule_max',
+  'validation.string': 'du_rule_string',
 };
 
 function Defaults({ manage }: { manage: boolean }) {
@@ -267,15 +267,15 @@ function Defaults({ manage }: { manage: boolean }) {
     setError(null);
     try {
       await api.post(walletApi.saveSettings, Object.fromEntries(URL_FIELDS.map(([k]) => [k, String(f.get(k) ?? '').trim()])));
-      notify('ok', 'The default URLs were saved.');
+      notify('ok', t('du_saved'));
       urls.reload();
     } catch (err) {
       setError(err);
     }
   };
   return (
-    <Card title="Default URLs">
-      <p class="muted small">Used when an invoice or static wallet is created without its own. Existing invoices and wallets keep what they were created with.</p>
+    <Card title={t('du_title')}>
+      <p class="muted small">{t('du_intro')}</p>
       {!urls.data ? (
         urls.error ? <Problem error={urls.error} /> : <Loading />
       ) : manage ? (
@@ -283,7 +283,7 @@ function Defaults({ manage }: { manage: boolean }) {
           {URL_FIELDS.map(([k, label, hint]) => {
             const problem = fieldErrors[k]?.[0];
             return (
-              <Field key={k} id={`def-${k}`} label={label} hint={hint} error={problem ? (RULE_TEXT[problem] ?? 'Not a valid address.') : null}>
+              <Field key={k} id={`def-${k}`} label={t(label)} hint={t(hint)} error={problem ? t(RULE_TEXT[problem] ?? 'du_rule_other') : null}>
                 {(id, by) => (
                   <input id={id} name={k} type="url" inputMode="url" maxLength={255} defaultValue={urls.data![k] ?? ''} aria-describedby={by} aria-invalid={problem ? true : undefined} placeholder="https://" autoComplete="off" />
                 )}
@@ -292,14 +292,14 @@ function Defaults({ manage }: { manage: boolean }) {
           })}
           {!(error instanceof ApiError && error.errors) && <Problem error={error} />}
           <button class="btn primary" type="submit">
-            Save default URLs
+            {t('du_save')}
           </button>
         </form>
       ) : (
         <dl class="facts">
           {URL_FIELDS.map(([k, label]) => (
             <div key={k}>
-              <dt>{label}</dt>
+              <dt>{t(label)}</dt>
               <dd class="mono break">{urls.data![k] ?? '—'}</dd>
             </div>
           ))}

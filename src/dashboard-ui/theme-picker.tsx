@@ -2,18 +2,19 @@
 // select rather than an icon button, so its state and choices are read out and seen as words.
 import { asThemeChoice } from '../ui-kit/theme.ts';
 import { useStore } from './store.ts';
+import { t } from './i18n/index.ts';
 
 const CHOICES = [
-  ['system', 'System'],
-  ['light', 'Light'],
-  ['dark', 'Dark'],
+  ['system', 'theme_system'],
+  ['light', 'theme_light'],
+  ['dark', 'theme_dark'],
 ] as const;
 
 export function ThemePicker() {
   const { chooseTheme, themeChoice } = useStore();
   return (
     <label class="theme-pick">
-      <span class="theme-pick-label">Theme</span>
+      <span class="theme-pick-label">{t('theme')}</span>
       <select
         value={themeChoice.value}
         onChange={(e) => {
@@ -23,7 +24,7 @@ export function ThemePicker() {
       >
         {CHOICES.map(([value, text]) => (
           <option key={value} value={value}>
-            {text}
+            {t(text)}
           </option>
         ))}
       </select>

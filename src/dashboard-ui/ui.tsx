@@ -80,7 +80,7 @@ export function Card(props: { title?: string; children: ComponentChildren; class
 
 export function Problem({ error }: { error: unknown }) {
   if (!error) return null;
-  const text = error instanceof ApiError ? error.message : 'Something went wrong. Try again.';
+  const text = error instanceof ApiError ? error.message : t('went_wrong');
   return (
     <p class="notice tone-bad" role="alert">
       {text}
@@ -123,7 +123,7 @@ export function Copy({ text, label }: { text: string; label: string }) {
         void copyText(text).then((ok) => ok && setDone(true));
       }}
     >
-      {done ? 'Copied' : label}
+      {done ? t('copied') : label}
     </button>
   );
 }

@@ -10,7 +10,9 @@ import { unmatchedApi, type UnmatchedAssigned, type UnmatchedPayment } from '../
 import { useStore } from './store.ts';
 import { amount, time } from './format.ts';
 import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
-import { t } from './i18n/index.ts';
+import { t, type MessageKey } from './i18n/index.ts';
+
+const FILTER_LABELS: Record<(typeof FILTERS)[number], MessageKey> = { open: 'um_open', assigned: 'um_assigned', refunded: 'um_refunded', all: 'um_all' };
 import { labelText } from './status-label.tsx';
 
 const FILTERS = ['open', 'assigned', 'refunded', 'all'] as const;
@@ -22,15 +24,14 @@ export function Unmatched() {
   return (
     <Page title={t('title_unmatched')}>
       <p class="muted">
-        Payments that reached your receiving account without the comment that names an invoice. They count in no balance until you assign one to an
-        invoice or mark it refunded.
+        {t('um_intro')}
       </p>
       <div class="field">
-        <label for="unmatched-status">Show</label>
+        <label for="unmatched-status">{t('um_show')}</label>
         <select id="unmatched-status" value={status} onChange={(e) => setStatus((e.currentTarget as HTMLSelectElement).value as (typeof FILTERS)[number])}>
           {FILTERS.map((f) => (
             <option key={f} value={f}>
-              {f === 'all' ? 'All' : f[0]!.toUpperCase() + f.slice(1)}
+              {t(FILTER_LABELS[f])}
             </option>
           ))}
         </select>
@@ -71,7 +72,7 @@ export function UnmatchedList(props: UnmatchedListProps) {
           {done}
         </p>
       )}
-      <ul class="stack plain" aria-label="Unmatched payments">
+      <ul class="stack plain" aria-label={t('title_unmatched')}>
         {props.items.map((p) => (
           <li key={p.id}>
             <PaymentCard
@@ -104,57 +105,57 @@ function PaymentCard({ p, canManage, assign, refunded, onDone }: UnmatchedListPr
       setBusy(false);
     }
   };
-  const title = `${amount(p.amount, p.currency)} on ${p.network}`;
+  const title = t('um_card_title', { amount: amount(p.amount, p.currency), network: p.network });
   return (
     <Card title={title}>
       <Facts
         rows={[
-          ['Status', <Badge value={p.status} kind="unmatched" />],
-          ['Received', time(p.created_at)],
-          ['From', p.from === null ? null : <span class="mono break">{p.from}</span>],
-          ['To', <span class="mono break">{p.to}</span>],
-          [p.memo !== null ? 'Comment' : 'Why unmatched', p.memo !== null ? <q class="break">{p.memo}</q> : labelText('unmatched_reason', p.reason)],
-          ['Transaction', <span class="mono break">{p.txid}</span>],
-          ...(p.invoice_id ? ([['Invoice', <Link to={`/invoices/${p.invoice_id}`}>{p.invoice_id}</Link>]] as Array<[string, ComponentChildren]>) : []),
-          ...(p.status !== 'open' ? ([['Resolved', `${time(p.resolved_at)} by ${p.resolved_by ?? '—'}${p.note ? `: ${p.note}` : ''}`]] as Array<[string, ComponentChildren]>) : []),
+          [t('col_status'), <Badge value={p.status} kind="unmatched" />],
+          [t('inv_q_received'), time(p.created_at)],
+          [t('party_from'), p.from === null ? null : <span class="mono break">{p.from}</span>],
+          [t('party_to'), <span class="mono break">{p.to}</span>],
+          [p.memo !== null ? t('um_comment') : t('um_why'), p.memo !== null ? <q class="break">{p.memo}</q> : labelText('unmatched_reason', p.reason)],
+          [t('col_transaction'), <span class="mono break">{p.txid}</span>],
+          ...(p.invoice_id ? ([[t('title_invoice'), <Link to={`/invoices/${p.invoice_id}`}>{p.invoice_id}</Link>]] as Array<[string, ComponentChildren]>) : []),
+          ...(p.status !== 'open' ? ([[t('um_resolved'), t(p.note ? 'um_resolved_by_note' : 'um_resolved_by', { time: time(p.resolved_at), who: p.resolved_by ?? '—', note: p.note ?? '' })]] as Array<[string, ComponentChildren]>) : []),
         ]}
       />
       {canManage && p.status === 'open' && (
         <div class="stack">
           <form
             class="stack-form"
-            aria-label={`Assign ${title} to an invoice`}
+            aria-label={t('um_assign_label', { title })}
             noValidate
             onSubmit={(e) =>
               act(e, async (form) => {
                 const r = await assign(p.id, (formText(form, 'invoice') ?? '').trim());
-                return `Assigned to invoice ${r.invoice.id}: the invoice is now ${labelText('invoice', r.invoice.status)}.`;
+                return t('um_assigned_done', { invoice: r.invoice.id, status: labelText('invoice', r.invoice.status) });
               })
             }
           >
-            <Field id={`um-${p.id}-invoice`} label="Invoice uuid" hint="An invoice of yours on the same network and currency that is not final.">
+            <Field id={`um-${p.id}-invoice`} label={t('um_invoice_uuid')} hint={t('um_invoice_hint')}>
               {(fid, by) => <input id={fid} name="invoice" required autoComplete="off" spellcheck={false} class="mono" aria-describedby={by} />}
             </Field>
             <button class="btn primary" type="submit" disabled={busy}>
-              Assign
+              {t('um_assign')}
             </button>
           </form>
           <form
             class="stack-form"
-            aria-label={`Mark ${title} refunded`}
+            aria-label={t('um_mark_label', { title })}
             noValidate
             onSubmit={(e) =>
               act(e, async (form) => {
                 await refunded(p.id, formText(form, 'note'));
-                return `Marked refunded: ${title} is closed, credited to nothing.`;
+                return t('um_marked_done', { title });
               })
             }
           >
-            <Field id={`um-${p.id}-note`} label="Refund note (optional)" hint="The transaction you sent it back with, or a note. The gateway moves no funds.">
+            <Field id={`um-${p.id}-note`} label={t('um_note')} hint={t('um_note_hint')}>
               {(fid, by) => <input id={fid} name="note" autoComplete="off" aria-describedby={by} />}
             </Field>
             <button class="btn" type="submit" disabled={busy}>
-              Mark refunded
+              {t('um_mark')}
             </button>
           </form>
         </div>

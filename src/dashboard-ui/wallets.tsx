@@ -21,12 +21,12 @@ export function Wallets() {
 
   return (
     <Page title={tr('title_wallets')}>
-      <ListFilters list={list} label="Filter wallets" idPrefix="w" hint="order_id, uuid or address" statuses={STATUSES} family="wallet" />
+      <ListFilters list={list} label={tr('filter_wallets')} idPrefix="w" hint={tr('filter_wallets_hint')} statuses={STATUSES} family="wallet" />
       <Card>
         <LoadedList list={list.page} empty={list.active ? tr('empty_wallets_filtered') : tr('empty_wallets')}>
           {(data) => (
             <>
-              <DataTable label="Wallets table" columns={[tr('col_order'), tr('col_status'), tr('col_currency'), tr('col_created'), tr('col_address')]}>
+              <DataTable label={tr('tbl_wallets')} columns={[tr('col_order'), tr('col_status'), tr('col_currency'), tr('col_created'), tr('col_address')]}>
                 {data.items.map((w) => (
                   <tr key={w.id}>
                     <LinkCell class="order-cell" to={`/wallets/${w.id}`}>
@@ -77,14 +77,14 @@ export function WalletDetail({ id }: { id: string }) {
     return (
       <Page title={tr('title_wallet')}>
         <Problem error={error} />
-        {error instanceof ApiError && error.status === 404 && <Link to="/wallets">Back to wallets</Link>}
+        {error instanceof ApiError && error.status === 404 && <Link to="/wallets">{tr('back_wallets')}</Link>}
       </Page>
     );
   }
   if (!data) return <Loading />;
   const w = data.wallet;
   const page = webHref(w.url);
-  const addressError = actionError instanceof ApiError && actionError.errors?.address ? `Not a valid ${w.network} address.` : null;
+  const addressError = actionError instanceof ApiError && actionError.errors?.address ? tr('wl_bad_address', { network: w.network }) : null;
   return (
     <Page
       title={tr('title_wallet_of', { order: w.order_id })}
@@ -92,17 +92,17 @@ export function WalletDetail({ id }: { id: string }) {
         <>
           {page && (
             <a class="btn" href={page} target="_blank" rel="noopener noreferrer">
-              Open payer page
+              {tr('open_payer_page')}
             </a>
           )}
           {manage && data.can.block && (
             <button type="button" class="btn danger" aria-expanded={open === 'block'} onClick={() => setOpen(open === 'block' ? null : 'block')}>
-              {w.status === 'blocked' ? 'Block settings…' : 'Block…'}
+              {w.status === 'blocked' ? tr('wl_block_settings') : tr('wl_block_open')}
             </button>
           )}
           {manage && data.can.refund && (
             <button type="button" class="btn danger" aria-expanded={open === 'refund'} onClick={() => setOpen(open === 'refund' ? null : 'refund')}>
-              Refund blocked funds…
+              {tr('wl_refund_open')}
             </button>
           )}
         </>
@@ -110,66 +110,66 @@ export function WalletDetail({ id }: { id: string }) {
     >
       <Problem error={actionError} />
       {open === 'block' && (
-        <Card title="Block this wallet">
+        <Card title={tr('wl_block_title')}>
           <form
             class="inline-form"
             onSubmit={(e) => {
               e.preventDefault();
               const force = new FormData(e.currentTarget as HTMLFormElement).get('force') === 'on';
-              if (!confirm(`Block wallet ${w.order_id}? Later payments to it are not credited to your balance.`)) return;
-              void act(walletApi.block, { is_force_refund: force }, 'The wallet is blocked.');
+              if (!confirm(tr('wl_block_confirm', { order: w.order_id }))) return;
+              void act(walletApi.block, { is_force_refund: force }, tr('wl_blocked_done'));
             }}
           >
-            <p class="muted small">Later payments to this address are not credited. You may refund what it receives once, or have every payment sent back to its sender.</p>
+            <p class="muted small">{tr('wl_block_intro')}</p>
             <label class="check">
-              <input type="checkbox" name="force" defaultChecked={w.is_force_refund} /> Send every payment back to its sender
+              <input type="checkbox" name="force" defaultChecked={w.is_force_refund} /> {tr('wl_force')}
             </label>
             <button class="btn danger" type="submit" disabled={busy}>
-              Block wallet
+              {tr('wl_block')}
             </button>
           </form>
         </Card>
       )}
       {open === 'refund' && (
-        <Card title="Refund blocked funds">
+        <Card title={tr('wl_refund_title')}>
           <form
             class="inline-form"
             onSubmit={(e) => {
               e.preventDefault();
               const address = String(new FormData(e.currentTarget as HTMLFormElement).get('address') ?? '').trim();
-              if (!confirm(`Send the blocked ${w.currency} to ${address}, less the network fee? This is allowed once.`)) return;
-              void act(walletApi.refund, { address }, 'The refund of the blocked funds was requested.');
+              if (!confirm(tr('wl_refund_confirm', { currency: w.currency, address }))) return;
+              void act(walletApi.refund, { address }, tr('wl_refund_done'));
             }}
           >
-            <Field id="wr-address" label={`Address (${w.currency} on ${w.network})`} error={addressError}>
+            <Field id="wr-address" label={tr('address_on', { currency: w.currency, network: w.network })} error={addressError}>
               {(fid, by) => <input id={fid} name="address" required size={40} autoComplete="off" aria-describedby={by} aria-invalid={addressError ? true : undefined} />}
             </Field>
             <button class="btn danger" type="submit" disabled={busy}>
-              Send refund
+              {tr('send_refund')}
             </button>
           </form>
         </Card>
       )}
-      <Card title="Wallet">
+      <Card title={tr('title_wallet')}>
         <Facts
           rows={[
-            ['Status', <Badge value={w.status} kind="wallet" />],
-            ['Order ID', <span class="mono">{w.order_id}</span>],
+            [tr('col_status'), <Badge value={w.status} kind="wallet" />],
+            [tr('order_id'), <span class="mono">{w.order_id}</span>],
             ['UUID', <span class="mono">{w.uuid}</span>],
-            ['Currency', `${w.currency} on ${w.network}`],
-            ['Address', <span class="mono">{w.address}</span>],
-            ['Created', time(w.created_at)],
-            ['Blocked', w.blocked_at ? `${time(w.blocked_at)}${w.is_force_refund ? ' (payments sent back)' : ''}` : '—'],
-            ['Callback URL', w.url_callback ? <span class="mono">{w.url_callback}</span> : '—'],
-            ['Refund of blocked funds', data.refund ? <span>{amount(data.refund.payer_amount ?? data.refund.amount, data.refund.currency)} <Badge value={data.refund.status} kind="payout" /> <span class="mono small">{short(data.refund.address, 8)}</span></span> : '—'],
+            [tr('col_currency'), tr('currency_on', { currency: w.currency, network: w.network })],
+            [tr('col_address'), <span class="mono">{w.address}</span>],
+            [tr('col_created'), time(w.created_at)],
+            [tr('wl_blocked'), w.blocked_at ? (w.is_force_refund ? tr('wl_blocked_sent_back', { time: time(w.blocked_at) }) : time(w.blocked_at)) : '—'],
+            [tr('callback_url'), w.url_callback ? <span class="mono">{w.url_callback}</span> : '—'],
+            [tr('wl_refund_of_blocked'), data.refund ? <span>{amount(data.refund.payer_amount ?? data.refund.amount, data.refund.currency)} <Badge value={data.refund.status} kind="payout" /> <span class="mono small">{short(data.refund.address, 8)}</span></span> : '—'],
           ]}
         />
       </Card>
-      <Card title="Top-ups">
+      <Card title={tr('wl_topups')}>
         {data.topups.length === 0 ? (
           <p class="muted">{tr('empty_received')}</p>
         ) : (
-          <DataTable label="Top-ups table" columns={[tr('col_seen'), [tr('col_amount'), 'num'], tr('col_status'), [tr('col_credited'), 'num'], tr('col_transaction')]}>
+          <DataTable label={tr('tbl_topups')} columns={[tr('col_seen'), [tr('col_amount'), 'num'], tr('col_status'), [tr('col_credited'), 'num'], tr('col_transaction')]}>
             {data.topups.map((t) => {
               const link = webHref(t.explorer);
               return (
@@ -191,7 +191,7 @@ export function WalletDetail({ id }: { id: string }) {
                     {link ? (
                       <a href={link} target="_blank" rel="noopener noreferrer">
                         {short(t.txid, 6)}
-                        <span class="sr-only"> (opens the explorer)</span>
+                        <span class="sr-only"> {tr('opens_explorer')}</span>
                       </a>
                     ) : (
                       short(t.txid, 6)
@@ -203,9 +203,9 @@ export function WalletDetail({ id }: { id: string }) {
           </DataTable>
         )}
       </Card>
-      <Card title="Webhooks">
+      <Card title={tr('nav_webhooks')}>
         {data.webhooks.length === 0 ? (
-          <p class="muted">No webhook was sent for this wallet (it has no callback URL, or nothing arrived yet).</p>
+          <p class="muted">{tr('wl_no_webhook')}</p>
         ) : (
           <DeliveryList items={data.webhooks} />
         )}

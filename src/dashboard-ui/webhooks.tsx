@@ -7,14 +7,14 @@ import { useStore } from './store.ts';
 import { DeliveryList, type Delivery } from './deliveries.tsx';
 import { KeysetPager, useKeysetPages } from './list-page.tsx';
 import { Card, Loading, Page, Problem, useLoad } from './ui.tsx';
-import { t } from './i18n/index.ts';
+import { t, type MessageKey } from './i18n/index.ts';
 
-const SHOW = [
-  ['all', 'Failing first'],
-  ['failed', 'Failed'],
-  ['pending', 'Waiting'],
-  ['delivered', 'Delivered'],
-] as const;
+const SHOW: ReadonlyArray<readonly [string, MessageKey]> = [
+  ['all', 'wh_failing_first'],
+  ['failed', 'wh_failed'],
+  ['pending', 'wh_waiting'],
+  ['delivered', 'wh_delivered'],
+];
 
 export function Webhooks() {
   const { api, me, notify } = useStore();
@@ -39,7 +39,7 @@ export function Webhooks() {
     setBusy(d.id);
     try {
       const r = await api.post(walletApi.retry, {}, { id: d.id });
-      notify('ok', r.due > 1 ? `Due now, after the ${r.due - 1} older one(s) about the same object.` : 'The webhook is due now; the worker sends it within seconds.');
+      notify('ok', r.due > 1 ? t('wh_due_after', { count: r.due - 1 }) : t('wh_due'));
       list.reload();
     } catch (err) {
       setError(err);
@@ -50,7 +50,7 @@ export function Webhooks() {
 
   return (
     <Page title={t('nav_webhooks')}>
-      <nav class="tabs" aria-label="Which deliveries">
+      <nav class="tabs" aria-label={t('wh_which')}>
         {SHOW.map(([value, label]) => (
           <button
             key={value}
@@ -62,7 +62,7 @@ export function Webhooks() {
               go({ show: value });
             }}
           >
-            {label}
+            {t(label)}
           </button>
         ))}
       </nav>
@@ -72,7 +72,7 @@ export function Webhooks() {
       ) : (
         <>
           {show === 'all' && !after && (
-            <Card title="Failing">
+            <Card title={t('wh_failing')}>
               {list.data.failing.length === 0 ? (
                 <p class="muted">{t('empty_failing')}</p>
               ) : (
@@ -80,7 +80,7 @@ export function Webhooks() {
               )}
             </Card>
           )}
-          <Card title={show === 'all' ? 'Recent' : SHOW.find(([v]) => v === show)?.[1] ?? 'Deliveries'}>
+          <Card title={t(show === 'all' ? 'wh_recent' : (SHOW.find(([v]) => v === show)?.[1] ?? 'wh_deliveries'))}>
             {list.data.items.length === 0 ? (
               <p class="muted">{t('empty_webhooks')}</p>
             ) : (

@@ -13,11 +13,24 @@ import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 import { PAGE_LANGUAGES } from '../../src/contracts/payer.ts';
 import { en, type Messages } from '../../src/dashboard-ui/i18n/en.ts';
+import { LOCALES } from '../../src/dashboard-ui/i18n/index.ts';
+import { formatMessage } from '../../src/ui-kit/locale.ts';
 
 const dir = new URL('../../src/dashboard-ui/', import.meta.url).pathname;
 
 /** Text that is the same in every language: the product's name, codes, formats, symbols. */
-const ALLOWED = new Set(['Satchel', 'Aa', 'HTTP', 'UUID', 'https://', 'ms', 'USD', '#rrggbb']);
+const ALLOWED = new Set([
+  'Satchel', // the product
+  '· Satchel', // after the view's (translated) name in the window title
+  'Aa', // a sample of letters on the accent colour
+  'https://', // a URL field's placeholder
+  'blocked: private address', // what the webhook sender records; compared, never shown
+  // settings, commands and paths, written as the operator types them
+  'allow_private_callbacks',
+  'SATCHEL_ALLOW_PRIVATE_CALLBACKS=1',
+  'satchel doctor',
+  '/v1/payment/refund',
+]);
 
 /** Attributes whose value a person reads or hears. */
 const READ_ATTRIBUTES = new Set(['aria-label', 'title', 'placeholder', 'alt', 'label', 'hint', 'caption', 'empty', 'aria-description', 'aria-roledescription', 'aria-valuetext']);
@@ -190,6 +203,13 @@ describe('every language has every sentence', () => {
       const theirs = own[key] ?? '';
       if (theirs.trim() === '') problems.push(`${key}: empty`);
       else if (placeholders(theirs).join() !== placeholders(text).join()) problems.push(`${key}: {${placeholders(theirs).join(', ')}} instead of {${placeholders(text).join(', ')}}`);
+      else {
+        // Filled in as the dashboard fills it (plural forms chosen for several counts), nothing of the syntax is left.
+        for (const n of [0, 1, 2, 3, 5, 11, 22]) {
+          const shown = formatMessage(theirs, Object.fromEntries(placeholders(theirs).map((p) => [p, p === 'count' ? n : 'x'])), LOCALES[code]!);
+          if (/[{}]/.test(shown)) problems.push(`${key}: "${shown}" for ${n}`);
+        }
+      }
     }
     expect(problems).toEqual([]);
   });

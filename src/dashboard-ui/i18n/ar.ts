@@ -1,7 +1,9 @@
 // Arabic: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/ar.ts';
 
 const ar: Messages = {
+  ...views,
   language: 'اللغة',
   language_browser: 'لغة المتصفح',
   language_saved: 'تم حفظ اللغة.',
@@ -65,6 +67,7 @@ const ar: Messages = {
   f_any: 'الكل',
   f_apply: 'تطبيق',
   f_clear: 'مسح',
+
   labels: {
     invoice: {
       process: ['بانتظار الدفع', 'الفاتورة مفتوحة؛ لم يصل شيء بعد.'],

@@ -1,7 +1,9 @@
 // German: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/de.ts';
 
 const de: Messages = {
+  ...views,
   language: 'Sprache',
   language_browser: 'Browser-Standard',
   language_saved: 'Sprache gespeichert.',
@@ -65,6 +67,7 @@ const de: Messages = {
   f_any: 'Alle',
   f_apply: 'Anwenden',
   f_clear: 'Zurücksetzen',
+
   labels: {
     invoice: {
       process: ['Wartet auf Zahlung', 'Die Rechnung ist offen; noch ist nichts eingegangen.'],

@@ -1,7 +1,10 @@
 // English: bundled with the dashboard; every other language is a lazily loaded chunk of the same
 // shape (./index.ts). `labels` names every code the dashboard shows ([label, what it means]);
 // `audit` says each audit-log action as a sentence ({who} is the person, {target} what it was about).
+import { enViews } from './views/en.ts';
+
 export const en = {
+  ...enViews,
   language: 'Language',
   language_browser: 'Browser default',
   language_saved: 'Language saved.',
@@ -68,6 +71,7 @@ export const en = {
   f_any: 'Any',
   f_apply: 'Apply',
   f_clear: 'Clear',
+
 
   labels: {
     invoice: {

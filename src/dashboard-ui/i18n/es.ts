@@ -1,7 +1,9 @@
 // Spanish: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/es.ts';
 
 const es: Messages = {
+  ...views,
   language: 'Idioma',
   language_browser: 'Idioma del navegador',
   language_saved: 'Idioma guardado.',
@@ -65,6 +67,7 @@ const es: Messages = {
   f_any: 'Cualquiera',
   f_apply: 'Aplicar',
   f_clear: 'Limpiar',
+
   labels: {
     invoice: {
       process: ['Esperando el pago', 'La factura está abierta; aún no ha llegado nada.'],

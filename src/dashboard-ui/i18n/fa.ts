@@ -1,7 +1,9 @@
 // Persian: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/fa.ts';
 
 const fa: Messages = {
+  ...views,
   language: 'زبان',
   language_browser: 'زبان مرورگر',
   language_saved: 'زبان ذخیره شد.',
@@ -65,6 +67,7 @@ const fa: Messages = {
   f_any: 'همه',
   f_apply: 'اعمال',
   f_clear: 'پاک کردن',
+
   labels: {
     invoice: {
       process: ['در انتظار پرداخت', 'فاکتور باز است؛ هنوز چیزی نرسیده.'],

@@ -1,7 +1,9 @@
 // French: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/fr.ts';
 
 const fr: Messages = {
+  ...views,
   language: 'Langue',
   language_browser: 'Langue du navigateur',
   language_saved: 'Langue enregistrée.',
@@ -65,6 +67,7 @@ const fr: Messages = {
   f_any: 'Tous',
   f_apply: 'Appliquer',
   f_clear: 'Effacer',
+
   labels: {
     invoice: {
       process: ['En attente de paiement', 'La facture est ouverte ; rien n’est encore arrivé.'],

@@ -1,7 +1,9 @@
 // Hindi: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/hi.ts';
 
 const hi: Messages = {
+  ...views,
   language: 'भाषा',
   language_browser: 'ब्राउज़र की भाषा',
   language_saved: 'भाषा सहेजी गई।',
@@ -65,6 +67,7 @@ const hi: Messages = {
   f_any: 'कोई भी',
   f_apply: 'लागू करें',
   f_clear: 'साफ़ करें',
+
   labels: {
     invoice: {
       process: ['भुगतान की प्रतीक्षा', 'इनवॉइस खुला है; अभी कुछ नहीं आया।'],

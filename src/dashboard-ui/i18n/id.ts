@@ -1,7 +1,9 @@
 // Indonesian: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/id.ts';
 
 const id: Messages = {
+  ...views,
   language: 'Bahasa',
   language_browser: 'Bahasa peramban',
   language_saved: 'Bahasa disimpan.',
@@ -65,6 +67,7 @@ const id: Messages = {
   f_any: 'Semua',
   f_apply: 'Terapkan',
   f_clear: 'Hapus',
+
   labels: {
     invoice: {
       process: ['Menunggu pembayaran', 'Tagihan terbuka; belum ada yang masuk.'],

@@ -109,3 +109,13 @@ export function tLabel(family: LabelFamily, code: string): readonly [label: stri
   const english = en.labels[family] as Record<string, readonly [string, string]>;
   return Object.hasOwn(english, code) ? (own[code] ?? english[code]!) : null;
 }
+
+/**
+ * A sentence with elements inside it (an address in <strong>, a setting in <code>): the sentence in
+ * the current language cut at each {name} of `parts`, that part put in its place, so each language
+ * keeps its own word order. Other {names} are filled from `params` as in `t`.
+ */
+export function tParts<P>(key: MessageKey, parts: Record<string, P>, params?: Record<string, string | number>): Array<string | P> {
+  const text = t(key, params);
+  return text.split(/\{(\w+)\}/).map((piece, i) => (i % 2 === 1 && Object.hasOwn(parts, piece) ? parts[piece]! : i % 2 === 1 ? `{${piece}}` : piece));
+}

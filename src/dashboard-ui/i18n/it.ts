@@ -1,7 +1,9 @@
 // Italian: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/it.ts';
 
 const it: Messages = {
+  ...views,
   language: 'Lingua',
   language_browser: 'Lingua del browser',
   language_saved: 'Lingua salvata.',
@@ -65,6 +67,7 @@ const it: Messages = {
   f_any: 'Qualsiasi',
   f_apply: 'Applica',
   f_clear: 'Azzera',
+
   labels: {
     invoice: {
       process: ['In attesa di pagamento', 'La fattura è aperta; non è ancora arrivato nulla.'],

@@ -1,7 +1,9 @@
 // Japanese: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/ja.ts';
 
 const ja: Messages = {
+  ...views,
   language: '言語',
   language_browser: 'ブラウザーの言語',
   language_saved: '言語を保存しました。',
@@ -65,6 +67,7 @@ const ja: Messages = {
   f_any: 'すべて',
   f_apply: '適用',
   f_clear: 'クリア',
+
   labels: {
     invoice: {
       process: ['支払い待ち', '請求書は未払いで、まだ何も届いていません。'],

@@ -1,7 +1,9 @@
 // Korean: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/ko.ts';
 
 const ko: Messages = {
+  ...views,
   language: '언어',
   language_browser: '브라우저 언어',
   language_saved: '언어를 저장했습니다.',
@@ -65,6 +67,7 @@ const ko: Messages = {
   f_any: '전체',
   f_apply: '적용',
   f_clear: '지우기',
+
   labels: {
     invoice: {
       process: ['결제 대기', '인보이스가 열려 있고 아직 아무것도 도착하지 않았습니다.'],

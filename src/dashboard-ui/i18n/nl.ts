@@ -1,7 +1,9 @@
 // Dutch: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/nl.ts';
 
 const nl: Messages = {
+  ...views,
   language: 'Taal',
   language_browser: 'Taal van de browser',
   language_saved: 'Taal opgeslagen.',
@@ -65,6 +67,7 @@ const nl: Messages = {
   f_any: 'Alle',
   f_apply: 'Toepassen',
   f_clear: 'Wissen',
+
   labels: {
     invoice: {
       process: ['Wacht op betaling', 'De factuur staat open; er is nog niets binnen.'],

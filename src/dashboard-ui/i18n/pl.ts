@@ -1,7 +1,9 @@
 // Polish: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/pl.ts';
 
 const pl: Messages = {
+  ...views,
   language: 'Język',
   language_browser: 'Język przeglądarki',
   language_saved: 'Język zapisany.',
@@ -65,6 +67,7 @@ const pl: Messages = {
   f_any: 'Dowolny',
   f_apply: 'Zastosuj',
   f_clear: 'Wyczyść',
+
   labels: {
     invoice: {
       process: ['Czeka na płatność', 'Faktura jest otwarta; nic jeszcze nie wpłynęło.'],

@@ -1,7 +1,9 @@
 // Portuguese: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/pt.ts';
 
 const pt: Messages = {
+  ...views,
   language: 'Idioma',
   language_browser: 'Idioma do navegador',
   language_saved: 'Idioma salvo.',
@@ -65,6 +67,7 @@ const pt: Messages = {
   f_any: 'Qualquer',
   f_apply: 'Aplicar',
   f_clear: 'Limpar',
+
   labels: {
     invoice: {
       process: ['Aguardando pagamento', 'A fatura está aberta; nada chegou ainda.'],

@@ -1,7 +1,9 @@
 // Russian: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/ru.ts';
 
 const ru: Messages = {
+  ...views,
   language: 'Язык',
   language_browser: 'Язык браузера',
   language_saved: 'Язык сохранён.',
@@ -65,6 +67,7 @@ const ru: Messages = {
   f_any: 'Любой',
   f_apply: 'Применить',
   f_clear: 'Сбросить',
+
   labels: {
     invoice: {
       process: ['Ожидает оплаты', 'Счёт открыт; пока ничего не поступило.'],

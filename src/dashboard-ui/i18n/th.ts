@@ -1,7 +1,9 @@
 // Thai: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/th.ts';
 
 const th: Messages = {
+  ...views,
   language: 'ภาษา',
   language_browser: 'ภาษาของเบราว์เซอร์',
   language_saved: 'บันทึกภาษาแล้ว',
@@ -65,6 +67,7 @@ const th: Messages = {
   f_any: 'ทั้งหมด',
   f_apply: 'ใช้',
   f_clear: 'ล้าง',
+
   labels: {
     invoice: {
       process: ['รอชำระเงิน', 'ใบแจ้งหนี้เปิดอยู่ ยังไม่มีเงินเข้า'],

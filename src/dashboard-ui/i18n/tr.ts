@@ -1,7 +1,9 @@
 // Turkish: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/tr.ts';
 
 const tr: Messages = {
+  ...views,
   language: 'Dil',
   language_browser: 'Tarayıcı dili',
   language_saved: 'Dil kaydedildi.',
@@ -65,6 +67,7 @@ const tr: Messages = {
   f_any: 'Tümü',
   f_apply: 'Uygula',
   f_clear: 'Temizle',
+
   labels: {
     invoice: {
       process: ['Ödeme bekleniyor', 'Fatura açık; henüz bir şey gelmedi.'],

@@ -1,7 +1,9 @@
 // Ukrainian: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/uk.ts';
 
 const uk: Messages = {
+  ...views,
   language: 'Мова',
   language_browser: 'Мова браузера',
   language_saved: 'Мову збережено.',
@@ -65,6 +67,7 @@ const uk: Messages = {
   f_any: 'Будь-який',
   f_apply: 'Застосувати',
   f_clear: 'Скинути',
+
   labels: {
     invoice: {
       process: ['Очікує оплати', 'Рахунок відкритий; поки нічого не надійшло.'],

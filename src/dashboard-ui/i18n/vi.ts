@@ -1,7 +1,9 @@
 // Vietnamese: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/vi.ts';
 
 const vi: Messages = {
+  ...views,
   language: 'Ngôn ngữ',
   language_browser: 'Ngôn ngữ của trình duyệt',
   language_saved: 'Đã lưu ngôn ngữ.',
@@ -65,6 +67,7 @@ const vi: Messages = {
   f_any: 'Tất cả',
   f_apply: 'Áp dụng',
   f_clear: 'Xóa lọc',
+
   labels: {
     invoice: {
       process: ['Chờ thanh toán', 'Hóa đơn đang mở; chưa nhận được gì.'],

@@ -1,7 +1,9 @@
 // Chinese: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
+import views from './views/zh.ts';
 
 const zh: Messages = {
+  ...views,
   language: '语言',
   language_browser: '浏览器语言',
   language_saved: '语言已保存。',
@@ -65,6 +67,7 @@ const zh: Messages = {
   f_any: '全部',
   f_apply: '应用',
   f_clear: '清除',
+
   labels: {
     invoice: {
       process: ['等待付款', '账单已开启，尚未收到款项。'],
