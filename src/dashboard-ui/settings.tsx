@@ -224,7 +224,7 @@ function Keys() {
                 {kind === 'payment' ? t('key_payment') : t('key_payout')} <span class="mono">{keys.data![kind]}…</span>
               </span>
               <button type="button" class="btn small" onClick={() => void rotate(kind)}>
-                {t('key_rotate')}<span class="sr-only"> {kind === 'payment' ? t('key_payment') : t('key_payout')}</span>
+                {t('key_rotate')}<span class="sr-only"> {t(kind === 'payment' ? 'key_rotate_payment_which' : 'key_rotate_payout_which')}</span>
               </button>
             </li>
           ))}

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'مفتاح الدفع',
   key_payout: 'مفتاح الدفعات الصادرة',
   key_rotate: 'تبديل',
+  key_rotate_payment_which: 'مفتاح الدفع',
+  key_rotate_payout_which: 'مفتاح الدفعات الصادرة',
   key_new_payment: 'مفتاح دفع جديد (يُعرض مرة واحدة؛ احفظه الآن):',
   key_new_payout: 'مفتاح دفعات صادرة جديد (يُعرض مرة واحدة؛ احفظه الآن):',
   key_copy: 'نسخ المفتاح',

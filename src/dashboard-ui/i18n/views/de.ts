@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'Zahlungsschlüssel',
   key_payout: 'Auszahlungsschlüssel',
   key_rotate: 'Erneuern',
+  key_rotate_payment_which: 'den Zahlungsschlüssel',
+  key_rotate_payout_which: 'den Auszahlungsschlüssel',
   key_new_payment: 'Neuer Zahlungsschlüssel (nur einmal angezeigt; jetzt speichern):',
   key_new_payout: 'Neuer Auszahlungsschlüssel (nur einmal angezeigt; jetzt speichern):',
   key_copy: 'Schlüssel kopieren',

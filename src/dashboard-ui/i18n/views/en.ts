@@ -255,6 +255,8 @@ export const enViews = {
   key_payment: 'Payment key',
   key_payout: 'Payout key',
   key_rotate: 'Rotate',
+  key_rotate_payment_which: 'the payment key',
+  key_rotate_payout_which: 'the payout key',
   key_new_payment: 'New payment key (shown once; store it now):',
   key_new_payout: 'New payout key (shown once; store it now):',
   key_copy: 'Copy key',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'Clave de pago',
   key_payout: 'Clave de pagos salientes',
   key_rotate: 'Renovar',
+  key_rotate_payment_which: 'la clave de pago',
+  key_rotate_payout_which: 'la clave de pagos salientes',
   key_new_payment: 'Nueva clave de pago (se muestra una vez; guárdela ahora):',
   key_new_payout: 'Nueva clave de pagos salientes (se muestra una vez; guárdela ahora):',
   key_copy: 'Copiar clave',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'کلید پرداخت',
   key_payout: 'کلید پرداخت خروجی',
   key_rotate: 'تعویض',
+  key_rotate_payment_which: 'کلید پرداخت',
+  key_rotate_payout_which: 'کلید پرداخت خروجی',
   key_new_payment: 'کلید پرداخت جدید (یک بار نمایش داده می‌شود؛ همین حالا نگهش دارید):',
   key_new_payout: 'کلید پرداخت خروجی جدید (یک بار نمایش داده می‌شود؛ همین حالا نگهش دارید):',
   key_copy: 'کپی کلید',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'Clé de paiement',
   key_payout: 'Clé de versement',
   key_rotate: 'Renouveler',
+  key_rotate_payment_which: 'la clé de paiement',
+  key_rotate_payout_which: 'la clé de versement',
   key_new_payment: 'Nouvelle clé de paiement (affichée une seule fois ; conservez-la maintenant) :',
   key_new_payout: 'Nouvelle clé de versement (affichée une seule fois ; conservez-la maintenant) :',
   key_copy: 'Copier la clé',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'भुगतान कुंजी',
   key_payout: 'पेआउट कुंजी',
   key_rotate: 'बदलें',
+  key_rotate_payment_which: 'भुगतान कुंजी',
+  key_rotate_payout_which: 'पेआउट कुंजी',
   key_new_payment: 'नई भुगतान कुंजी (एक बार दिखाई जाती है; अभी सहेज लें):',
   key_new_payout: 'नई पेआउट कुंजी (एक बार दिखाई जाती है; अभी सहेज लें):',
   key_copy: 'कुंजी कॉपी करें',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'Kunci pembayaran',
   key_payout: 'Kunci pencairan',
   key_rotate: 'Ganti',
+  key_rotate_payment_which: 'kunci pembayaran',
+  key_rotate_payout_which: 'kunci pencairan',
   key_new_payment: 'Kunci pembayaran baru (ditampilkan sekali; simpan sekarang):',
   key_new_payout: 'Kunci pencairan baru (ditampilkan sekali; simpan sekarang):',
   key_copy: 'Salin kunci',

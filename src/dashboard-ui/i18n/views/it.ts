@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'Chiave di pagamento',
   key_payout: 'Chiave dei pagamenti in uscita',
   key_rotate: 'Rinnova',
+  key_rotate_payment_which: 'la chiave di pagamento',
+  key_rotate_payout_which: 'la chiave dei pagamenti in uscita',
   key_new_payment: 'Nuova chiave di pagamento (mostrata una sola volta; salvala ora):',
   key_new_payout: 'Nuova chiave dei pagamenti in uscita (mostrata una sola volta; salvala ora):',
   key_copy: 'Copia chiave',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: '支払いキー',
   key_payout: '送金キー',
   key_rotate: '更新',
+  key_rotate_payment_which: '支払いキー',
+  key_rotate_payout_which: '送金キー',
   key_new_payment: '新しい支払いキー（表示は 1 回のみ。今すぐ保存してください）:',
   key_new_payout: '新しい送金キー（表示は 1 回のみ。今すぐ保存してください）:',
   key_copy: 'キーをコピー',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: '결제 키',
   key_payout: '송금 키',
   key_rotate: '교체',
+  key_rotate_payment_which: '결제 키',
+  key_rotate_payout_which: '송금 키',
   key_new_payment: '새 결제 키(한 번만 표시되니 지금 보관하세요):',
   key_new_payout: '새 송금 키(한 번만 표시되니 지금 보관하세요):',
   key_copy: '키 복사',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'Betaalsleutel',
   key_payout: 'Uitbetalingssleutel',
   key_rotate: 'Vernieuwen',
+  key_rotate_payment_which: 'de betaalsleutel',
+  key_rotate_payout_which: 'de uitbetalingssleutel',
   key_new_payment: 'Nieuwe betaalsleutel (eenmaal getoond; bewaar hem nu):',
   key_new_payout: 'Nieuwe uitbetalingssleutel (eenmaal getoond; bewaar hem nu):',
   key_copy: 'Sleutel kopiëren',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'Klucz płatności',
   key_payout: 'Klucz wypłat',
   key_rotate: 'Wymień',
+  key_rotate_payment_which: 'klucz płatności',
+  key_rotate_payout_which: 'klucz wypłat',
   key_new_payment: 'Nowy klucz płatności (pokazywany raz; zapisz go teraz):',
   key_new_payout: 'Nowy klucz wypłat (pokazywany raz; zapisz go teraz):',
   key_copy: 'Kopiuj klucz',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'Chave de pagamento',
   key_payout: 'Chave de saque',
   key_rotate: 'Renovar',
+  key_rotate_payment_which: 'a chave de pagamento',
+  key_rotate_payout_which: 'a chave de saque',
   key_new_payment: 'Nova chave de pagamento (exibida uma vez; guarde-a agora):',
   key_new_payout: 'Nova chave de saque (exibida uma vez; guarde-a agora):',
   key_copy: 'Copiar chave',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'Платёжный ключ',
   key_payout: 'Ключ выплат',
   key_rotate: 'Заменить',
+  key_rotate_payment_which: 'платёжный ключ',
+  key_rotate_payout_which: 'ключ выплат',
   key_new_payment: 'Новый платёжный ключ (показывается один раз; сохраните его сейчас):',
   key_new_payout: 'Новый ключ выплат (показывается один раз; сохраните его сейчас):',
   key_copy: 'Копировать ключ',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'คีย์ชำระเงิน',
   key_payout: 'คีย์จ่ายออก',
   key_rotate: 'เปลี่ยนคีย์',
+  key_rotate_payment_which: 'คีย์ชำระเงิน',
+  key_rotate_payout_which: 'คีย์จ่ายออก',
   key_new_payment: 'คีย์ชำระเงินใหม่ (แสดงครั้งเดียว เก็บไว้ตอนนี้):',
   key_new_payout: 'คีย์จ่ายออกใหม่ (แสดงครั้งเดียว เก็บไว้ตอนนี้):',
   key_copy: 'คัดลอกคีย์',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'Ödeme anahtarı',
   key_payout: 'Ödeme gönderme anahtarı',
   key_rotate: 'Yenile',
+  key_rotate_payment_which: 'ödeme anahtarını',
+  key_rotate_payout_which: 'ödeme gönderme anahtarını',
   key_new_payment: 'Yeni ödeme anahtarı (bir kez gösterilir; şimdi saklayın):',
   key_new_payout: 'Yeni ödeme gönderme anahtarı (bir kez gösterilir; şimdi saklayın):',
   key_copy: 'Anahtarı kopyala',

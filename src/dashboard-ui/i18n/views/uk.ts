@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'Платіжний ключ',
   key_payout: 'Ключ виплат',
   key_rotate: 'Замінити',
+  key_rotate_payment_which: 'платіжний ключ',
+  key_rotate_payout_which: 'ключ виплат',
   key_new_payment: 'Новий платіжний ключ (показується один раз; збережіть його зараз):',
   key_new_payout: 'Новий ключ виплат (показується один раз; збережіть його зараз):',
   key_copy: 'Копіювати ключ',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: 'Khóa thanh toán',
   key_payout: 'Khóa chi trả',
   key_rotate: 'Đổi khóa',
+  key_rotate_payment_which: 'khóa thanh toán',
+  key_rotate_payout_which: 'khóa chi trả',
   key_new_payment: 'Khóa thanh toán mới (chỉ hiện một lần; hãy lưu ngay):',
   key_new_payout: 'Khóa chi trả mới (chỉ hiện một lần; hãy lưu ngay):',
   key_copy: 'Sao chép khóa',

@@ -255,6 +255,8 @@ const views: ViewMessages = {
   key_payment: '收款密钥',
   key_payout: '付款密钥',
   key_rotate: '更换',
+  key_rotate_payment_which: '收款密钥',
+  key_rotate_payout_which: '付款密钥',
   key_new_payment: '新的收款密钥（只显示一次；请立即保存）：',
   key_new_payout: '新的付款密钥（只显示一次；请立即保存）：',
   key_copy: '复制密钥',
