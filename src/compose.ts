@@ -32,6 +32,7 @@ import { refundOutcome } from './refunds/outcome.ts';
 import { onOutgoingEvent, onOutgoingReplaced, payoutOutcome } from './outgoing/lifecycle.ts';
 import { payoutJob } from './outgoing/sender.ts';
 import { recordUnmatched } from './unmatched/record.ts';
+import { createMailer } from './mail/index.ts';
 
 /** The chain families this gateway knows: one line each (src/chain/<family>/index.ts). */
 export const families = new Families([
@@ -138,5 +139,5 @@ export async function createContext(
     throw err;
   }
   const chains = new Chains({ config, registry, storage, now, seed, families, factories: opts.drivers ?? driverFactories, log: opts.log });
-  return { config, storage, registry, rates, merchants: new MerchantCache(storage.db), chains, features, now, seed };
+  return { config, storage, registry, rates, merchants: new MerchantCache(storage.db), chains, features, now, seed, mail: createMailer(config.smtp) };
 }

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { generateMnemonic, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { Decimal } from './money/decimal.ts';
+import { smtpSettingsProblem, type SmtpSettings } from './mail/rules.ts';
 
 export interface NetworkConfig {
   driver?: string;
@@ -91,6 +92,8 @@ export interface Config {
   payoutKeyFile?: string;
   /** `satchel doctor`: a node whose newest block is older than this is not synced (Bitcoin family: at least 90). */
   doctorMaxHeadAgeMinutes: number;
+  /** The SMTP server the gateway's emails go through (dashboard invites); unset: no email is sent. */
+  smtp?: SmtpSettings;
 }
 
 type FileConfig = Partial<{
@@ -126,6 +129,8 @@ type FileConfig = Partial<{
   simulator: boolean;
   backup: string;
   doctor_max_head_age_minutes: number;
+  smtp_url: string;
+  smtp_from: string;
 }>;
 
 /** The configuration cannot be run as given; the message names the setting to change. */
@@ -286,6 +291,20 @@ function ratesConfig(env: NodeJS.ProcessEnv, fc: FileConfig, simulator: boolean)
   return { http, static: table, maxAgeSeconds: maxAge, maxDeviationPercent: Decimal.parse(bandText).toString(), minSources: min };
 }
 
+/** The SMTP settings, or undefined without `smtp_url`; an unusable one is refused at start. */
+function smtpConfig(env: NodeJS.ProcessEnv, fc: FileConfig): SmtpSettings | undefined {
+  const url = env.SATCHEL_SMTP_URL || fc.smtp_url || undefined;
+  const from = env.SATCHEL_SMTP_FROM || fc.smtp_from || undefined;
+  if (url === undefined) {
+    if (from !== undefined) throw new ConfigError('smtp_from (SATCHEL_SMTP_FROM) is set without smtp_url (SATCHEL_SMTP_URL): set both, or neither');
+    return undefined;
+  }
+  if (typeof url !== 'string' || (from !== undefined && typeof from !== 'string')) throw new ConfigError('smtp_url and smtp_from must be texts');
+  const problem = smtpSettingsProblem(url, from);
+  if (problem) throw new ConfigError(`${problem} (SATCHEL_SMTP_URL, SATCHEL_SMTP_FROM; config file: smtp_url, smtp_from)`);
+  return { url, from: from!.trim() };
+}
+
 function trustProxy(v: boolean | number | string | undefined): boolean | number | string {
   if (v === undefined || v === '' || v === false || v === 'false') return false;
   if (v === true || v === 'true') return true;
@@ -355,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backup: env.SATCHEL_BACKUP || fc.backup || undefined,
     payoutKeyFile: env.SATCHEL_PAYOUT_KEY_FILE || undefined,
     doctorMaxHeadAgeMinutes: Number(env.SATCHEL_DOCTOR_MAX_HEAD_AGE_MINUTES ?? fc.doctor_max_head_age_minutes ?? 10),
+    smtp: smtpConfig(env, fc),
   };
 }
 

@@ -11,6 +11,7 @@ import type { Chains } from './chain/networks.ts';
 import type { UnmatchedTransfer } from './chain/contract.ts';
 import type { Quote, SourceStat } from './rates/service.ts';
 import type { PaymentWebhook } from './contracts/merchant-api/webhooks.ts';
+import type { Mailer } from './mail/index.ts';
 
 export interface Rates {
   /** Price of one `base` in `quote`, the source that priced it and the quotes it was made from. */
@@ -116,4 +117,6 @@ export interface Ctx {
   /** Milliseconds since the epoch; tests move it. */
   now: () => number;
   seed: () => Uint8Array;
+  /** Outgoing email through the operator's SMTP server; `configured` false: nothing is sent. */
+  mail: Mailer;
 }

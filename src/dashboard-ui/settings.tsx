@@ -42,7 +42,9 @@ function Users({ manage }: { manage: boolean }) {
   const { api, me, notify } = useStore();
   const users = useLoad(() => api.get(authApi.users), []);
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  const [mailed, setMailed] = useState<{ sent: boolean; text: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const emailOn = me.value?.email_enabled === true;
   const invite = async (e: Event) => {
     e.preventDefault();
     const formEl = e.currentTarget as HTMLFormElement;
@@ -51,6 +53,8 @@ function Users({ manage }: { manage: boolean }) {
     try {
       const r = await api.post(authApi.invite, { email: formText(form, 'email'), role: formText(form, 'role') });
       setLink({ email: r.user.email, url: r.link });
+      const m = r.email;
+      setMailed(m ? { sent: m.sent, text: m.sent ? t('invite_email_sent', { email: r.user.email }) : t('invite_email_failed', { reason: m.reason ?? '' }) } : null);
       formEl.reset();
       users.reload();
     } catch (err) {
@@ -61,6 +65,7 @@ function Users({ manage }: { manage: boolean }) {
     setError(null);
     try {
       const r: { link?: string } = await api.post<{ id?: string }, object>(route, { id: u.id });
+      setMailed(null);
       if (r.link) setLink({ email: u.email, url: r.link });
       else notify('ok', t('us_removed', { email: u.email }));
       users.reload();
@@ -108,7 +113,8 @@ function Users({ manage }: { manage: boolean }) {
         </TableScroll>
       )}
       {link && (
-        <div class="notice tone-ok" role="status">
+        <div class={`notice ${mailed && !mailed.sent ? 'tone-warn' : 'tone-ok'}`} role="status">
+          {mailed && <p>{mailed.text}</p>}
           <p>
             {tParts('us_link_for', { email: <strong>{link.email}</strong> })}
           </p>
@@ -130,12 +136,13 @@ function Users({ manage }: { manage: boolean }) {
               </select>
             )}
           </Field>
-          {/* No email is sent (the gateway has no mail server yet): the owner passes the link on. */}
+          {/* With SMTP configured the gateway mails the link; without, the owner passes it on. */}
           <button class="btn primary" type="submit">
-            {t('invite_link')}
+            {emailOn ? t('invite_by_email') : t('invite_link')}
           </button>
         </form>
       )}
+      {manage && !emailOn && <p class="hint">{t('invite_email_off')}</p>}
     </Card>
   );
 }

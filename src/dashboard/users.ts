@@ -91,14 +91,14 @@ export async function createUser(
  * be given access to a second merchant only under another email. An email already used in the
  * owner's own merchant still answers "already exists": those users are in the owner's list anyway.
  */
-export async function inviteUser(storage: Storage, merchantId: string, email: unknown, role: 'owner' | 'viewer', now: number): Promise<{ user: DashboardUser; token: string }> {
+export async function inviteUser(storage: Storage, merchantId: string, email: unknown, role: 'owner' | 'viewer', now: number): Promise<{ user: DashboardUser; token: string; stored: boolean }> {
   try {
     const user = await createUser(storage, { merchantId, email, role }, now);
-    return { user, token: await issueSetPasswordLink(storage, user.id, now) };
+    return { user, token: await issueSetPasswordLink(storage, user.id, now), stored: true };
   } catch (e) {
     if (!(e instanceof EmailTakenError) || e.merchantId === merchantId) throw e;
     const user: DashboardUser = { id: randomUUID(), merchant_id: merchantId, email: e.email, role, password_hash: null, disabled: 0, created_at: now, updated_at: now, language: null };
-    return { user, token: newToken() };
+    return { user, token: newToken(), stored: false };
   }
 }
 

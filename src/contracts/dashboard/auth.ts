@@ -13,6 +13,8 @@ export const Me = z.object({
   csrf: z.string(),
   test_mode: z.boolean(),
   public_url: z.string(),
+  /** Whether the gateway can send email (an SMTP server is configured): invites go out by email. */
+  email_enabled: z.optional(z.boolean()),
 });
 export type Me = z.infer<typeof Me>;
 
@@ -37,6 +39,9 @@ export const AuditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
+export const InviteEmail = z.object({ sent: z.boolean(), reason: z.nullable(z.string()) });
+export type InviteEmail = z.infer<typeof InviteEmail>;
+
 const UserRef = z.object({ id: z.optional(z.string()) });
 
 export const authApi = {
@@ -47,7 +52,8 @@ export const authApi = {
   logout: post('/logout', 'session', NoBody, z.object({ signed_out: z.boolean() })),
   logoutAll: post('/logout-all', 'session', NoBody, z.object({ signed_out: z.number() })),
   users: get('/users', z.array(User)),
-  invite: post('/users', 'manage', z.object({ email: text, role: text }), z.object({ user: User, link: z.string() })),
+  /** `email`: null while the gateway sends no email; else whether the invitation went out, and why not. */
+  invite: post('/users', 'manage', z.object({ email: text, role: text }), z.object({ user: User, link: z.string(), email: z.optional(z.nullable(InviteEmail)) })),
   removeUser: post('/users/remove', 'manage', UserRef, User),
   resetLink: post('/users/reset-link', 'manage', UserRef, z.object({ link: z.string() })),
   /** The signed-in user's dashboard language; null or "" goes back to the browser's. */

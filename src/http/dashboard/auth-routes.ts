@@ -25,6 +25,8 @@ import { dashboardRoute, publicRoute, type DashboardRouteGroup } from './api.ts'
 import { authApi } from '../../contracts/dashboard/auth.ts';
 import { clearSessionCookie, readCookie, setSessionCookie } from './session.ts';
 import { isUuid } from '../../contracts/rules.ts';
+import { ValidationError } from '../../errors.ts';
+import { inviteMail, mailLanguage } from '../../dashboard/invite-mail.ts';
 
 export function presentUser(u: DashboardUser) {
   return { id: u.id, email: u.email, role: u.role, disabled: u.disabled === 1, has_password: u.password_hash !== null, created_at: u.created_at };
@@ -40,6 +42,7 @@ async function me(ctx: Ctx, signedIn: SignedIn, merchant: Merchant, csrf: string
     csrf,
     test_mode: ctx.chains.simulator,
     public_url: ctx.config.publicUrl,
+    email_enabled: ctx.mail.configured,
   };
 }
 
@@ -122,13 +125,26 @@ export const authRoutes: DashboardRouteGroup = async (app, { ctx }) => {
   dashboardRoute(
     app,
     authApi.invite,
-    async ({ merchant, body, actor }) => {
+    async ({ req, merchant, body, actor, signedIn }) => {
+      // A line break in an address would start a mail header of its own: refused before anything.
+      if (typeof body.email === 'string' && /[\r\n]/.test(body.email)) throw new ValidationError({ email: ['validation.email'] });
       const role = body.role === 'owner' || body.role === 'viewer' ? body.role : null;
       if (!role) throw new UserInputError('The role must be owner or viewer.');
       const now = ctx.now();
-      const { user, token } = await inviteUser(ctx.storage, merchant.id, body.email, role, now);
+      const { user, token, stored } = await inviteUser(ctx.storage, merchant.id, body.email, role, now);
+      const link = setPasswordUrl(ctx.config.publicUrl, token);
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'user_invite', target: user.email, detail: { role } }, now);
-      return { user: presentUser(user), link: setPasswordUrl(ctx.config.publicUrl, token) };
+      let email: { sent: boolean; reason: string | null } | null = null;
+      if (ctx.mail.configured) {
+        // An email of another merchant's user gets a note without a link (the invitation cannot be
+        // accepted with it), and the owner sees the same answer as for any email.
+        const language = mailLanguage(signedIn.user.language, req.headers['accept-language']);
+        const message = inviteMail({ to: user.email, inviter: signedIn.user.email, shop: merchant.name, link: stored ? link : null, language });
+        const result = await ctx.mail.send(message);
+        email = result.sent ? { sent: true, reason: null } : { sent: false, reason: result.reason };
+        if (!result.sent) req.log.warn({ reason: result.reason }, 'invitation email not sent');
+      }
+      return { user: presentUser(user), link, email };
     },
   );
 
