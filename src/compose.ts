@@ -32,6 +32,8 @@ import { refundOutcome } from './refunds/outcome.ts';
 import { onOutgoingEvent, onOutgoingReplaced, payoutOutcome } from './outgoing/lifecycle.ts';
 import { payoutJob } from './outgoing/sender.ts';
 import { recordUnmatched } from './unmatched/record.ts';
+import { createInvoice } from './invoices/create.ts';
+import { advanceRecurrences } from './recurrences/lifecycle.ts';
 
 /** The chain families this gateway knows: one line each (src/chain/<family>/index.ts). */
 export const families = new Families([
@@ -69,12 +71,14 @@ export const features: Features = {
   jobs: {
     expiry: (ctx) => expireDue(ctx),
     payouts: payoutJob,
+    recurrences: (ctx) => advanceRecurrences(ctx),
   },
   invoices: {
     reconcile: reconcileInvoice,
     enqueueWebhook: enqueueInvoiceWebhook,
     payerChoices,
     choose: chooseCurrency,
+    create: createInvoice,
   },
   wallets: {
     testWebhookFields: walletTestWebhookFields,
