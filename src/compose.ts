@@ -34,6 +34,8 @@ import { onOutgoingEvent, onOutgoingReplaced, payoutOutcome } from './outgoing/l
 import { payoutJob } from './outgoing/sender.ts';
 import { recordUnmatched } from './unmatched/record.ts';
 import { createMailer } from './mail/index.ts';
+import { createInvoice } from './invoices/create.ts';
+import { advanceRecurrences } from './recurrences/lifecycle.ts';
 
 /** The chain families this gateway knows: one line each (src/chain/<family>/index.ts). */
 export const families = new Families([
@@ -72,12 +74,14 @@ export const features: Features = {
   jobs: {
     expiry: (ctx) => expireDue(ctx),
     payouts: payoutJob,
+    recurrences: (ctx) => advanceRecurrences(ctx),
   },
   invoices: {
     reconcile: reconcileInvoice,
     enqueueWebhook: enqueueInvoiceWebhook,
     payerChoices,
     choose: chooseCurrency,
+    create: createInvoice,
   },
   wallets: {
     testWebhookFields: walletTestWebhookFields,

@@ -63,6 +63,8 @@ export interface Config {
   payoutStuckTimeoutMs: number;
   /** One webhook attempt's time limit; a claimed batch's lease is derived from it. */
   webhookTimeoutMs: number;
+  /** How long a recurrence's renewal may stay unpaid after it is due before the recurrence becomes `inactive`. */
+  recurrenceGraceMs: number;
   /** Webhook attempts in flight at once, per worker, to one callback target (scheme, host, port). */
   webhookTargetLimit: number;
   /**
@@ -122,6 +124,7 @@ type FileConfig = Partial<{
   db_start_wait_ms: number;
   payout_stuck_timeout_seconds: number;
   webhook_timeout_ms: number;
+  recurrence_grace_hours: number;
   webhook_target_limit: number;
   chain_poll_timeout_ms: number;
   payout_lease_ms: number;
@@ -364,6 +367,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbStartWaitMs: Number(env.SATCHEL_DB_START_WAIT_MS ?? fc.db_start_wait_ms ?? 60_000),
     payoutStuckTimeoutMs: 1000 * Number(env.SATCHEL_PAYOUT_STUCK_TIMEOUT_SECONDS ?? fc.payout_stuck_timeout_seconds ?? 3600),
     webhookTimeoutMs: Number(env.SATCHEL_WEBHOOK_TIMEOUT_MS ?? fc.webhook_timeout_ms ?? 10_000),
+    recurrenceGraceMs: 3_600_000 * count('SATCHEL_RECURRENCE_GRACE_HOURS', env.SATCHEL_RECURRENCE_GRACE_HOURS ?? fc.recurrence_grace_hours, 72, 0),
     webhookTargetLimit: Math.max(1, Number(env.SATCHEL_WEBHOOK_TARGET_LIMIT ?? fc.webhook_target_limit ?? 8)),
     chainPollTimeoutMs: Number(env.SATCHEL_CHAIN_POLL_TIMEOUT_MS ?? fc.chain_poll_timeout_ms ?? 30_000),
     payoutLeaseMs: Number(env.SATCHEL_PAYOUT_LEASE_MS ?? fc.payout_lease_ms ?? 60_000),

@@ -6,12 +6,14 @@ import type { Config } from './config.ts';
 import type { Storage } from './db/dialect.ts';
 import type { DB, InvoicesTable, PayoutsTable } from './db/schema.ts';
 import type { Registry } from './registry/index.ts';
-import type { MerchantCache } from './merchants/store.ts';
+import type { Merchant, MerchantCache } from './merchants/store.ts';
 import type { Chains } from './chain/networks.ts';
 import type { UnmatchedTransfer } from './chain/contract.ts';
 import type { Quote, SourceStat } from './rates/service.ts';
 import type { PaymentWebhook } from './contracts/merchant-api/webhooks.ts';
 import type { Mailer } from './mail/index.ts';
+import type { CreateInvoiceParams } from './contracts/merchant-api/invoices.ts';
+import type { Invoice } from './contracts/merchant-api/objects.ts';
 
 export interface Rates {
   /** Price of one `base` in `quote`, the source that priced it and the quotes it was made from. */
@@ -66,6 +68,8 @@ export interface FeatureJobs {
   expiry: Job;
   /** Send the payouts (and refunds) that are due. */
   payouts: Job;
+  /** Move recurring payments: a paid period, a renewal due, a grace period over. */
+  recurrences: Job;
 }
 
 /** A currency and network the payer of an invoice may still choose. */
@@ -86,6 +90,9 @@ export interface InvoiceActions {
   payerChoices(ctx: Ctx, uuid: string): Promise<PayerChoice[]>;
   /** The payer's choice of currency and network, as the payment page makes it. */
   choose(ctx: Ctx, uuid: string, currency: string, network: string): Promise<InvoicesTable>;
+  /** Creates an invoice as POST /v1/payment does (or returns the one with its order_id); `link`
+   * makes it the invoice of one period of a recurrence (at most one per period). */
+  create(ctx: Ctx, merchant: Merchant, params: CreateInvoiceParams, link: { recurrenceId: string; period: number } | null): Promise<{ invoice: Invoice; created: boolean }>;
 }
 
 /** What the static wallets do for the other features (the test webhooks). */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createMerchant, listMerchants, setMerchantBlocked } from '../merchants/store.ts';
 import { ProfileError, updateProfile, type MerchantProfile } from '../merchants/profile.ts';
 import { readFileSync, statSync } from 'node:fs';
-import { NotFoundError } from '../errors.ts';
+import { BusinessError, NotFoundError } from '../errors.ts';
 import { isUuid } from '../contracts/rules.ts';
 import { createContext, families } from '../compose.ts';
 import {
@@ -22,6 +22,7 @@ import {
 import { webhooksList } from './webhooks.ts';
 import { listStuckPayouts } from '../outgoing/stuck.ts';
 import { simulateDeposit } from '../simulator/deposit.ts';
+import { simulateRenew } from '../recurrences/simulate.ts';
 import { simulateConfirmOutgoing, simulateFailOutgoing } from '../simulator/payouts.ts';
 import { USER_USAGE, userCli } from './users.ts';
 import { API_USAGE, invoiceCli, signCli } from './api.ts';
@@ -54,6 +55,7 @@ ${LEDGER_USAGE}
   simulate confirm --invoice <uuid>      confirm the invoice's unconfirmed transfers
   simulate drop --invoice <uuid>         drop (revert) the invoice's unconfirmed transfers
   simulate expire --invoice <uuid>       move the invoice to its expiry now
+  simulate renew --recurrence <uuid>     start an active recurrence's next period now (its renewal invoice)
   simulate deposit --merchant <uuid> --currency <code> --amount <decimal>   top up a personal wallet
   simulate payout-confirm --payout <uuid>   confirm a payout's (or refund's) transaction
   simulate payout-fail --payout <uuid>      make a payout's transaction fail on chain
@@ -210,6 +212,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
         currency: { type: 'string' },
         merchant: { type: 'string' },
         payout: { type: 'string' },
+        recurrence: { type: 'string' },
         unconfirmed: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
@@ -238,6 +241,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
       } else if (action === 'confirm' && values.invoice) result = await simulateConfirm(ctx, { invoice: values.invoice });
       else if (action === 'drop' && values.invoice) result = await simulateDrop(ctx, { invoice: values.invoice });
       else if (action === 'expire' && values.invoice) result = await simulateExpire(ctx, { invoice: values.invoice });
+      else if (action === 'renew' && values.recurrence) result = await simulateRenew(ctx, values.recurrence);
       else if (action === 'deposit' && values.merchant && values.currency && values.amount) {
         result = await simulateDeposit(ctx, { merchant: values.merchant, currency: values.currency, amount: values.amount });
       } else if (action === 'payout-confirm' && values.payout) result = await simulateConfirmOutgoing(ctx, values.payout);
@@ -253,6 +257,8 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
         return fail(out, `The payer has not chosen a currency yet: pass --currency and --network, one of\n${e.choices.map((c) => `  --currency ${c.currency} --network ${c.network}   (${c.label})`).join('\n')}`);
       }
       if (e instanceof SimulatorError) return fail(out, e.message);
+      // A recurrence that is not there or cannot be renewed (src/recurrences/simulate.ts).
+      if (action === 'renew' && (e instanceof BusinessError || e instanceof NotFoundError)) return fail(out, e.message);
       throw e;
     } finally {
       await ctx.chains.close();

@@ -11,7 +11,6 @@ import { custodyApi, type ReceivingChange, type ReceivingNetwork } from '../cont
 import { useStore } from './store.ts';
 import { time } from './format.ts';
 import { Card, Field, Loading, Problem, useLoad } from './ui.tsx';
-import { t } from './i18n/index.ts';
 
 /** A Bitcoin-family network takes a key or a descriptor: which one the pasted text is. */
 function inputFor(n: ReceivingNetwork, text: string, viewKey: string): { xpub?: string; descriptor?: string; address?: string; view_key?: string } {

@@ -32,7 +32,7 @@ function decodeCursor(s: string): Cursor | null {
 }
 
 type Keyed = { created_at: number; id: string };
-type Table = 'invoices' | 'payouts';
+type Table = 'invoices' | 'payouts' | 'recurrences';
 
 /** One page of `base`'s rows, newest first, within the dates and after the cursor of `params`. */
 export async function historyPage<T extends Table, R extends Keyed>(

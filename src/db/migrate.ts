@@ -26,6 +26,7 @@ import * as m023 from './migrations/023_unmatched_payments.ts';
 import * as m024 from './migrations/024_payment_comment.ts';
 import * as m025 from './migrations/025_account_scans.ts';
 import * as m026 from './migrations/026_dashboard_language.ts';
+import * as m027 from './migrations/027_recurrences.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '024_payment_comment': m024,
   '025_account_scans': m025,
   '026_dashboard_language': m026,
+  '027_recurrences': m027,
 };
 
 class StaticProvider implements MigrationProvider {

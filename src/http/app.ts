@@ -14,6 +14,7 @@ import { signedApi } from './signed-api.ts';
 import { limitConnections, requestDeadlineOptions } from './connections.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 import { invoiceRoutes } from './routes/invoices.ts';
+import { recurrenceRoutes } from './routes/recurrences.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { walletRoutes } from './routes/wallets.ts';
 import { transferRoutes } from './routes/transfers.ts';
@@ -216,7 +217,7 @@ export async function buildApp(ctx: Ctx, opts: AppOptions = {}): Promise<Fastify
   );
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 
-  await app.register(signedApi, { ctx, groups: [invoiceRoutes, webhookRoutes, walletRoutes, payoutRoutes, transferRoutes, accountRoutes] });
+  await app.register(signedApi, { ctx, groups: [invoiceRoutes, webhookRoutes, walletRoutes, payoutRoutes, transferRoutes, accountRoutes, recurrenceRoutes] });
   // The simulator only exists in test mode: it makes money out of nothing.
   if (ctx.chains.simulator) {
     await simulatorRoutes(app, ctx);

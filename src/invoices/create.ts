@@ -32,7 +32,13 @@ export interface CreateResult {
   created: boolean;
 }
 
-export async function createInvoice(ctx: Ctx, merchant: Merchant, params: CreateInvoiceParams): Promise<CreateResult> {
+/** The recurrence period an invoice pays (src/recurrences/): at most one invoice per period. */
+export interface RecurrenceLink {
+  recurrenceId: string;
+  period: number;
+}
+
+export async function createInvoice(ctx: Ctx, merchant: Merchant, params: CreateInvoiceParams, link: RecurrenceLink | null = null): Promise<CreateResult> {
   const { registry } = ctx;
   const orderId = params.order_id;
 
@@ -136,6 +142,8 @@ export async function createInvoice(ctx: Ctx, merchant: Merchant, params: Create
     version: 1,
     credited: '0',
     resend_count: 0,
+    recurrence_id: link?.recurrenceId ?? null,
+    recurrence_period: link?.period ?? null,
   };
 
   if (fixed) {

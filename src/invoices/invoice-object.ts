@@ -23,7 +23,7 @@ export const PRESENTED_COLUMNS = [
   'id', 'order_id', 'amount', 'payment_amount', 'payment_amount_usd', 'payer_amount', 'exchange_rate',
   'discount_percent', 'discount', 'payer_currency', 'currency', 'comments', 'merchant_amount', 'network',
   'address', 'payment_comment', 'from_address', 'txid', 'status', 'expired_at', 'is_final', 'additional_data', 'created_at',
-  'updated_at', 'commission',
+  'updated_at', 'commission', 'recurrence_id',
 ] as const satisfies ReadonlyArray<keyof InvoiceRow>;
 
 export type PresentedInvoice = Pick<InvoiceRow, (typeof PRESENTED_COLUMNS)[number]>;
@@ -64,5 +64,8 @@ export function presentInvoice(row: PresentedInvoice, opts: PresentOptions): Inv
     created_at: isoMsk(Number(row.created_at)),
     updated_at: isoMsk(Number(row.updated_at)),
     ...(opts.creation ? { commission: money(row.commission ?? '0'), address_qr_code: opts.creation.qr } : {}),
+    // Not in the spec's list: appended after it, so that clients reading the spec's fields by
+    // position (or pinning the list) meet them where they were. Null for an invoice of no recurrence.
+    recurrence_uuid: row.recurrence_id ?? null,
   };
 }

@@ -1,11 +1,12 @@
-// A merchant's order_id names one invoice or one static wallet, never both (the spec). The claim is
+// A merchant's order_id names one invoice, one static wallet or one recurrence, never two of them
+// (the spec). The claim is
 // a row under a primary key, taken in the creating transaction: on PostgreSQL a concurrent claim
 // of the same order_id waits for this transaction and then sees its row, so only one kind wins.
 import { statement } from '../db/statement.ts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
-export type OrderIdOwner = 'invoice' | 'wallet';
+export type OrderIdOwner = 'invoice' | 'wallet' | 'recurrence';
 
 // One statement: the insert, or on a conflict a no-op update that returns the row already there
 // (and on PostgreSQL waits for a concurrent claimer's transaction, as a plain insert would).

@@ -7,8 +7,9 @@ import type { DB, WebhooksTable } from '../db/schema.ts';
 import { statement } from '../db/statement.ts';
 
 /** `custody`: a merchant's receiving material changed (src/custody/change.ts); `unmatched`: a payment
- * to its receiving account named no invoice (src/unmatched/record.ts). */
-export type WebhookKind = 'payment' | 'wallet' | 'payout' | 'custody' | 'unmatched';
+ * to its receiving account named no invoice (src/unmatched/record.ts); `recurrence`: a recurring
+ * payment's status changed (src/recurrences/). */
+export type WebhookKind = 'payment' | 'wallet' | 'payout' | 'custody' | 'unmatched' | 'recurrence';
 
 export interface NewWebhook {
   merchantId: string;

@@ -41,7 +41,7 @@ export type WebhookInvoice = Pick<
   | 'id' | 'order_id' | 'amount' | 'payment_amount' | 'payment_amount_usd' | 'merchant_amount' | 'commission'
   | 'credited' | 'is_final' | 'status' | 'from_address' | 'network' | 'currency' | 'payer_currency'
   | 'payer_amount' | 'exchange_rate' | 'additional_data' | 'txid'
->;
+> & { recurrence_id?: string | null };
 
 /** Payment and static-wallet top-up fields, in the spec's order, without `sign`. */
 export function paymentWebhookFields(inv: WebhookInvoice, type: 'payment' | 'wallet', extra: PaymentWebhookExtra = {}): PaymentWebhook {
@@ -66,6 +66,8 @@ export function paymentWebhookFields(inv: WebhookInvoice, type: 'payment' | 'wal
     additional_data: inv.additional_data,
     txid: inv.txid,
     ...(extra.convert ? { convert: extra.convert } : {}),
+    // Appended after the spec's fields, on invoice webhooks only (a top-up belongs to no recurrence).
+    ...(type === 'payment' ? { recurrence_uuid: inv.recurrence_id ?? null } : {}),
   });
 }
 

@@ -48,6 +48,8 @@ export function createWorkers(ctx: Ctx, log: WorkerLog = console): Workers {
         .finally(() => (refilling = null));
     }],
     ['payouts', ctx.features.jobs.payouts],
+    // Recurring payments: paid periods, renewals due, grace periods over (src/recurrences/).
+    ['recurrences', ctx.features.jobs.recurrences],
   ];
   const jobLoops = jobs.map(
     ([name, job]) => new Loop(name, (signal) => job(ctx, signal), { shutdown: shutdown.signal, onError: (err) => log.error({ err, job: name }, 'worker job failed') }),

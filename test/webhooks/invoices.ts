@@ -54,6 +54,8 @@ export function invoiceRow(merchantId: string, o: Partial<InvoiceRow> = {}): Inv
     version: 1,
     credited: '14.7',
     resend_count: 0,
+    recurrence_id: null,
+    recurrence_period: null,
     ...o,
   };
 }

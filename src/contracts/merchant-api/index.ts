@@ -6,6 +6,7 @@ import { blockedWalletRefundOp, blockWalletOp, createWalletOp, walletQrOp } from
 import { calcPayoutOp, calculatePayoutOp, createPayoutOp, payoutInfoOp, payoutListOp, payoutServicesOp } from './payouts.ts';
 import { transferToBusinessOp, transferToPersonalOp } from './transfers.ts';
 import { balanceOp, paymentServicesOp } from './account.ts';
+import { cancelRecurrenceOp, createRecurrenceOp, recurrenceInfoOp, recurrenceListOp } from './recurrences.ts';
 
 /** Each operation with its types erased, for what treats them all alike (routes, OpenAPI). */
 export const MERCHANT_OPERATIONS = [
@@ -15,4 +16,5 @@ export const MERCHANT_OPERATIONS = [
   createPayoutOp, calcPayoutOp, calculatePayoutOp, payoutInfoOp, payoutListOp, payoutServicesOp,
   transferToBusinessOp, transferToPersonalOp,
   balanceOp, paymentServicesOp,
+  createRecurrenceOp, recurrenceInfoOp, recurrenceListOp, cancelRecurrenceOp,
 ] as readonly unknown[] as ReadonlyArray<Operation<unknown, unknown>>;

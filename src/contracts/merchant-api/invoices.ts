@@ -116,6 +116,7 @@ const EXAMPLE_INVOICE: Invoice = {
   additional_data: null,
   created_at: '2026-01-01T03:00:00+03:00',
   updated_at: '2026-01-01T03:00:00+03:00',
+  recurrence_uuid: null,
 };
 
 export const createInvoiceOp = operation<CreateInvoiceParams, Invoice, CreateInvoiceBody>({

@@ -48,6 +48,9 @@ export const Invoice = z.object({
   commission: amount.optional(),
   address_qr_code: z.string().nullable().optional(),
   convert: InvoiceConvert.optional(),
+  /** The recurrence (src/recurrences/) whose period this invoice pays; null for any other invoice.
+   * After the spec's fields: an addition, not a reordering. */
+  recurrence_uuid: uuid.nullable(),
 });
 export type Invoice = z.infer<typeof Invoice>;
 

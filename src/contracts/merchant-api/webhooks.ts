@@ -148,6 +148,8 @@ export interface PaymentWebhook {
   additional_data: string | null;
   convert?: Record<string, unknown>;
   txid: string | null;
+  /** An invoice's (`payment`) only: the recurrence whose period it pays, or null. */
+  recurrence_uuid?: string | null;
 }
 
 /** The statuses after which an invoice (or a static wallet top-up) changes no more: its webhook's
@@ -187,7 +189,7 @@ function fieldOrder<T>() {
 export const PAYMENT_WEBHOOK_ORDER = fieldOrder<PaymentWebhook>()([
   'type', 'uuid', 'order_id', 'amount', 'payment_amount', 'payment_amount_usd', 'merchant_amount', 'commission',
   'is_final', 'status', 'from', 'wallet_address_uuid', 'network', 'currency', 'payer_currency', 'payer_amount',
-  'payer_amount_exchange_rate', 'additional_data', 'convert', 'txid',
+  'payer_amount_exchange_rate', 'additional_data', 'convert', 'txid', 'recurrence_uuid',
 ]);
 
 /** PayoutWebhook's fields in the order they are sent. */

@@ -53,6 +53,10 @@ export interface InvoicesTable {
   version: number;
   credited: string;
   resend_count: number;
+  /** The recurrence whose period this invoice pays (migration 027), or null. */
+  recurrence_id: string | null;
+  /** Which period of it (0: the first). */
+  recurrence_period: number | null;
 }
 
 /** Static wallets (migration 003): a standing deposit address per merchant order_id. */

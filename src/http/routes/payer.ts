@@ -7,6 +7,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import type { Ctx } from '../../context.ts';
 import { chooseCurrency, payerAnswer, payerView, pollTag } from '../../invoices/payer.ts';
 import { walletView } from '../../wallets/payer.ts';
+import { subscribe } from '../../recurrences/lifecycle.ts';
+import { presentRecurrence } from '../../recurrences/recurrence-object.ts';
 import { jsonBody } from '../json-body.ts';
 
 function etagOf(result: Record<string, unknown>): string {
@@ -78,6 +80,16 @@ async function payerApi(app: FastifyInstance, { ctx, expose }: { ctx: Ctx; expos
     if (body === null) return reply.code(400).send({ state: 1, message: 'Malformed JSON' });
     const inv = await chooseCurrency(ctx, req.params.uuid, body.currency, body.network);
     return reply.send({ state: 0, result: await payerView(ctx, inv) });
+  });
+
+  // The payer subscribes to a recurrence (docs/recurring.md): the currency and network every period
+  // is paid in, and the first period's invoice to pay (its payer view, as /choose answers).
+  app.post<{ Params: { uuid: string } }>('/recurrence/:uuid/subscribe', async (req, reply) => {
+    const body = jsonBody(req);
+    if (body === null) return reply.code(400).send({ state: 1, message: 'Malformed JSON' });
+    const { recurrence, invoice } = await subscribe(ctx, req.params.uuid, body.currency, body.network);
+    const { url_callback: _hidden, additional_data: _private, ...shown } = presentRecurrence(ctx, recurrence);
+    return reply.send({ state: 0, result: { recurrence: shown, invoice: (await payerAnswer(ctx, invoice)).result } });
   });
 
   app.get<{ Params: { uuid: string } }>('/wallet/:uuid', async (req, reply) => {

@@ -12,6 +12,7 @@ import {
   simulatePayAddress,
 } from '../../simulator/payments.ts';
 import { walletAddress } from '../../wallets/payer.ts';
+import { simulateRenew } from '../../recurrences/simulate.ts';
 
 /** A simulator parameter's text, or undefined when it is not a non-empty string. */
 export function str(v: unknown): string | undefined {
@@ -70,4 +71,9 @@ export async function simulatorRoutes(app: FastifyInstance, ctx: Ctx): Promise<v
   route('/simulator/confirm', async (i) => simulateConfirm(ctx, { invoice: str(i.invoice) ?? '' }));
   route('/simulator/drop', async (i) => simulateDrop(ctx, { invoice: str(i.invoice) ?? '' }));
   route('/simulator/expire', async (i) => simulateExpire(ctx, { invoice: str(i.invoice) ?? '' }));
+  route('/simulator/recurrence/renew', async (i) => {
+    const recurrence = str(i.recurrence);
+    if (recurrence === undefined) throw new SimulatorError('Pass recurrence: the uuid of an active recurrence');
+    return simulateRenew(ctx, recurrence);
+  });
 }

@@ -1,0 +1,37 @@
+// Recurring payments (migration 027, src/recurrences/). Times are epoch milliseconds.
+
+export interface RecurrencesTable {
+  id: string;
+  merchant_id: string;
+  order_id: string | null;
+  name: string;
+  /** Decimal text in `currency`. */
+  amount: string;
+  currency: string;
+  to_currency: string | null;
+  payer_currency: string | null;
+  network: string | null;
+  payer_amount: string | null;
+  payer_amount_usd: string | null;
+  url_callback: string | null;
+  discount_days: number | null;
+  discount_amount: string | null;
+  end_of_discount: number | null;
+  /** weekly | monthly | three_month */
+  period: string;
+  /** wait_accept | active | wait_payment | inactive | cancel_by_merchant | cancel_by_user */
+  status: string;
+  additional_data: string | null;
+  /** The period of the latest invoice made (0: the first one). */
+  period_index: number;
+  invoice_id: string | null;
+  /** Period `anchor_period` starts at `anchor_at`; each later one a period further. */
+  anchor_at: number | null;
+  anchor_period: number;
+  next_due_at: number | null;
+  grace_until: number | null;
+  last_pay_off: number | null;
+  created_at: number;
+  updated_at: number;
+  version: number;
+}
