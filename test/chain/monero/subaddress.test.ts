@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMoneroAddress, type MoneroNetwork } from '../../../src/chain/monero/address.ts';
 import { checkViewKey, MoneroKeyError } from '../../../src/chain/monero/keys.ts';
 import { moneroSubaddress } from '../../../src/chain/monero/subaddress.ts';
+import { moneroWatchOnly } from '../../../src/chain/monero/custody.ts';
+import { configuredMoneroNetwork } from '../../../src/chain/monero/index.ts';
+import { Registry } from '../../../src/registry/index.ts';
 import { freePort } from '../../helpers/receiver.ts';
 
 interface WalletRpc {
@@ -122,7 +125,7 @@ async function makeWallets(network: MoneroNetwork): Promise<Made> {
 
 beforeAll(async () => {
   for (const n of await Promise.all(NETWORKS.map(makeWallets))) made.set(n.network, n);
-}, 420_000);
+}, 900_000);
 
 afterAll(async () => {
   for (const c of procs) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -135,6 +138,16 @@ describe.each(NETWORKS)('Monero subaddresses on %s, against monero-wallet-rpc', 
     expect(m.subaddresses.length).toBe(16);
     for (const [major, minor, address] of m.subaddresses) expect(moneroSubaddress(m.address, m.viewKey, major, minor)).toBe(address);
     expect(moneroSubaddress(m.address, m.viewKey, 0, 0)).toBe(m.address);
+  });
+
+  it('gives deposit i of the merchant\'s material as the wallet\'s subaddress (0, i + 1)', () => {
+    const m = made.get(network)!;
+    const xmr = configuredMoneroNetwork(Registry.load().network('XMR')!, { driver: 'monero', network });
+    const parsed = moneroWatchOnly.parse(xmr, { address: m.address, viewKey: m.viewKey });
+    const custodyId = '00000000-0000-4000-8000-000000000001';
+    for (const [major, minor, address] of m.subaddresses) {
+      if (major === 0) expect(moneroWatchOnly.deposit(xmr, parsed.material, custodyId, minor - 1)).toEqual({ address, path: `watch:${custodyId}/0/${minor}` });
+    }
   });
 
   it('parses the wallet\'s addresses as the network and kind they are', () => {
