@@ -28,7 +28,7 @@ describe.each(await backends())('POST /v1/payment on $name', (backend) => {
       'uuid', 'order_id', 'amount', 'payment_amount', 'payment_amount_usd', 'payer_amount', 'payer_amount_exchange_rate',
       'discount_percent', 'discount', 'payer_currency', 'currency', 'comments', 'merchant_amount', 'network', 'address',
       'payment_comment', 'from', 'txid', 'payment_status', 'status', 'url', 'expired_at', 'is_final', 'additional_data', 'created_at',
-      'updated_at', 'commission', 'address_qr_code',
+      'updated_at', 'commission', 'address_qr_code', 'recurrence_uuid',
     ]);
     expect(inv).toMatchObject({
       order_id: 'full-1',

@@ -10,7 +10,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const PAYMENT_KEYS = [
   'type', 'uuid', 'order_id', 'amount', 'payment_amount', 'payment_amount_usd', 'merchant_amount', 'commission',
   'is_final', 'status', 'from', 'wallet_address_uuid', 'network', 'currency', 'payer_currency', 'payer_amount',
-  'payer_amount_exchange_rate', 'additional_data', 'txid', 'sign',
+  'payer_amount_exchange_rate', 'additional_data', 'txid', 'recurrence_uuid', 'sign',
 ];
 const PAYOUT_KEYS = ['type', 'uuid', 'order_id', 'amount', 'merchant_amount', 'commission', 'is_final', 'status', 'txid', 'currency', 'network', 'payer_currency', 'payer_amount', 'sign'];
 
