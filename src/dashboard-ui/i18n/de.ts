@@ -65,10 +65,6 @@ const de: Messages = {
   f_any: 'Alle',
   f_apply: 'Anwenden',
   f_clear: 'Zurücksetzen',
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['Wartet auf Zahlung', 'Die Rechnung ist offen; noch ist nichts eingegangen.'],

@@ -69,10 +69,6 @@ export const en = {
   f_apply: 'Apply',
   f_clear: 'Clear',
 
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['Waiting for payment', 'The invoice is open; nothing has arrived yet.'],

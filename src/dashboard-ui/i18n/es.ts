@@ -65,10 +65,6 @@ const es: Messages = {
   f_any: 'Cualquiera',
   f_apply: 'Aplicar',
   f_clear: 'Limpiar',
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['Esperando el pago', 'La factura está abierta; aún no ha llegado nada.'],

@@ -65,10 +65,6 @@ const fr: Messages = {
   f_any: 'Tous',
   f_apply: 'Appliquer',
   f_clear: 'Effacer',
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['En attente de paiement', 'La facture est ouverte ; rien n’est encore arrivé.'],

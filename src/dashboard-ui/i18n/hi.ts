@@ -65,10 +65,6 @@ const hi: Messages = {
   f_any: 'कोई भी',
   f_apply: 'लागू करें',
   f_clear: 'साफ़ करें',
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['भुगतान की प्रतीक्षा', 'इनवॉइस खुला है; अभी कुछ नहीं आया।'],

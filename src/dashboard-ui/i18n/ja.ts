@@ -65,10 +65,6 @@ const ja: Messages = {
   f_any: 'すべて',
   f_apply: '適用',
   f_clear: 'クリア',
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['支払い待ち', '請求書は未払いで、まだ何も届いていません。'],

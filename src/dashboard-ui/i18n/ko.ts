@@ -65,10 +65,6 @@ const ko: Messages = {
   f_any: '전체',
   f_apply: '적용',
   f_clear: '지우기',
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['결제 대기', '인보이스가 열려 있고 아직 아무것도 도착하지 않았습니다.'],

@@ -65,10 +65,6 @@ const nl: Messages = {
   f_any: 'Alle',
   f_apply: 'Toepassen',
   f_clear: 'Wissen',
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['Wacht op betaling', 'De factuur staat open; er is nog niets binnen.'],

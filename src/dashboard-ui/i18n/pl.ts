@@ -65,10 +65,6 @@ const pl: Messages = {
   f_any: 'Dowolny',
   f_apply: 'Zastosuj',
   f_clear: 'Wyczyść',
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['Czeka na płatność', 'Faktura jest otwarta; nic jeszcze nie wpłynęło.'],

@@ -65,10 +65,6 @@ const ru: Messages = {
   f_any: 'Любой',
   f_apply: 'Применить',
   f_clear: 'Сбросить',
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['Ожидает оплаты', 'Счёт открыт; пока ничего не поступило.'],

@@ -65,10 +65,6 @@ const th: Messages = {
   f_any: 'ทั้งหมด',
   f_apply: 'ใช้',
   f_clear: 'ล้าง',
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['รอชำระเงิน', 'ใบแจ้งหนี้เปิดอยู่ ยังไม่มีเงินเข้า'],

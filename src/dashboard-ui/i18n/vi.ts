@@ -65,10 +65,6 @@ const vi: Messages = {
   f_any: 'Tất cả',
   f_apply: 'Áp dụng',
   f_clear: 'Xóa lọc',
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['Chờ thanh toán', 'Hóa đơn đang mở; chưa nhận được gì.'],

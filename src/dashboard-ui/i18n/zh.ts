@@ -65,10 +65,6 @@ const zh: Messages = {
   f_any: '全部',
   f_apply: '应用',
   f_clear: '清除',
-  invite_by_email: 'Invite by email',
-  invite_email_sent: 'Invitation sent to {email}.',
-  invite_email_failed: 'The email could not be sent ({reason}). Share the invite link below instead.',
-  invite_email_off: 'Email is not set up on this server, so invitations are links you share yourself.',
   labels: {
     invoice: {
       process: ['等待付款', '账单已开启，尚未收到款项。'],
