@@ -3,6 +3,9 @@
 // server that is down is reported, not thrown, and an unconfigured gateway sends nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createMailer, noMail } from '../../src/mail/index.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.ts';
@@ -72,6 +75,18 @@ describe('SMTP settings', () => {
   it('are read from the environment and from the config file keys, and are off by default', () => {
     expect(loadConfig(base).smtp).toBeUndefined();
     expect(loadConfig({ ...base, SATCHEL_SMTP_URL: 'smtps://u:p@mail.example.com', SATCHEL_SMTP_FROM: 'Pay <pay@example.com>' }).smtp).toEqual({ url: 'smtps://u:p@mail.example.com', from: 'Pay <pay@example.com>' });
+  });
+
+  it('are read from the config file keys smtp_url and smtp_from; the variables win over the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'satchel-smtp-'));
+    try {
+      const file = join(dir, 'satchel.config.json');
+      writeFileSync(file, JSON.stringify({ smtp_url: 'smtp://relay.example.com:2525', smtp_from: 'pay@example.com' }));
+      expect(loadConfig({ SATCHEL_CONFIG: file }).smtp).toEqual({ url: 'smtp://relay.example.com:2525', from: 'pay@example.com' });
+      expect(loadConfig({ SATCHEL_CONFIG: file, SATCHEL_SMTP_FROM: 'Other <other@example.com>' }).smtp).toEqual({ url: 'smtp://relay.example.com:2525', from: 'Other <other@example.com>' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuse, naming the setting, a scheme other than smtp(s), a missing or broken from address, a from without a URL', () => {
