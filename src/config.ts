@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { generateMnemonic, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { Decimal } from './money/decimal.ts';
-import { smtpSettingsProblem, type SmtpSettings } from './mail/rules.ts';
+import { readSmtpSettings, type SmtpSettings } from './mail/rules.ts';
 
 export interface NetworkConfig {
   driver?: string;
@@ -296,16 +296,9 @@ function ratesConfig(env: NodeJS.ProcessEnv, fc: FileConfig, simulator: boolean)
 
 /** The SMTP settings, or undefined without `smtp_url`; an unusable one is refused at start. */
 function smtpConfig(env: NodeJS.ProcessEnv, fc: FileConfig): SmtpSettings | undefined {
-  const url = env.SATCHEL_SMTP_URL || fc.smtp_url || undefined;
-  const from = env.SATCHEL_SMTP_FROM || fc.smtp_from || undefined;
-  if (url === undefined) {
-    if (from !== undefined) throw new ConfigError('smtp_from (SATCHEL_SMTP_FROM) is set without smtp_url (SATCHEL_SMTP_URL): set both, or neither');
-    return undefined;
-  }
-  if (typeof url !== 'string' || (from !== undefined && typeof from !== 'string')) throw new ConfigError('smtp_url and smtp_from must be texts');
-  const problem = smtpSettingsProblem(url, from);
-  if (problem) throw new ConfigError(`${problem} (SATCHEL_SMTP_URL, SATCHEL_SMTP_FROM; config file: smtp_url, smtp_from)`);
-  return { url, from: from!.trim() };
+  const read = readSmtpSettings(env.SATCHEL_SMTP_URL || fc.smtp_url, env.SATCHEL_SMTP_FROM || fc.smtp_from);
+  if (read && 'problem' in read) throw new ConfigError(read.problem);
+  return read;
 }
 
 function trustProxy(v: boolean | number | string | undefined): boolean | number | string {

@@ -50,6 +50,22 @@ export function smtpSettingsProblem(url: string, from: string | undefined): stri
   return null;
 }
 
+/**
+ * The SMTP settings from the two raw values (environment first, then config file): undefined when
+ * neither is set, the settings when both are usable, or the problem in words naming the settings.
+ */
+export function readSmtpSettings(rawUrl: unknown, rawFrom: unknown): SmtpSettings | undefined | { problem: string } {
+  const url = rawUrl || undefined;
+  const from = rawFrom || undefined;
+  if (url === undefined) {
+    return from === undefined ? undefined : { problem: 'smtp_from (SATCHEL_SMTP_FROM) is set without smtp_url (SATCHEL_SMTP_URL): set both, or neither' };
+  }
+  if (typeof url !== 'string' || (from !== undefined && typeof from !== 'string')) return { problem: 'smtp_url and smtp_from must be texts' };
+  const problem = smtpSettingsProblem(url, from);
+  if (problem) return { problem: `${problem} (SATCHEL_SMTP_URL, SATCHEL_SMTP_FROM; config file: smtp_url, smtp_from)` };
+  return { url, from: from!.trim() };
+}
+
 /** Why a message cannot be sent as given, or null. */
 export function messageProblem(m: MailMessage): string | null {
   const to = addressProblem(m.to);
