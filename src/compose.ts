@@ -23,6 +23,7 @@ import { bitcoinFamily } from './chain/bitcoin/index.ts';
 import { tronFamily } from './chain/tron/index.ts';
 import { tonFamily } from './chain/ton/index.ts';
 import { solanaFamily } from './chain/solana/index.ts';
+import { moneroFamily } from './chain/monero/index.ts';
 import { enqueueInvoiceWebhook, expireDue, reconcileInvoice } from './invoices/lifecycle.ts';
 import { chooseCurrency, payerChoices } from './invoices/payer.ts';
 import { onWalletTransfer } from './wallets/topups.ts';
@@ -41,6 +42,7 @@ export const families = new Families([
   tronFamily,
   tonFamily,
   solanaFamily,
+  moneroFamily,
 ]);
 
 /** Every family's drivers, by the name a network's `driver` setting gives. */

@@ -21,8 +21,11 @@ export interface CustodyInput {
   xpub?: string;
   /** An output descriptor. */
   descriptor?: string;
-  /** A cold address the funds must end up at. */
+  /** A cold address the funds must end up at; or, with `viewKey`, a wallet's primary address. */
   address?: string;
+  /** A wallet's private view key, beside its primary address `address` (a chain whose wallets
+   * have one: it sees payments and cannot spend). Refused and never echoed when it is a spending key. */
+  viewKey?: string;
 }
 
 /** A merchant's receiving material as stored: public, and enough to derive every deposit address. */
@@ -55,6 +58,13 @@ export interface WatchOnlyCustody {
    * the path recorded with it (./watch-paths.ts). Pure and cheap: no node is asked.
    */
   deposit(network: NetworkDef, material: string, custodyId: string, index: number): { address: string; path: string };
+  /**
+   * The parsed material as it is stored, completed with what only the network's node knows (the
+   * height a scan of it starts at, say); `current` is the merchant's current material of the
+   * network, so that the same key set again can keep it as it is. Must not fail for an unreachable
+   * node: it stores what it can and says in the material what is still to be learnt.
+   */
+  settle?(network: NetworkDef, settings: NetworkConfig | undefined, parsed: ParsedCustody, current: string | null): Promise<ParsedCustody>;
   /** A warning about valid input the merchant should look at again (a cold address that is a
    * contract, say), when the family can tell; asks the network's node, so it may fail: callers ignore failures. */
   warn?(network: NetworkDef, settings: NetworkConfig | undefined, parsed: ParsedCustody): Promise<string | null>;

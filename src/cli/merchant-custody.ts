@@ -14,8 +14,9 @@ import { CustodyError } from '../custody/store.ts';
 import type { CustodyInput } from '../chain/family.ts';
 import { CliInputError, merchantArg, type Out } from './api.ts';
 
-export const MERCHANT_CUSTODY_USAGE = `  merchant custody set [--merchant <uuid>] --network N (--xpub X | --descriptor D | --address A) [--yes]
-                                         what the merchant receives into on a watch-only network (--yes: replace what is set)
+export const MERCHANT_CUSTODY_USAGE = `  merchant custody set [--merchant <uuid>] --network N (--xpub X | --descriptor D | --address A [--view-key K]) [--yes]
+                                         what the merchant receives into on a watch-only network (--yes: replace what is set;
+                                         --view-key: the wallet's private view key beside its primary address, where the network takes one, e.g. XMR)
   merchant custody show [--merchant <uuid>]  each network's custody, the merchant's material, who set it, addresses derived`;
 
 /** A readable UTC time for the operator's terminal. */
@@ -28,7 +29,7 @@ export async function merchantCustodyCli(action: string | undefined, args: strin
     out.error(`Usage:\n${MERCHANT_CUSTODY_USAGE}`);
     return 2;
   }
-  let values: { merchant?: string; network?: string; xpub?: string; descriptor?: string; address?: string; yes?: boolean };
+  let values: { merchant?: string; network?: string; xpub?: string; descriptor?: string; address?: string; 'view-key'?: string; yes?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -39,6 +40,7 @@ export async function merchantCustodyCli(action: string | undefined, args: strin
         xpub: { type: 'string' },
         descriptor: { type: 'string' },
         address: { type: 'string' },
+        'view-key': { type: 'string' },
         yes: { type: 'boolean', default: false },
       },
       allowPositionals: true,
@@ -49,7 +51,7 @@ export async function merchantCustodyCli(action: string | undefined, args: strin
     // what is wrong without it.
     const msg = e instanceof Error ? e.message : '';
     const option = /Unknown option '(--?[a-z-]+)'/.exec(msg)?.[1];
-    out.error(option ? `merchant custody ${action}: unknown option ${option}` : `merchant custody ${action}: an option is missing its value (--xpub, --descriptor and --address each take one)`);
+    out.error(option ? `merchant custody ${action}: unknown option ${option}` : `merchant custody ${action}: an option is missing its value (--xpub, --descriptor, --address and --view-key each take one)`);
     return 2;
   }
   if (positionals.length > 0) {
@@ -69,6 +71,10 @@ export async function merchantCustodyCli(action: string | undefined, args: strin
     if (values.xpub !== undefined) input.xpub = values.xpub;
     if (values.descriptor !== undefined) input.descriptor = values.descriptor;
     if (values.address !== undefined) input.address = values.address;
+    if (values['view-key'] !== undefined && values.address === undefined) {
+      out.error('merchant custody set: --view-key goes with --address (the primary address of the same wallet)');
+      return 2;
+    }
     if (Object.keys(input).length !== 1) {
       out.error('merchant custody set needs exactly one of --xpub, --descriptor or --address');
       return 2;
@@ -91,7 +97,8 @@ export async function merchantCustodyCli(action: string | undefined, args: strin
     }
     const network = values.network!.trim().toUpperCase();
     const { xpub, descriptor, address } = values;
-    const input: CustodyInput = xpub !== undefined ? { xpub } : descriptor !== undefined ? { descriptor } : { address: address! };
+    const viewKey = values['view-key'];
+    const input: CustodyInput = xpub !== undefined ? { xpub } : descriptor !== undefined ? { descriptor } : viewKey !== undefined ? { address: address!, viewKey } : { address: address! };
     try {
       const r = await changeCustody(ctx, { merchantId, network, input, actor: 'cli', by: CLI_ACTOR, replace: values.yes === true });
       if (r.warning) out.error(`Warning: ${r.warning}`);

@@ -108,6 +108,7 @@ export async function checkCustody(ctx: Ctx, req: CustodyRequest): Promise<Check
     if (own) throw new CustodyError('deposit_address', `${parsed.material} is a deposit address of this gateway, not a wallet of yours: give the address of a wallet you hold the keys of`);
   }
   const old = (await currentCustody(db, req.merchantId, network.code)) ?? null;
+  if (watchOnly.settle) parsed = await watchOnly.settle(network, ctx.config.networks[network.code], parsed, old?.material ?? null);
   if (old && old.material !== parsed.material && !req.replace) {
     throw new CustodyError('confirm_replace', `The merchant already receives on ${network.code} into ${old.summary}; replacing it sends every later payment elsewhere: confirm to replace`);
   }

@@ -1,17 +1,20 @@
 // Settings → Receiving: what the merchant's payments are received into on each real network. On a
 // watch-only network that is the merchant's own material (an extended public key or descriptor, a
-// cold address); a network without it is not offered to payers. An owner sets or replaces it with
+// cold address, or a wallet's primary address with its private view key, where the network takes
+// one: then a second field asks for the key); a network without it is not offered to payers. An owner sets or replaces it with
 // the password given again; a real network in hot custody is named in a warning, since the
 // gateway's seed can spend what it receives.
 import { useState } from 'preact/hooks';
 import { formText } from './api.ts';
+import { t } from './i18n/index.ts';
 import { custodyApi, type ReceivingChange, type ReceivingNetwork } from '../contracts/dashboard/custody.ts';
 import { useStore } from './store.ts';
 import { time } from './format.ts';
 import { Card, Field, Loading, Problem, useLoad } from './ui.tsx';
 
 /** A Bitcoin-family network takes a key or a descriptor: which one the pasted text is. */
-function inputFor(n: ReceivingNetwork, text: string): { xpub?: string; descriptor?: string; address?: string } {
+function inputFor(n: ReceivingNetwork, text: string, viewKey: string): { xpub?: string; descriptor?: string; address?: string; view_key?: string } {
+  if (n.inputs.includes('viewKey')) return { address: text, view_key: viewKey };
   if (n.inputs.includes('address')) return { address: text };
   return /^\s*(wpkh|pkh|sh)\(/i.test(text) && n.inputs.includes('descriptor') ? { descriptor: text } : { xpub: text };
 }
@@ -56,11 +59,12 @@ function NetworkReceiving({ n, owner, onChanged }: { n: ReceivingNetwork; owner:
     const formEl = e.currentTarget as HTMLFormElement;
     const form = new FormData(formEl);
     const text = (formText(form, 'material') ?? '').trim();
+    const viewKey = (formText(form, 'view_key') ?? '').trim();
     setError(null);
     setDone(null);
     setBusy(true);
     try {
-      const r = await api.post(custodyApi.setReceiving, { network: n.network, ...inputFor(n, text), password: formText(form, 'password') });
+      const r = await api.post(custodyApi.setReceiving, { network: n.network, ...inputFor(n, text, viewKey), password: formText(form, 'password') });
       setDone(r);
       formEl.reset();
       onChanged();
@@ -71,6 +75,8 @@ function NetworkReceiving({ n, owner, onChanged }: { n: ReceivingNetwork; owner:
     }
   };
   const id = n.network.toLowerCase();
+  // The network takes a wallet's primary address and, beside it, the wallet's private view key.
+  const takesViewKey = n.inputs.includes('viewKey');
   return (
     <section aria-labelledby={`recv-${id}`} class="receiving-network">
       <h3 id={`recv-${id}`}>
@@ -105,9 +111,18 @@ function NetworkReceiving({ n, owner, onChanged }: { n: ReceivingNetwork; owner:
       )}
       {owner && n.mode === 'watch-only' && n.accepts && (
         <form class="stack-form" onSubmit={submit} noValidate>
-          <Field id={`recv-${id}-material`} label={n.current ? 'Replace with' : 'Receive into'} hint={`Give ${n.accepts}. Never a private key or a seed phrase.`}>
+          <Field
+            id={`recv-${id}-material`}
+            label={takesViewKey ? t('receiving_primary_address') : n.current ? 'Replace with' : 'Receive into'}
+            hint={takesViewKey ? t('receiving_primary_address_hint') : `Give ${n.accepts}. Never a private key or a seed phrase.`}
+          >
             {(fid, by) => <input id={fid} name="material" required autoComplete="off" spellcheck={false} class="mono" aria-describedby={by} />}
           </Field>
+          {takesViewKey && (
+            <Field id={`recv-${id}-view-key`} label={t('receiving_view_key')} hint={t('receiving_view_key_hint')}>
+              {(fid, by) => <input id={fid} name="view_key" type="password" required autoComplete="off" spellcheck={false} class="mono" aria-describedby={by} />}
+            </Field>
+          )}
           <Field id={`recv-${id}-password`} label="Your password" hint={n.current ? 'Every payment to an address handed out after this goes to the new material.' : 'Asked again for this change.'}>
             {(fid, by) => <input id={fid} name="password" type="password" required autoComplete="current-password" aria-describedby={by} />}
           </Field>

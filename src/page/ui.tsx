@@ -10,7 +10,7 @@ import { walletHref, webHref } from '../ui-kit/links.ts';
 import { copyText } from '../ui-kit/clipboard.ts';
 
 /** Currencies with their own artwork under public/icons/; others get the generic coin. */
-const ICONS = new Set(['BTC', 'LTC', 'DOGE', 'ETH', 'BNB', 'POL', 'AVAX', 'TRX', 'TON', 'SOL', 'USDT', 'USDC']);
+const ICONS = new Set(['BTC', 'LTC', 'DOGE', 'ETH', 'BNB', 'POL', 'AVAX', 'TRX', 'TON', 'SOL', 'XMR', 'USDT', 'USDC']);
 
 export function iconUrl(currency: string): string {
   const code = currency.toUpperCase();

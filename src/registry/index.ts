@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** How a network writes its addresses (the chain's address module derives and checks each). */
-export type AddressFormat = 'bitcoin' | 'litecoin' | 'dogecoin' | 'evm' | 'tron' | 'ton' | 'solana';
+export type AddressFormat = 'bitcoin' | 'litecoin' | 'dogecoin' | 'evm' | 'tron' | 'ton' | 'solana' | 'monero' | 'monero-stagenet' | 'monero-testnet';
 
 export type Priority = 'economy' | 'recommended' | 'high' | 'highest';
 

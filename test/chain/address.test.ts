@@ -33,6 +33,9 @@ const COIN_TYPES: Record<AddressFormat, number> = {
   tron: 195,
   ton: 607,
   solana: 501,
+  monero: 128,
+  'monero-stagenet': 128,
+  'monero-testnet': 128,
 };
 const FORMATS = Object.keys(COIN_TYPES) as AddressFormat[];
 
@@ -224,6 +227,10 @@ describe('isValidAddress', () => {
       'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
       '11111111111111111111111111111111', // system program: all-zero key
     ],
+    // Written by monero-wallet-rpc 0.18: a primary address, a subaddress, an integrated address.
+    monero: ['487hzSyZA2JAH4SqDy6TrNdZNfNpTQTPHCkKu6dS7vPDBV4o5qxYrthXB57MqW2tBSTid76usXExEKtvVow3i6jb965EYkA', '83f3xkAKR4zQzLgskgY9fBeGEDHz2hz5cMDEXyrvqHXeUUUY4HL1ufMTDgoSqAE4W7PBB6Qh16AfqNnBUn8gYVZ8VYb232d'],
+    'monero-stagenet': ['54te5TE5kjxR6FKVsYD1eaRPSbKBCB2nePkJ5EXhneFGgGieB7QSAgEJj2tFudT5mJdbVKFHMcamx1SyhoWbkd8cTQMiZBh', '7Bo9k4SKWJNd3YzmW33G6HR1mm1nYAvFCifFhT7Xo7YzchwtFW3ATPRiu8VoddLZheNz3wAYsamYfMrkiKC9aDyQFRmSmpY', '5EbK6G3aN1UR6FKVsYD1eaRPSbKBCB2nePkJ5EXhneFGgGieB7QSAgEJj2tFudT5mJdbVKFHMcamx1SyhoWbkd8cg9k4TU9WmLJGRzLeLA'],
+    'monero-testnet': ['9uCd6d911VwBgABpFeQSmZUZxjbqu5phTE2UTaBQWvbW7edmQ3iZ8fBPMx1cEa2ba43oyyQZU3dAREcU2p1YLMkJ5qm4EaQ', 'BYM77tuMvodbQGqN3KRaVD79RMEAVd6RCWVWdPKRa9bCg6BLgxADdVhBzwrEkjvTbAUuLiv3nyDczhJ23rbWtNJs272LZsx', 'A4uJ7RxVcmTBgABpFeQSmZUZxjbqu5phTE2UTaBQWvbW7edmQ3iZ8fBPMx1cEa2ba43oyyQZU3dAREcU2p1YLMkJ836unUvp1xzGSW8WWM'],
   };
 
   it.each(FORMATS)('%s: accepts real addresses', (format) => {
@@ -302,6 +309,9 @@ describe('isValidAddress', () => {
       '0xdAC17F958D2ee523a2206206994597C13D831ec7',
       'EPjFWdd5AufqSSqeM2qFLdkdsQn7y3WR1jQoNtaA5CTs ',
     ],
+    monero: [corrupt('487hzSyZA2JAH4SqDy6TrNdZNfNpTQTPHCkKu6dS7vPDBV4o5qxYrthXB57MqW2tBSTid76usXExEKtvVow3i6jb965EYkA', B58), '54te5TE5kjxR6FKVsYD1eaRPSbKBCB2nePkJ5EXhneFGgGieB7QSAgEJj2tFudT5mJdbVKFHMcamx1SyhoWbkd8cTQMiZBh', 'BYM77tuMvodbQGqN3KRaVD79RMEAVd6RCWVWdPKRa9bCg6BLgxADdVhBzwrEkjvTbAUuLiv3nyDczhJ23rbWtNJs272LZsx', '487hzSyZA2JAH4SqDy6TrNdZNfNpTQTPHCkKu6dS7vPDBV4o5qxYrthXB57MqW2tBSTid76usXExEKtvVow3i6jb965EYkA'.slice(0, -1), '487hzSyZA2JAH4SqDy6TrNdZNfNpTQTPHCkKu6dS7vPDBV4o5qxYrthXB57MqW2tBSTid76usXExEKtvVow3i6jb965EYkA ', '0' + '487hzSyZA2JAH4SqDy6TrNdZNfNpTQTPHCkKu6dS7vPDBV4o5qxYrthXB57MqW2tBSTid76usXExEKtvVow3i6jb965EYkA'.slice(1)],
+    'monero-stagenet': [corrupt('54te5TE5kjxR6FKVsYD1eaRPSbKBCB2nePkJ5EXhneFGgGieB7QSAgEJj2tFudT5mJdbVKFHMcamx1SyhoWbkd8cTQMiZBh', B58), '487hzSyZA2JAH4SqDy6TrNdZNfNpTQTPHCkKu6dS7vPDBV4o5qxYrthXB57MqW2tBSTid76usXExEKtvVow3i6jb965EYkA', '9uCd6d911VwBgABpFeQSmZUZxjbqu5phTE2UTaBQWvbW7edmQ3iZ8fBPMx1cEa2ba43oyyQZU3dAREcU2p1YLMkJ5qm4EaQ', '5EbK6G3aN1UR6FKVsYD1eaRPSbKBCB2nePkJ5EXhneFGgGieB7QSAgEJj2tFudT5mJdbVKFHMcamx1SyhoWbkd8cg9k4TU9WmLJGRzLeLA'.slice(1)],
+    'monero-testnet': [corrupt('9uCd6d911VwBgABpFeQSmZUZxjbqu5phTE2UTaBQWvbW7edmQ3iZ8fBPMx1cEa2ba43oyyQZU3dAREcU2p1YLMkJ5qm4EaQ', B58), '83f3xkAKR4zQzLgskgY9fBeGEDHz2hz5cMDEXyrvqHXeUUUY4HL1ufMTDgoSqAE4W7PBB6Qh16AfqNnBUn8gYVZ8VYb232d', '5EbK6G3aN1UR6FKVsYD1eaRPSbKBCB2nePkJ5EXhneFGgGieB7QSAgEJj2tFudT5mJdbVKFHMcamx1SyhoWbkd8cg9k4TU9WmLJGRzLeLA', 'A4uJ7RxVcmTBgABpFeQSmZUZxjbqu5phTE2UTaBQWvbW7edmQ3iZ8fBPMx1cEa2ba43oyyQZU3dAREcU2p1YLMkJ836unUvp1xzGSW8WWMx'],
   };
 
   it.each(FORMATS)('%s: rejects corrupted, foreign and malformed addresses', (format) => {

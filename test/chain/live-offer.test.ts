@@ -21,7 +21,7 @@ import { signedInOwner } from '../dashboard/browser.ts';
 import { CHAIN_ID, freePort, startAnvil, type Anvil } from './evm/anvil.ts';
 import { GATEWAY_MNEMONIC } from './gateway-setup.ts';
 
-const SIMULATED = ['BTC', 'LTC', 'DOGE', 'TRON', 'SOL', 'TON', 'BSC', 'POLYGON', 'ARBITRUM', 'AVALANCHE'];
+const SIMULATED = ['BTC', 'LTC', 'DOGE', 'TRON', 'SOL', 'TON', 'XMR', 'BSC', 'POLYGON', 'ARBITRUM', 'AVALANCHE'];
 
 interface Started {
   gw: Gateway;

@@ -82,7 +82,7 @@ describe.skipIf(!built)('dist/page budget', () => {
   });
 
   test('icons for every listed currency and a generic one', () => {
-    for (const code of ['BTC', 'LTC', 'DOGE', 'ETH', 'BNB', 'POL', 'AVAX', 'TRX', 'TON', 'SOL', 'USDT', 'USDC', 'generic']) {
+    for (const code of ['BTC', 'LTC', 'DOGE', 'ETH', 'BNB', 'POL', 'AVAX', 'TRX', 'TON', 'SOL', 'XMR', 'USDT', 'USDC', 'generic']) {
       const svg = readFileSync(join(dist, 'icons', `${code}.svg`), 'utf8');
       expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
       expect(svg).not.toMatch(/<script|\son\w+=|href="(?!#)/i);

@@ -6,7 +6,7 @@ import { findPayoutForTest, findPayoutWebhookSourceForTest, payoutWebhookFieldsO
 import { setWalletStatus, walletUuid } from '../../src/ledger/merchant-wallets.ts';
 import { ADDR, fund, startMoneyGateway } from './harness.ts';
 
-const CRYPTO = ['AVAX', 'BNB', 'BTC', 'DOGE', 'ETH', 'LTC', 'POL', 'SOL', 'TON', 'TRX', 'USDC', 'USDT'];
+const CRYPTO = ['AVAX', 'BNB', 'BTC', 'DOGE', 'ETH', 'LTC', 'POL', 'SOL', 'TON', 'TRX', 'USDC', 'USDT', 'XMR'];
 
 describe.each(await backends())('balance, services, exchange rates on $name', (backend) => {
   let gw: TestGateway;

@@ -57,7 +57,8 @@ export class AddressFormats {
   }
 
   isValid(format: string, address: string, chain: NetworkChain = 'main'): boolean {
-    if (typeof address !== 'string' || address.length === 0 || address.length > 100) return false;
+    // The longest address of any format: a Monero integrated address, 106 characters.
+    if (typeof address !== 'string' || address.length === 0 || address.length > 128) return false;
     return this.rules(format).isValid(address, chain);
   }
 

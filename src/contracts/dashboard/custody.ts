@@ -9,7 +9,7 @@ export const ReceivingNetwork = z.object({
   mode: z.enum(['hot', 'watch-only']),
   /** What the network takes, in words; null when it cannot receive watch-only. */
   accepts: z.nullable(z.string()),
-  inputs: z.array(z.enum(['xpub', 'descriptor', 'address'])),
+  inputs: z.array(z.enum(['xpub', 'descriptor', 'address', 'viewKey'])),
   current: z.nullable(
     z.object({
       kind: z.string(),
@@ -44,6 +44,7 @@ export type ReceivingChange = z.infer<typeof ReceivingChange>;
 
 export const custodyApi = {
   receiving: get('/receiving', Receiving),
-  /** One of xpub, descriptor or address, as the network takes; `password`: the owner's, again. */
-  setReceiving: post('/receiving', 'manage', z.object({ network: text, xpub: text, descriptor: text, address: text, password: text }), ReceivingChange),
+  /** One of xpub, descriptor or address, as the network takes (with `view_key`, the wallet's private
+   * view key, where the network takes one beside the address); `password`: the owner's, again. */
+  setReceiving: post('/receiving', 'manage', z.object({ network: text, xpub: text, descriptor: text, address: text, view_key: text, password: text }), ReceivingChange),
 } as const;

@@ -27,12 +27,13 @@ async function recheckPassword(ctx: Ctx, signedIn: SignedIn, password: unknown, 
 }
 
 /** The one material the form sent: empty fields are fields the form showed and left blank. */
-function inputOf(body: { xpub?: string; descriptor?: string; address?: string }): CustodyInput {
+function inputOf(body: { xpub?: string; descriptor?: string; address?: string; view_key?: string }): CustodyInput {
   const input: CustodyInput = {};
   for (const k of ['xpub', 'descriptor', 'address'] as const) {
     const v = body[k];
     if (typeof v === 'string' && v.trim() !== '') input[k] = v;
   }
+  if (typeof body.view_key === 'string' && body.view_key.trim() !== '') input.viewKey = body.view_key;
   return input;
 }
 
