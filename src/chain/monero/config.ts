@@ -11,25 +11,16 @@ import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import type { DriverDeps } from '../contract.ts';
 import { configuredConfirmations, custodyMode, driverArguments, nodeLimits, optInt, type DriverServices } from '../network-settings.ts';
+import { MONERO_DRIVER } from './custody.ts';
+import { moneroNetworkSetting } from './index.ts';
 import { MONERO_NODE_LIMITS } from './limits.ts';
 import { MoneroDriver, type MoneroLog } from './monero-driver.ts';
 import type { MoneroNetType } from './wallets.ts';
 
-export const MONERO_DRIVER = 'monero';
-const NET_TYPES: readonly MoneroNetType[] = ['mainnet', 'stagenet', 'testnet'];
 
 /** The `monero` family's factory, for its ChainFamily's drivers. */
 export function moneroDriverFactory(deps: DriverDeps): MoneroDriver {
   return createMoneroDriver(...driverArguments(deps), deps.dataDir);
-}
-
-/** The configured network type (`network`), checked; mainnet when absent. */
-export function moneroNetType(cfg: NetworkConfig | undefined, where: string): MoneroNetType {
-  const v = cfg?.network ?? 'mainnet';
-  if (typeof v !== 'string' || !(NET_TYPES as readonly string[]).includes(v)) {
-    throw new Error(`${where}.network: one of ${NET_TYPES.join(', ')} is required (a --regtest daemon uses mainnet's addresses: "mainnet")`);
-  }
-  return v as MoneroNetType;
 }
 
 export function createMoneroDriver(
@@ -49,7 +40,7 @@ export function createMoneroDriver(
   } catch {
     throw new Error(`${where}.daemon_url: not a URL`);
   }
-  const netType = moneroNetType(cfg, where);
+  const netType: MoneroNetType = moneroNetworkSetting(network, cfg);
   if (custodyMode(cfg, MONERO_DRIVER, where) !== 'watch-only') throw new Error(`${where}.custody: Monero receives watch-only only (into the merchant's own wallet, seen with its view key)`);
   const confirmations = configuredConfirmations(network, cfg, where);
   if (cfg.payout_wallet_rpc_url !== undefined && (typeof cfg.payout_wallet_rpc_url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(cfg.payout_wallet_rpc_url))) {
