@@ -12,7 +12,7 @@ import type { NetworkDef } from '../../registry/index.ts';
 import type { DriverDeps } from '../contract.ts';
 import { configuredConfirmations, custodyMode, driverArguments, nodeLimits, optInt, type DriverServices } from '../network-settings.ts';
 import { MONERO_DRIVER } from './custody.ts';
-import { moneroNetworkSetting } from './index.ts';
+import { MONERO_NETWORKS } from './address.ts';
 import { MONERO_NODE_LIMITS } from './limits.ts';
 import { MoneroDriver, type MoneroLog } from './monero-driver.ts';
 import type { MoneroNetType } from './wallets.ts';
@@ -40,7 +40,11 @@ export function createMoneroDriver(
   } catch {
     throw new Error(`${where}.daemon_url: not a URL`);
   }
-  const netType: MoneroNetType = moneroNetworkSetting(network, cfg);
+  const type = cfg.network ?? 'mainnet';
+  if (typeof type !== 'string' || !(MONERO_NETWORKS as readonly string[]).includes(type)) {
+    throw new Error(`${where}.network: one of "mainnet", "stagenet" or "testnet" is required for driver "${MONERO_DRIVER}" (a --regtest daemon writes mainnet addresses: "mainnet")`);
+  }
+  const netType = type as MoneroNetType;
   if (custodyMode(cfg, MONERO_DRIVER, where) !== 'watch-only') throw new Error(`${where}.custody: Monero receives watch-only only (into the merchant's own wallet, seen with its view key)`);
   const confirmations = configuredConfirmations(network, cfg, where);
   if (cfg.payout_wallet_rpc_url !== undefined && (typeof cfg.payout_wallet_rpc_url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(cfg.payout_wallet_rpc_url))) {
