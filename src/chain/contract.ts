@@ -173,6 +173,8 @@ export interface DriverDeps {
   depositPaths: DepositPaths;
   /** A transaction id in the network's family's shape, from 64 hex digits (what a simulated chain makes up). */
   txid?: (hex: string) => string;
+  /** The gateway's data directory, for a driver that keeps files of its own (Monero's view-only wallets). */
+  dataDir?: string;
 }
 
 /**

@@ -271,6 +271,7 @@ export class Chains {
         log: this.driverLog(upper),
         depositPaths: (addresses) => depositPaths(this.opts.storage.db, upper, addresses),
         txid: (hex) => this.families.txid(network, hex),
+        dataDir: this.opts.config.dataDir,
       });
       this.drivers.set(upper, d);
     }

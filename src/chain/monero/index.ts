@@ -10,6 +10,8 @@ import type { ChainFamily } from '../family.ts';
 import { MONERO_NETWORKS, type MoneroNetwork } from './address.ts';
 import { MONERO_FORMATS, moneroAddressFormat, moneroStagenetAddressFormat, moneroTestnetAddressFormat } from './address-format.ts';
 import { MONERO_DRIVER, moneroWatchOnly } from './custody.ts';
+import { moneroDriverFactory } from './config.ts';
+import { MONERO_NODE_LIMITS } from './limits.ts';
 
 export { MONERO_DRIVER } from './custody.ts';
 
@@ -33,10 +35,10 @@ export function configuredMoneroNetwork(network: NetworkDef, cfg: NetworkConfig 
   return { ...network, address_format: MONERO_FORMATS[type], chain: 'test' };
 }
 
-/** The Monero family as the composition root lists it (the `monero` driver is added beside it). */
+/** The Monero family as the composition root lists it. */
 export const moneroFamily: ChainFamily = {
   name: 'monero',
-  drivers: {},
+  drivers: { [MONERO_DRIVER]: moneroDriverFactory },
   addressFormats: {
     [MONERO_FORMATS.mainnet]: moneroAddressFormat,
     [MONERO_FORMATS.stagenet]: moneroStagenetAddressFormat,
@@ -44,6 +46,7 @@ export const moneroFamily: ChainFamily = {
   },
   custody: ['watch-only'],
   watchOnly: moneroWatchOnly,
+  nodeLimits: MONERO_NODE_LIMITS,
   configuredNetwork: configuredMoneroNetwork,
   // Monero's transaction ids are 32 bytes in hex: the simulator's hex is one already.
   txid: (hex) => hex.toLowerCase(),
