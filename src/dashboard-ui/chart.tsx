@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { DayPoint } from '../contracts/dashboard/invoices.ts';
-import { t } from './i18n/index.ts';
+import { locale, t } from './i18n/index.ts';
 
 export type { DayPoint };
 
@@ -16,7 +16,11 @@ function css(name: string): string {
 
 export function VolumeChart({ days }: { days: DayPoint[] }) {
   const box = useRef<HTMLDivElement>(null);
+  // Read here so a change of language draws the chart again with its words and dates.
+  const lang = locale.value;
   useEffect(() => {
+    // The days are UTC calendar days: each tick reads as that day in the user's language ("27 nov.").
+    const dayFormat = new Intl.DateTimeFormat(lang, { month: 'short', day: 'numeric', timeZone: 'UTC' });
     const el = box.current;
     if (!el) return;
     const xs = days.map((d) => Date.parse(d.day + 'T00:00:00Z') / 1000);
@@ -44,7 +48,7 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
           // last keeps the end bars whole (with one day shown, its only bar too).
           scales: { x: { time: true, range: (_u, min, max) => [min - HALF_DAY, max + HALF_DAY] }, usd: { range: (_u, _min, max) => [0, Math.max(1, max)] }, n: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
           axes: [
-            { ...axis, values: (_u, ticks) => ticks.map((s) => new Date(s * 1000).toISOString().slice(5, 10)) },
+            { ...axis, values: (_u, ticks) => ticks.map((s) => dayFormat.format(s * 1000)) },
             { ...axis, scale: 'usd', size: 60 },
             // A count of invoices: whole steps only (no 0.2 of an invoice).
             { ...axis, scale: 'n', side: 1, grid: { show: false }, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000] },
@@ -75,7 +79,7 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
       resize.disconnect();
       plot.destroy();
     };
-  }, [days]);
+  }, [days, lang]);
   return (
     <div>
       <div ref={box} class="chart" aria-hidden="true" />

@@ -6,7 +6,16 @@ import { Attempts, BodySent } from './attempts.tsx';
 import { time } from './format.ts';
 import { Badge, Link } from './ui.tsx';
 import { labelText } from './status-label.tsx';
-import { t } from './i18n/index.ts';
+import { t, type LabelFamily } from './i18n/index.ts';
+
+/** Which label family the status inside a webhook of each kind belongs to. */
+const SENT_FAMILY: Record<string, LabelFamily> = { payment: 'invoice', payout: 'payout', wallet: 'topup', unmatched: 'unmatched' };
+
+/** The status a webhook carried, as its translated label (the code itself when no family knows it). */
+function sentLabel(kind: string, code: string): string {
+  const family = SENT_FAMILY[kind];
+  return family ? labelText(family, code) : code;
+}
 
 export type { Delivery };
 
@@ -21,7 +30,7 @@ export function DeliveryList({ items, onRetry, busy }: { items: Delivery[]; onRe
               <div class="delivery-what">
                 <Badge value={h.status} kind="webhook" /> <span class="muted small">{labelText('webhook_kind', h.kind)}</span>{' '}
                 {h.object ? <Link to={`/${h.object}`}>{h.order_id ?? h.ref_id}</Link> : <span class="mono">{h.order_id ?? h.ref_id}</span>}
-                {h.status_sent && <span class="muted small"> · {t('dl_sent_status', { status: h.status_sent.replace(/_/g, ' ') })}</span>}
+                {h.status_sent && <span class="muted small"> · {t('dl_sent_status', { status: sentLabel(h.kind, h.status_sent) })}</span>}
               </div>
               {onRetry && h.status !== 'delivered' && (
                 <button type="button" class="btn small" disabled={busy === h.id} onClick={() => onRetry(h)}>

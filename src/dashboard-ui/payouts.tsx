@@ -4,13 +4,13 @@ import { useState } from 'preact/hooks';
 import type { BodyOf } from '../contracts/dashboard/route.ts';
 import { invoiceApi } from '../contracts/dashboard/invoices.ts';
 import { moneyApi, type PayoutCalc, type PayoutFloatLine } from '../contracts/dashboard/money.ts';
-import { amount } from './format.ts';
+import { amount, time } from './format.ts';
 import { navigate } from './route.ts';
 import { useStore } from './store.ts';
 import { LoadedList, Pager } from './list-page.tsx';
 import { DataTable, LinkCell, StatusCell } from './table.tsx';
 import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, useLoad } from './ui.tsx';
-import { t } from './i18n/index.ts';
+import { t, type MessageKey } from './i18n/index.ts';
 
 
 export function Payouts() {
@@ -93,6 +93,26 @@ export function PayoutFloatsCard({ lines }: { lines: readonly PayoutFloatLine[] 
   );
 }
 
+/** The label of each field of a payout the detail shows (a field it does not know shows its name). */
+const FIELD: Record<string, MessageKey> = {
+  uuid: 'pd_uuid',
+  order_id: 'col_order',
+  amount: 'col_amount',
+  currency: 'col_currency',
+  network: 'col_network',
+  address: 'col_address',
+  txid: 'col_transaction',
+  status: 'col_status',
+  is_final: 'pd_final',
+  balance: 'ov_balance',
+  payer_currency: 'pd_payer_currency',
+  payer_amount: 'pd_payer_amount',
+  commission: 'po_fees',
+  merchant_amount: 'po_taken',
+  created_at: 'col_created',
+  updated_at: 'pd_updated',
+};
+
 export function PayoutDetail({ id }: { id: string }) {
   const { api } = useStore();
   const { data, error } = useLoad(() => api.get(moneyApi.payout, {}, { id }), [id]);
@@ -103,7 +123,18 @@ export function PayoutDetail({ id }: { id: string }) {
         <Facts
           rows={Object.entries(data)
             .filter(([, v]) => v !== null && typeof v !== 'object')
-            .map(([k, v]) => [k.replace(/_/g, ' '), k === 'status' ? <Badge value={String(v)} kind="payout" /> : <span class={/address|txid|uuid/.test(k) ? 'mono' : ''}>{String(v)}</span>])}
+            .map(([k, v]) => [
+              Object.hasOwn(FIELD, k) ? t(FIELD[k]!) : k,
+              k === 'status' ? (
+                <Badge value={String(v)} kind="payout" />
+              ) : k.endsWith('_at') && typeof v === 'string' ? (
+                time(Date.parse(v))
+              ) : typeof v === 'boolean' ? (
+                t(v ? 'pd_yes' : 'pd_no')
+              ) : (
+                <span class={/address|txid|uuid/.test(k) ? 'mono' : ''}>{String(v)}</span>
+              ),
+            ])}
         />
       </Card>
       <p>

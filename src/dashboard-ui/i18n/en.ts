@@ -197,12 +197,6 @@ export const en = {
     unmatched_refunded: '{who} marked an unmatched payment of {amount} as refunded',
     custody_change: '{who} changed where {target} payments are received',
   },
-
-  // Settings → Receiving, a network that takes a wallet's address and its private view key (Monero).
-  receiving_primary_address: 'Primary address',
-  receiving_primary_address_hint: 'Your wallet\'s primary address (account 0, index 0), not a subaddress or an integrated address.',
-  receiving_view_key: 'Private view key',
-  receiving_view_key_hint: 'The private (secret) view key of the same wallet: 64 hex digits. It lets the gateway see payments, never spend them. Never the spend key or the seed.',
 } as const;
 
 type English = typeof en;

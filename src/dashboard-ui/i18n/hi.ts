@@ -191,12 +191,6 @@ const hi: Messages = {
     unmatched_refunded: '{who} ने {amount} के बेमेल भुगतान को रिफ़ंड के रूप में चिह्नित किया',
     custody_change: '{who} ने बदला कि {target} भुगतान कहाँ प्राप्त होते हैं',
   },
-
-  // monero: translate
-  receiving_primary_address: 'Primary address',
-  receiving_primary_address_hint: 'Your wallet\'s primary address (account 0, index 0), not a subaddress or an integrated address.',
-  receiving_view_key: 'Private view key',
-  receiving_view_key_hint: 'The private (secret) view key of the same wallet: 64 hex digits. It lets the gateway see payments, never spend them. Never the spend key or the seed.',
 };
 
 export default hi;

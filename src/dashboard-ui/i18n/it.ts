@@ -191,12 +191,6 @@ const it: Messages = {
     unmatched_refunded: '{who} ha segnato come rimborsato un pagamento non abbinato di {amount}',
     custody_change: '{who} ha cambiato dove vengono ricevuti i pagamenti {target}',
   },
-
-  // monero: translate
-  receiving_primary_address: 'Primary address',
-  receiving_primary_address_hint: 'Your wallet\'s primary address (account 0, index 0), not a subaddress or an integrated address.',
-  receiving_view_key: 'Private view key',
-  receiving_view_key_hint: 'The private (secret) view key of the same wallet: 64 hex digits. It lets the gateway see payments, never spend them. Never the spend key or the seed.',
 };
 
 export default it;

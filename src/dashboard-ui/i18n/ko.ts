@@ -191,12 +191,6 @@ const ko: Messages = {
     unmatched_refunded: '{who} 님이 {amount} 미매칭 결제를 환불로 표시했습니다',
     custody_change: '{who} 님이 {target} 결제를 받는 곳을 바꿨습니다',
   },
-
-  // monero: translate
-  receiving_primary_address: 'Primary address',
-  receiving_primary_address_hint: 'Your wallet\'s primary address (account 0, index 0), not a subaddress or an integrated address.',
-  receiving_view_key: 'Private view key',
-  receiving_view_key_hint: 'The private (secret) view key of the same wallet: 64 hex digits. It lets the gateway see payments, never spend them. Never the spend key or the seed.',
 };
 
 export default ko;

@@ -191,12 +191,6 @@ const pt: Messages = {
     unmatched_refunded: '{who} marcou um pagamento sem vínculo de {amount} como reembolsado',
     custody_change: '{who} mudou onde os pagamentos de {target} são recebidos',
   },
-
-  // monero: translate
-  receiving_primary_address: 'Primary address',
-  receiving_primary_address_hint: 'Your wallet\'s primary address (account 0, index 0), not a subaddress or an integrated address.',
-  receiving_view_key: 'Private view key',
-  receiving_view_key_hint: 'The private (secret) view key of the same wallet: 64 hex digits. It lets the gateway see payments, never spend them. Never the spend key or the seed.',
 };
 
 export default pt;

@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'الشحنات',
   tbl_topups: 'جدول الشحنات',
   wl_no_webhook: 'لم يُرسل أي ويب هوك لهذه المحفظة (ليس لها رابط استدعاء، أو لم يصل شيء بعد).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'العنوان الرئيسي',
+  receiving_primary_address_hint: 'العنوان الرئيسي لمحفظتك (الحساب 0، الفهرس 0)، وليس عنوانًا فرعيًا ولا عنوانًا مدمجًا.',
+  receiving_view_key: 'مفتاح العرض الخاص',
+  receiving_view_key_hint: 'مفتاح العرض الخاص (السري) للمحفظة نفسها: 64 رقمًا سداسيًا عشريًا. يتيح للبوابة رؤية المدفوعات دون إنفاقها أبدًا. لا تُدخل أبدًا مفتاح الإنفاق ولا عبارة الاسترداد.',
+  // Payout detail rows.
+  pd_uuid: 'معرّف الدفعة',
+  pd_final: 'نهائي',
+  pd_payer_currency: 'العملة المرسلة',
+  pd_payer_amount: 'المبلغ المرسل',
+  pd_updated: 'آخر تحديث',
+  pd_yes: 'نعم',
+  pd_no: 'لا',
 };
 
 export default views;

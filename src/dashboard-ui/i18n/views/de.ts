@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'Aufladungen',
   tbl_topups: 'Aufladungstabelle',
   wl_no_webhook: 'Für dieses Wallet wurde kein Webhook gesendet (es hat keine Callback-URL, oder es ist noch nichts eingegangen).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Primäre Adresse',
+  receiving_primary_address_hint: 'Die primäre Adresse Ihrer Wallet (Konto 0, Index 0), keine Subadresse und keine integrierte Adresse.',
+  receiving_view_key: 'Privater View-Key',
+  receiving_view_key_hint: 'Der private (geheime) View-Key derselben Wallet: 64 Hex-Ziffern. Damit sieht das Gateway Zahlungen, kann sie aber nie ausgeben. Niemals der Spend-Key oder die Seed-Phrase.',
+  // Payout detail rows.
+  pd_uuid: 'Auszahlungs-ID',
+  pd_final: 'Endgültig',
+  pd_payer_currency: 'Gesendete Währung',
+  pd_payer_amount: 'Gesendeter Betrag',
+  pd_updated: 'Aktualisiert',
+  pd_yes: 'Ja',
+  pd_no: 'Nein',
 };
 
 export default views;

@@ -332,6 +332,19 @@ export const enViews = {
   wl_topups: 'Top-ups',
   tbl_topups: 'Top-ups table',
   wl_no_webhook: 'No webhook was sent for this wallet (it has no callback URL, or nothing arrived yet).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Primary address',
+  receiving_primary_address_hint: 'Your wallet’s primary address (account 0, index 0), not a subaddress or an integrated address.',
+  receiving_view_key: 'Private view key',
+  receiving_view_key_hint: 'The private (secret) view key of the same wallet: 64 hex digits. It lets the gateway see payments, never spend them. Never the spend key or the seed.',
+  // Payout detail rows.
+  pd_uuid: 'Payout ID',
+  pd_final: 'Final',
+  pd_payer_currency: 'Currency sent',
+  pd_payer_amount: 'Amount sent',
+  pd_updated: 'Updated',
+  pd_yes: 'Yes',
+  pd_no: 'No',
 } as const;
 
 /** The views' words of one language: every key of the English ones. */

@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'Recargas',
   tbl_topups: 'Tabla de recargas',
   wl_no_webhook: 'No se envió ningún webhook para este monedero (no tiene URL de callback, o aún no ha llegado nada).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Dirección principal',
+  receiving_primary_address_hint: 'La dirección principal de su monedero (cuenta 0, índice 0), no una subdirección ni una dirección integrada.',
+  receiving_view_key: 'Clave privada de visualización',
+  receiving_view_key_hint: 'La clave de visualización privada (secreta) del mismo monedero: 64 dígitos hexadecimales. Permite a la pasarela ver los pagos, nunca gastarlos. Nunca la clave de gasto ni la frase semilla.',
+  // Payout detail rows.
+  pd_uuid: 'ID del pago',
+  pd_final: 'Definitivo',
+  pd_payer_currency: 'Moneda enviada',
+  pd_payer_amount: 'Importe enviado',
+  pd_updated: 'Actualizado',
+  pd_yes: 'Sí',
+  pd_no: 'No',
 };
 
 export default views;

@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'شارژها',
   tbl_topups: 'جدول شارژها',
   wl_no_webhook: 'برای این کیف‌پول وب‌هوکی فرستاده نشده است (نشانی بازگشت ندارد، یا هنوز چیزی نرسیده است).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'نشانی اصلی',
+  receiving_primary_address_hint: 'نشانی اصلی کیف پول شما (حساب ۰، اندیس ۰)، نه زیرنشانی و نه نشانی یکپارچه.',
+  receiving_view_key: 'کلید مشاهدهٔ خصوصی',
+  receiving_view_key_hint: 'کلید مشاهدهٔ خصوصی (محرمانه) همان کیف پول: ۶۴ رقم هگزادسیمال. با آن درگاه پرداخت‌ها را می‌بیند، اما هرگز نمی‌تواند آن‌ها را خرج کند. هرگز کلید خرج یا عبارت بازیابی را وارد نکنید.',
+  // Payout detail rows.
+  pd_uuid: 'شناسهٔ پرداخت',
+  pd_final: 'قطعی',
+  pd_payer_currency: 'ارز ارسال‌شده',
+  pd_payer_amount: 'مبلغ ارسال‌شده',
+  pd_updated: 'به‌روزشده',
+  pd_yes: 'بله',
+  pd_no: 'خیر',
 };
 
 export default views;

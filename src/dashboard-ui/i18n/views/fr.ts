@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'Recharges',
   tbl_topups: 'Tableau des recharges',
   wl_no_webhook: 'Aucun webhook n’a été envoyé pour ce portefeuille (il n’a pas d’URL de rappel, ou rien n’est encore arrivé).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Adresse principale',
+  receiving_primary_address_hint: 'L’adresse principale de votre portefeuille (compte 0, index 0), pas une sous-adresse ni une adresse intégrée.',
+  receiving_view_key: 'Clé de lecture privée',
+  receiving_view_key_hint: 'La clé de lecture (view key) privée et secrète du même portefeuille : 64 chiffres hexadécimaux. Elle permet à la passerelle de voir les paiements, jamais de les dépenser. Jamais la clé de dépense ni la phrase de récupération.',
+  // Payout detail rows.
+  pd_uuid: 'ID du paiement sortant',
+  pd_final: 'Définitif',
+  pd_payer_currency: 'Devise envoyée',
+  pd_payer_amount: 'Montant envoyé',
+  pd_updated: 'Mis à jour',
+  pd_yes: 'Oui',
+  pd_no: 'Non',
 };
 
 export default views;

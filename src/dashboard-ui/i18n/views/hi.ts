@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'टॉप-अप',
   tbl_topups: 'टॉप-अप तालिका',
   wl_no_webhook: 'इस वॉलेट के लिए कोई वेबहुक नहीं भेजा गया (इसका कोई कॉलबैक URL नहीं है, या अभी कुछ नहीं आया)।',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'प्राथमिक पता',
+  receiving_primary_address_hint: 'आपके वॉलेट का प्राथमिक पता (खाता 0, इंडेक्स 0), सबएड्रेस या इंटीग्रेटेड पता नहीं।',
+  receiving_view_key: 'निजी व्यू की',
+  receiving_view_key_hint: 'उसी वॉलेट की निजी (गुप्त) व्यू की: 64 हेक्स अंक। इससे गेटवे भुगतान देख सकता है, उन्हें कभी खर्च नहीं कर सकता। कभी भी स्पेंड की या सीड फ़्रेज़ नहीं।',
+  // Payout detail rows.
+  pd_uuid: 'पेआउट आईडी',
+  pd_final: 'अंतिम',
+  pd_payer_currency: 'भेजी गई मुद्रा',
+  pd_payer_amount: 'भेजी गई राशि',
+  pd_updated: 'अपडेट किया गया',
+  pd_yes: 'हाँ',
+  pd_no: 'नहीं',
 };
 
 export default views;

@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'Isi ulang',
   tbl_topups: 'Tabel isi ulang',
   wl_no_webhook: 'Tidak ada webhook yang dikirim untuk dompet ini (tidak punya URL callback, atau belum ada yang masuk).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Alamat utama',
+  receiving_primary_address_hint: 'Alamat utama dompet Anda (akun 0, indeks 0), bukan subalamat atau alamat terintegrasi.',
+  receiving_view_key: 'Kunci lihat privat',
+  receiving_view_key_hint: 'Kunci lihat (view key) privat (rahasia) dari dompet yang sama: 64 digit heksadesimal. Kunci ini membuat gateway dapat melihat pembayaran, tetapi tidak pernah membelanjakannya. Jangan pernah kunci belanja atau frasa seed.',
+  // Payout detail rows.
+  pd_uuid: 'ID pembayaran',
+  pd_final: 'Final',
+  pd_payer_currency: 'Mata uang yang dikirim',
+  pd_payer_amount: 'Jumlah yang dikirim',
+  pd_updated: 'Diperbarui',
+  pd_yes: 'Ya',
+  pd_no: 'Tidak',
 };
 
 export default views;

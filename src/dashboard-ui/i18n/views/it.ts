@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'Ricariche',
   tbl_topups: 'Tabella delle ricariche',
   wl_no_webhook: 'Nessun webhook è stato inviato per questo wallet (non ha un URL di callback, o non è ancora arrivato nulla).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Indirizzo principale',
+  receiving_primary_address_hint: 'L’indirizzo principale del tuo portafoglio (account 0, indice 0), non un sottoindirizzo né un indirizzo integrato.',
+  receiving_view_key: 'Chiave di visualizzazione privata',
+  receiving_view_key_hint: 'La chiave di visualizzazione privata (segreta) dello stesso portafoglio: 64 cifre esadecimali. Permette al gateway di vedere i pagamenti, mai di spenderli. Mai la chiave di spesa né la frase seed.',
+  // Payout detail rows.
+  pd_uuid: 'ID del pagamento',
+  pd_final: 'Definitivo',
+  pd_payer_currency: 'Valuta inviata',
+  pd_payer_amount: 'Importo inviato',
+  pd_updated: 'Aggiornato',
+  pd_yes: 'Sì',
+  pd_no: 'No',
 };
 
 export default views;

@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'チャージ',
   tbl_topups: 'チャージの表',
   wl_no_webhook: 'このウォレットの Webhook は送信されていません（コールバック URL がないか、まだ何も届いていません）。',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'プライマリアドレス',
+  receiving_primary_address_hint: 'ウォレットのプライマリアドレス（アカウント 0、インデックス 0）。サブアドレスや統合アドレスではありません。',
+  receiving_view_key: 'プライベートビューキー',
+  receiving_view_key_hint: '同じウォレットのプライベート（秘密）ビューキー：16 進数 64 桁。ゲートウェイは支払いを確認できますが、使うことはできません。スペンドキーやシードは絶対に入力しないでください。',
+  // Payout detail rows.
+  pd_uuid: '送金 ID',
+  pd_final: '確定',
+  pd_payer_currency: '送金した通貨',
+  pd_payer_amount: '送金額',
+  pd_updated: '更新日時',
+  pd_yes: 'はい',
+  pd_no: 'いいえ',
 };
 
 export default views;

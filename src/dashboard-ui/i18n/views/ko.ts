@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: '충전',
   tbl_topups: '충전 표',
   wl_no_webhook: '이 지갑에 대해 보낸 웹훅이 없습니다(콜백 URL이 없거나 아직 아무것도 도착하지 않았습니다).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: '기본 주소',
+  receiving_primary_address_hint: '지갑의 기본 주소(계정 0, 인덱스 0)입니다. 하위 주소나 통합 주소가 아닙니다.',
+  receiving_view_key: '개인 보기 키',
+  receiving_view_key_hint: '같은 지갑의 개인(비밀) 보기 키: 16진수 64자리. 게이트웨이가 결제를 볼 수는 있지만 절대 사용할 수는 없습니다. 지출 키나 시드 구문은 절대 입력하지 마세요.',
+  // Payout detail rows.
+  pd_uuid: '지급 ID',
+  pd_final: '확정',
+  pd_payer_currency: '보낸 통화',
+  pd_payer_amount: '보낸 금액',
+  pd_updated: '업데이트됨',
+  pd_yes: '예',
+  pd_no: '아니요',
 };
 
 export default views;

@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'Opwaarderingen',
   tbl_topups: 'Opwaarderingstabel',
   wl_no_webhook: 'Voor deze wallet is geen webhook verstuurd (hij heeft geen callback-URL, of er is nog niets binnengekomen).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Primair adres',
+  receiving_primary_address_hint: 'Het primaire adres van uw wallet (account 0, index 0), geen subadres en geen geïntegreerd adres.',
+  receiving_view_key: 'Privé-viewkey',
+  receiving_view_key_hint: 'De privé (geheime) viewkey van dezelfde wallet: 64 hexadecimale tekens. Hiermee ziet de gateway betalingen, maar kan ze nooit uitgeven. Nooit de spendkey of de herstelzin.',
+  // Payout detail rows.
+  pd_uuid: 'Uitbetalings-ID',
+  pd_final: 'Definitief',
+  pd_payer_currency: 'Verzonden valuta',
+  pd_payer_amount: 'Verzonden bedrag',
+  pd_updated: 'Bijgewerkt',
+  pd_yes: 'Ja',
+  pd_no: 'Nee',
 };
 
 export default views;

@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'Doładowania',
   tbl_topups: 'Tabela doładowań',
   wl_no_webhook: 'Dla tego portfela nie wysłano żadnego webhooka (nie ma adresu URL wywołania zwrotnego albo nic jeszcze nie wpłynęło).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Adres główny',
+  receiving_primary_address_hint: 'Adres główny Twojego portfela (konto 0, indeks 0), nie podadres ani adres zintegrowany.',
+  receiving_view_key: 'Prywatny klucz podglądu',
+  receiving_view_key_hint: 'Prywatny (tajny) klucz podglądu tego samego portfela: 64 cyfry szesnastkowe. Pozwala bramce widzieć płatności, nigdy ich wydawać. Nigdy klucz wydawania ani fraza seed.',
+  // Payout detail rows.
+  pd_uuid: 'ID wypłaty',
+  pd_final: 'Ostateczna',
+  pd_payer_currency: 'Wysłana waluta',
+  pd_payer_amount: 'Wysłana kwota',
+  pd_updated: 'Zaktualizowano',
+  pd_yes: 'Tak',
+  pd_no: 'Nie',
 };
 
 export default views;

@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'Recargas',
   tbl_topups: 'Tabela de recargas',
   wl_no_webhook: 'Nenhum webhook foi enviado para esta carteira (ela não tem URL de callback, ou nada chegou ainda).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Endereço principal',
+  receiving_primary_address_hint: 'O endereço principal da sua carteira (conta 0, índice 0), não um subendereço nem um endereço integrado.',
+  receiving_view_key: 'Chave de visualização privada',
+  receiving_view_key_hint: 'A chave de visualização privada (secreta) da mesma carteira: 64 dígitos hexadecimais. Permite ao gateway ver os pagamentos, nunca gastá-los. Nunca a chave de gasto nem a frase-semente.',
+  // Payout detail rows.
+  pd_uuid: 'ID do pagamento',
+  pd_final: 'Definitivo',
+  pd_payer_currency: 'Moeda enviada',
+  pd_payer_amount: 'Valor enviado',
+  pd_updated: 'Atualizado',
+  pd_yes: 'Sim',
+  pd_no: 'Não',
 };
 
 export default views;

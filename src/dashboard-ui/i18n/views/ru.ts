@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'Пополнения',
   tbl_topups: 'Таблица пополнений',
   wl_no_webhook: 'Для этого кошелька webhook не отправлялся (у него нет URL обратного вызова, или ещё ничего не поступило).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Основной адрес',
+  receiving_primary_address_hint: 'Основной адрес вашего кошелька (счёт 0, индекс 0), а не подадрес и не интегрированный адрес.',
+  receiving_view_key: 'Приватный ключ просмотра',
+  receiving_view_key_hint: 'Приватный (секретный) ключ просмотра того же кошелька: 64 шестнадцатеричные цифры. Он позволяет шлюзу видеть платежи, но никогда не тратить их. Никогда не ключ траты и не сид-фраза.',
+  // Payout detail rows.
+  pd_uuid: 'ID выплаты',
+  pd_final: 'Окончательно',
+  pd_payer_currency: 'Отправленная валюта',
+  pd_payer_amount: 'Отправленная сумма',
+  pd_updated: 'Обновлено',
+  pd_yes: 'Да',
+  pd_no: 'Нет',
 };
 
 export default views;

@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'การเติมเงิน',
   tbl_topups: 'ตารางการเติมเงิน',
   wl_no_webhook: 'ยังไม่มีการส่งเว็บฮุกสำหรับกระเป๋าเงินนี้ (ไม่มี URL callback หรือยังไม่มีเงินเข้า)',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'ที่อยู่หลัก',
+  receiving_primary_address_hint: 'ที่อยู่หลักของกระเป๋าเงินของคุณ (บัญชี 0 ดัชนี 0) ไม่ใช่ที่อยู่ย่อยหรือที่อยู่แบบรวม',
+  receiving_view_key: 'คีย์ดูส่วนตัว',
+  receiving_view_key_hint: 'คีย์ดู (view key) ส่วนตัว (ลับ) ของกระเป๋าเงินเดียวกัน: เลขฐานสิบหก 64 หลัก ช่วยให้เกตเวย์เห็นการชำระเงิน แต่ใช้จ่ายไม่ได้เลย ห้ามใช้คีย์ใช้จ่ายหรือวลีกู้คืนเด็ดขาด',
+  // Payout detail rows.
+  pd_uuid: 'รหัสการจ่ายเงิน',
+  pd_final: 'สิ้นสุดแล้ว',
+  pd_payer_currency: 'สกุลเงินที่ส่ง',
+  pd_payer_amount: 'จำนวนเงินที่ส่ง',
+  pd_updated: 'อัปเดตแล้ว',
+  pd_yes: 'ใช่',
+  pd_no: 'ไม่',
 };
 
 export default views;

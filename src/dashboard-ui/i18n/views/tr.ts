@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'Yüklemeler',
   tbl_topups: 'Yükleme tablosu',
   wl_no_webhook: 'Bu cüzdan için webhook gönderilmedi (geri çağırma URL’si yok ya da henüz bir şey gelmedi).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Birincil adres',
+  receiving_primary_address_hint: 'Cüzdanınızın birincil adresi (hesap 0, dizin 0); alt adres ya da entegre adres değil.',
+  receiving_view_key: 'Özel görüntüleme anahtarı',
+  receiving_view_key_hint: 'Aynı cüzdanın özel (gizli) görüntüleme anahtarı: 64 onaltılık basamak. Ağ geçidinin ödemeleri görmesini sağlar, asla harcamasını değil. Asla harcama anahtarı ya da kurtarma ifadesi değil.',
+  // Payout detail rows.
+  pd_uuid: 'Ödeme kimliği',
+  pd_final: 'Kesin',
+  pd_payer_currency: 'Gönderilen para birimi',
+  pd_payer_amount: 'Gönderilen tutar',
+  pd_updated: 'Güncellendi',
+  pd_yes: 'Evet',
+  pd_no: 'Hayır',
 };
 
 export default views;

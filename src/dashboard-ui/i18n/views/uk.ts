@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'Поповнення',
   tbl_topups: 'Таблиця поповнень',
   wl_no_webhook: 'Для цього гаманця webhook не надсилався (у нього немає URL зворотного виклику, або ще нічого не надійшло).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Основна адреса',
+  receiving_primary_address_hint: 'Основна адреса вашого гаманця (рахунок 0, індекс 0), а не субадреса чи інтегрована адреса.',
+  receiving_view_key: 'Приватний ключ перегляду',
+  receiving_view_key_hint: 'Приватний (секретний) ключ перегляду того самого гаманця: 64 шістнадцяткові цифри. Він дозволяє шлюзу бачити платежі, але ніколи не витрачати їх. Ніколи не ключ витрат і не сид-фраза.',
+  // Payout detail rows.
+  pd_uuid: 'ID виплати',
+  pd_final: 'Остаточно',
+  pd_payer_currency: 'Надіслана валюта',
+  pd_payer_amount: 'Надіслана сума',
+  pd_updated: 'Оновлено',
+  pd_yes: 'Так',
+  pd_no: 'Ні',
 };
 
 export default views;

@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: 'Nạp tiền',
   tbl_topups: 'Bảng nạp tiền',
   wl_no_webhook: 'Chưa có webhook nào được gửi cho ví này (không có URL callback, hoặc chưa có gì đến).',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: 'Địa chỉ chính',
+  receiving_primary_address_hint: 'Địa chỉ chính của ví bạn (tài khoản 0, chỉ mục 0), không phải địa chỉ phụ hay địa chỉ tích hợp.',
+  receiving_view_key: 'Khóa xem riêng tư',
+  receiving_view_key_hint: 'Khóa xem riêng tư (bí mật) của cùng ví đó: 64 chữ số hex. Khóa này cho phép cổng thanh toán thấy các khoản thanh toán, không bao giờ tiêu chúng. Tuyệt đối không phải khóa chi tiêu hay cụm từ khôi phục.',
+  // Payout detail rows.
+  pd_uuid: 'Mã khoản chi',
+  pd_final: 'Đã chốt',
+  pd_payer_currency: 'Tiền tệ đã gửi',
+  pd_payer_amount: 'Số tiền đã gửi',
+  pd_updated: 'Đã cập nhật',
+  pd_yes: 'Có',
+  pd_no: 'Không',
 };
 
 export default views;

@@ -332,6 +332,19 @@ const views: ViewMessages = {
   wl_topups: '充值',
   tbl_topups: '充值表',
   wl_no_webhook: '此钱包尚未发送 webhook（没有回调 URL，或尚未收到任何款项）。',
+  // Settings → Receiving, for a network that takes an address and a private view key (Monero).
+  receiving_primary_address: '主地址',
+  receiving_primary_address_hint: '您钱包的主地址（账户 0，索引 0），不是子地址，也不是集成地址。',
+  receiving_view_key: '私有查看密钥',
+  receiving_view_key_hint: '同一钱包的私有（机密）查看密钥：64 位十六进制数字。它让网关能看到付款，但绝不能花费。绝不要填写花费密钥或助记词。',
+  // Payout detail rows.
+  pd_uuid: '付款 ID',
+  pd_final: '已最终确定',
+  pd_payer_currency: '发送的币种',
+  pd_payer_amount: '发送的金额',
+  pd_updated: '更新时间',
+  pd_yes: '是',
+  pd_no: '否',
 };
 
 export default views;
