@@ -19,11 +19,12 @@ export function systemPackages(root = ROOT): string[] {
 }
 
 /** The file each package is recognised by: the path the tests start it from (the same variables
- * let a machine point them elsewhere: playwright.config.ts and test/chain/bitcoin/litecoind.ts). */
+ * let a machine point them elsewhere: playwright.config.ts, test/chain/bitcoin/litecoind.ts and test/helpers/monero-rig.ts). */
 export function binaryOf(pkg: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const table: Record<string, string> = {
     chromium: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     litecoind: env.SATCHEL_LITECOIND ?? '/usr/bin/litecoind',
+    monero: env.SATCHEL_MONEROD ?? '/usr/bin/monerod',
   };
   return table[pkg];
 }

@@ -31,9 +31,9 @@ describe('fresh machine', () => {
     expect(scripts.test!.startsWith('tsx test/preflight.ts && npm run typecheck')).toBe(true);
   });
 
-  it('the list names chromium and litecoind, and the preflight knows the file each one installs', () => {
+  it('the list names chromium, litecoind and monero, and the preflight knows the file each one installs', () => {
     const pkgs = systemPackages();
-    expect(pkgs).toEqual(expect.arrayContaining(['chromium', 'litecoind']));
+    expect(pkgs).toEqual(expect.arrayContaining(['chromium', 'litecoind', 'monero']));
     for (const p of pkgs) expect(binaryOf(p, {}), p).toMatch(/^\//);
     expect(binaryOf('chromium', {})).toBe('/usr/bin/chromium');
   });
