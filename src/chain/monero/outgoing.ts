@@ -33,6 +33,7 @@ import type { DB, ScanOutgoingTable } from '../../db/schema.ts';
 import type { Storage } from '../../db/storage.ts';
 import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef, Priority } from '../../registry/index.ts';
+import { MONERO_NETWORKS, parseMoneroAddress, type MoneroNetwork } from './address.ts';
 import { moneroFloatSettings } from './float.ts';
 import { MoneroHttp, MONERO_PRIORITY, rpcPayoutNode, type BuiltTransfer, type MoneroPayoutNode } from './payout.ts';
 
@@ -350,9 +351,23 @@ export interface MoneroPayoutDeps {
   confirmations: number;
   now: () => number;
   log: MoneroPayoutsOptions['log'];
-  /** Throws an Error saying why `to` is not a payable address of the configured network type. */
-  checkAddress: (to: string) => void;
+  /** Throws an Error saying why `to` is not a payable address (default: a standard address, subaddress or integrated address of settings.network). */
+  checkAddress?: (to: string) => void;
   afterStore?: MoneroPayoutsOptions['afterStore'];
+}
+
+/** A destination check: any kind of address (standard, subaddress, integrated) of network type `type`. */
+export function moneroDestination(type: MoneroNetwork): (to: string) => void {
+  return (to) => {
+    const a = parseMoneroAddress(to);
+    if (a.network !== type) throw new Error(`this is a ${a.network} address; the gateway pays on ${type}`);
+  };
+}
+
+function networkType(cfg: NetworkConfig, where: string): MoneroNetwork {
+  const v = cfg.network ?? 'mainnet';
+  if (typeof v !== 'string' || !(MONERO_NETWORKS as readonly string[]).includes(v)) throw new Error(`${where}.network: one of ${MONERO_NETWORKS.join(', ')} is required`);
+  return v as MoneroNetwork;
 }
 
 /**
@@ -376,7 +391,7 @@ export function createMoneroPayouts(deps: MoneroPayoutDeps): MoneroPayouts | nul
     node: rpcPayoutNode(wallet, daemon),
     db: deps.storage.db,
     storage: deps.storage,
-    checkAddress: deps.checkAddress,
+    checkAddress: deps.checkAddress ?? moneroDestination(networkType(settings, `networks.${network.code}`)),
     tableFee: (priority) => (native.fees ?? network.fees)[priority] ?? (native.fees ?? network.fees).recommended ?? '0',
     confirmations: deps.confirmations,
     now: deps.now,
