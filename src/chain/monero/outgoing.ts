@@ -31,11 +31,8 @@ import { ChainError, HotWalletShortError, NodeError, SendRejectedError } from '.
 import { Decimal } from '../../money/decimal.ts';
 import type { DB, ScanOutgoingTable } from '../../db/schema.ts';
 import type { Storage } from '../../db/storage.ts';
-import type { NetworkConfig } from '../../config.ts';
-import type { NetworkDef, Priority } from '../../registry/index.ts';
-import { MONERO_NETWORKS, parseMoneroAddress, type MoneroNetwork } from './address.ts';
-import { moneroFloatSettings } from './float.ts';
-import { MoneroHttp, MONERO_PRIORITY, rpcPayoutNode, type BuiltTransfer, type MoneroPayoutNode } from './payout.ts';
+import type { Priority } from '../../registry/index.ts';
+import { MONERO_PRIORITY, type BuiltTransfer, type MoneroPayoutNode } from './payout.ts';
 
 /** A payout that can never go out as asked; nothing was built or stored (the payout fails, its funds return). */
 export class MoneroSendError extends SendRejectedError {}
@@ -341,61 +338,4 @@ export class MoneroPayouts {
       }
     }
   }
-}
-
-/** What the driver hands over to build its payouts. */
-export interface MoneroPayoutDeps {
-  network: NetworkDef;
-  settings: NetworkConfig;
-  storage: Storage;
-  confirmations: number;
-  now: () => number;
-  log: MoneroPayoutsOptions['log'];
-  /** Throws an Error saying why `to` is not a payable address (default: a standard address, subaddress or integrated address of settings.network). */
-  checkAddress?: (to: string) => void;
-  afterStore?: MoneroPayoutsOptions['afterStore'];
-}
-
-/** A destination check: any kind of address (standard, subaddress, integrated) of network type `type`. */
-export function moneroDestination(type: MoneroNetwork): (to: string) => void {
-  return (to) => {
-    const a = parseMoneroAddress(to);
-    if (a.network !== type) throw new Error(`this is a ${a.network} address; the gateway pays on ${type}`);
-  };
-}
-
-function networkType(cfg: NetworkConfig, where: string): MoneroNetwork {
-  const v = cfg.network ?? 'mainnet';
-  if (typeof v !== 'string' || !(MONERO_NETWORKS as readonly string[]).includes(v)) throw new Error(`${where}.network: one of ${MONERO_NETWORKS.join(', ')} is required`);
-  return v as MoneroNetwork;
-}
-
-/**
- * The payouts of a Monero network from its float wallet and its daemon (`daemon_url`), or null when
- * no float is configured (payouts and refunds are refused, as on any watch-only network without
- * one). Throws naming the setting when the float's settings cannot work.
- */
-export function createMoneroPayouts(deps: MoneroPayoutDeps): MoneroPayouts | null {
-  const { network, settings } = deps;
-  const float = moneroFloatSettings(network, settings);
-  if (!float) return null;
-  const daemonUrl = settings.daemon_url;
-  if (typeof daemonUrl !== 'string' || !/^https?:\/\//i.test(daemonUrl)) throw new Error(`networks.${network.code}.daemon_url: the http(s) URL of monerod's RPC is required`);
-  const native = network.currencies.find((c) => c.native) ?? network.currencies[0];
-  if (!native) throw new Error(`networks.${network.code}: the registry gives the network no currency`);
-  const wallet = new MoneroHttp(float.url, float.login, 'payout wallet');
-  const daemon = new MoneroHttp(daemonUrl, null, 'daemon');
-  return new MoneroPayouts({
-    network: network.code,
-    native: { code: native.code, decimals: native.decimals },
-    node: rpcPayoutNode(wallet, daemon),
-    db: deps.storage.db,
-    storage: deps.storage,
-    checkAddress: deps.checkAddress ?? moneroDestination(networkType(settings, `networks.${network.code}`)),
-    tableFee: (priority) => (native.fees ?? network.fees)[priority] ?? (native.fees ?? network.fees).recommended ?? '0',
-    confirmations: deps.confirmations,
-    now: deps.now,
-    log: deps.log,
-    afterStore: deps.afterStore,
-  });
 }

@@ -11,7 +11,8 @@ import { otherRpc, startMoneroRig, type MoneroRig, type WalletRpc } from '../../
 import { fundedFloat, moneroNetwork, OutgoingSink } from '../../helpers/monero-pay.ts';
 import { openStorage, type Storage } from '../../../src/db/dialect.ts';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
-import { createMoneroPayouts, MoneroPayouts, type MoneroPayoutDeps } from '../../../src/chain/monero/outgoing.ts';
+import type { MoneroPayouts } from '../../../src/chain/monero/outgoing.ts';
+import { createMoneroPayouts, type MoneroPayoutDeps } from '../../../src/chain/monero/float.ts';
 import { encodeMoneroAddress, parseMoneroAddress } from '../../../src/chain/monero/address.ts';
 import { SendRejectedError } from '../../../src/chain/errors.ts';
 import { Decimal } from '../../../src/money/decimal.ts';
