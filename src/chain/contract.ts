@@ -121,7 +121,8 @@ export interface ChainDriver {
   /**
    * What this payment costs on top of the network's fee table because of where it goes, in the
    * network's native coin (a decimal string; "0" when nothing): on Solana, the rent of the
-   * recipient's token account when the payment must create it. Priced into the payout's commission
+   * recipient's token account when the payment must create it; on Monero, what the float wallet's
+   * own fee for the payment at `req.priority` exceeds the fee table by. Priced into the payout's commission
    * (src/pricing/payout-quote.ts). Optional: a driver without it adds nothing. Throws
    * SendRejectedError for a destination that can never be paid, ChainError when the node cannot tell.
    */

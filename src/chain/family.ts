@@ -84,6 +84,13 @@ export interface PayoutFloatForm {
    * when it has some). Throws an Error saying what is wrong with the text, without repeating it.
    */
   address(network: NetworkDef, secret: string, settings?: Readonly<Record<string, unknown>>): string;
+  /**
+   * A float that is a wallet the operator runs and funds (Monero's full `monero-wallet-rpc`), not a
+   * key the gateway reads: `setting` is the network setting that names it (its URL), the float
+   * exists when it is set, key_file is not used, and the float's account is what the wallet
+   * answers (the driver's payoutWallet), so `address` is never asked.
+   */
+  readonly wallet?: { readonly setting: string };
 }
 
 /** How far a network's scan has come, from its stored cursor (for /readyz and /metrics). */

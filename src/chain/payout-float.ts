@@ -25,9 +25,12 @@ export type { PayoutFloatForm } from './family.ts';
 
 /** A network's float as configured: where its key is and its caps (decimal strings by upper-case code). */
 export interface PayoutFloatSettings {
-  keyFile: string;
+  /** Null for a float that is a wallet the operator runs (PayoutFloatForm.wallet): no key file. */
+  keyFile: string | null;
   /** Where key_file came from: the network's settings or SATCHEL_PAYOUT_KEY_FILE. */
   keyFrom: 'settings' | 'environment';
+  /** A wallet float's URL as configured, any user:password in it removed (for messages); null for a key file float. */
+  wallet?: string | null;
   maxPerPayout: Readonly<Record<string, string>>;
   maxPerDay: Readonly<Record<string, string>>;
   /** The family's own settings (PayoutFloatForm.settings), as configured, checked. */
@@ -83,13 +86,62 @@ export function payoutFloatSettings(
   if (typeof file !== 'string' || file.trim() === '') {
     throw new Error(`${where}.key_file: the path of the float's key file is required (or set SATCHEL_PAYOUT_KEY_FILE)`);
   }
+  return { keyFile: file, keyFrom: raw.key_file === undefined ? 'environment' : 'settings', ...capsOf(raw, network, where), extra };
+}
+
+/** The caps of a `payout_float` object, checked (a payout cap above the day's cannot work). */
+function capsOf(raw: Record<string, unknown>, network: NetworkDef, where: string): { maxPerPayout: Record<string, string>; maxPerDay: Record<string, string> } {
   const maxPerPayout = caps(raw.max_per_payout, network, `${where}.max_per_payout`);
   const maxPerDay = caps(raw.max_per_day, network, `${where}.max_per_day`);
   for (const [code, per] of Object.entries(maxPerPayout)) {
     const day = maxPerDay[code];
     if (day !== undefined && Decimal.parse(per).gt(day)) throw new Error(`${where}.max_per_payout.${code}: ${per} is more than max_per_day.${code} (${day}): no payout that size could ever be sent`);
   }
-  return { keyFile: file, keyFrom: raw.key_file === undefined ? 'environment' : 'settings', maxPerPayout, maxPerDay, extra };
+  return { maxPerPayout, maxPerDay };
+}
+
+/**
+ * The float of a family whose float is a wallet the operator runs (PayoutFloatForm.wallet): it
+ * exists when the network's `setting` names the wallet's URL; `payout_float` then holds only the
+ * caps (and the family's own settings): a key_file there is refused, since nothing would read it.
+ * SATCHEL_PAYOUT_KEY_FILE does not apply.
+ */
+function walletFloat(network: NetworkDef, cfg: NetworkConfig | undefined, form: PayoutFloatForm & { wallet: { setting: string } }, where: string): PayoutSource {
+  const setting = form.wallet.setting;
+  const url = cfg?.[setting];
+  const raw = cfg?.payout_float;
+  if (url === undefined || url === null) {
+    if (raw !== undefined && raw !== null) throw new Error(`${where}.payout_float: the caps of a float that does not exist; ${network.name}'s payout float is a wallet the operator runs: name it in ${where}.${setting}`);
+    return { kind: 'none', why: `no payout wallet is configured (${where}.${setting})` };
+  }
+  let parsed: URL | null = null;
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) throw new Error(`${where}.${setting}: the http(s) URL of the payout wallet's RPC is required, e.g. "http://127.0.0.1:18083"`);
+  parsed.username = '';
+  parsed.password = '';
+  const own = form.settings ?? {};
+  const extra: Record<string, unknown> = {};
+  let limits = { maxPerPayout: {} as Record<string, string>, maxPerDay: {} as Record<string, string> };
+  if (raw !== undefined && raw !== null) {
+    const fw = `${where}.payout_float`;
+    if (!isObject(raw)) throw new Error(`${fw}: an object is required ({"max_per_payout": {...}, "max_per_day": {...}})`);
+    const known = ['max_per_payout', 'max_per_day', ...Object.keys(own)];
+    for (const k of Object.keys(raw)) {
+      if (k === 'key_file') throw new Error(`${fw}.key_file is not used: ${network.name}'s payout float is the wallet at ${where}.${setting}, which holds its keys`);
+      if (!known.includes(k)) throw new Error(`${fw}.${k} is not a setting (known: ${known.join(', ')})`);
+      const check = Object.hasOwn(own, k) ? own[k] : undefined;
+      if (check) {
+        check(raw[k], `${fw}.${k}`);
+        extra[k] = raw[k];
+      }
+    }
+    limits = capsOf(raw, network, fw);
+  }
+  return { kind: 'float', settings: { keyFile: null, keyFrom: 'settings', wallet: parsed.toString().replace(/\/$/, ''), ...limits, extra }, form };
 }
 
 /**
@@ -146,6 +198,7 @@ export function payoutSource(network: NetworkDef, cfg: NetworkConfig | undefined
     if (cfg?.payout_float !== undefined) throw new Error(`${where}.payout_float: ${network.name} has no payout float yet; payouts and refunds on a watch-only ${network.code} network are refused`);
     return { kind: 'none', why: `${network.name} has no payout float yet` };
   }
+  if (form.wallet) return walletFloat(network, cfg, { ...form, wallet: form.wallet }, where);
   const settings = payoutFloatSettings(network, cfg, envKeyFile, `${where}.payout_float`, form.settings);
   if (!settings) return { kind: 'none', why: `no payout float is configured (${where}.payout_float, or SATCHEL_PAYOUT_KEY_FILE)` };
   return { kind: 'float', settings, form };
@@ -154,6 +207,9 @@ export function payoutSource(network: NetworkDef, cfg: NetworkConfig | undefined
 /** The float key's text of a network, and the address it controls (the family's reading of it). */
 export function floatAccount(network: NetworkDef, source: Extract<PayoutSource, { kind: 'float' }>): { secret: string; address: string } {
   const where = `networks.${network.code}.payout_float.key_file`;
+  if (source.settings.keyFile === null) {
+    throw new Error(`networks.${network.code}: the payout float is the wallet at ${source.settings.wallet ?? 'its RPC'}: fund that wallet's primary address (ask the wallet for it; \`satchel doctor\` shows it once the gateway reaches the wallet)`);
+  }
   const secret = readFloatSecret(source.settings.keyFile, where);
   try {
     return { secret, address: source.form.address(network, secret, source.settings.extra) };
@@ -174,7 +230,7 @@ export function withPayoutFloats<C extends Pick<Config, 'networks' | 'payoutKeyF
     const network = registry.network(code);
     if (!network) continue;
     const source = payoutSource(network, cfg, families.of(network)?.payoutFloat, config.payoutKeyFile);
-    if (source.kind !== 'float') continue;
+    if (source.kind !== 'float' || source.settings.keyFile === null) continue;
     floatAccount(network, source);
     if (source.settings.keyFrom === 'environment') {
       const own = typeof cfg.payout_float === 'object' && cfg.payout_float !== null ? cfg.payout_float : {};

@@ -170,7 +170,9 @@ export async function floatChecks(ctx: Ctx, live: string[]): Promise<Finding[]> 
         status: 'WARN',
         name,
         detail: `watch-only without a payout float (${source.why}): payouts and refunds on ${code} are refused`,
-        fix: can
+        fix: can?.wallet
+          ? `run a full wallet for the float (a full wallet of its own, never a view-only one), name its URL in networks.${code}.${can.wallet.setting}, set its caps in networks.${code}.payout_float, and fund it`
+          : can
           ? `put the float's key (${can.accepts}) in a file of mode 0600, name it in networks.${code}.payout_float.key_file (or SATCHEL_PAYOUT_KEY_FILE), set its caps, and fund it`
           : `${network.name} takes no float yet: send payouts of ${code} from the merchants' own wallets`,
       });
@@ -178,7 +180,7 @@ export async function floatChecks(ctx: Ctx, live: string[]): Promise<Finding[]> 
     }
     let address: string;
     try {
-      address = floatAccount(network, source).address;
+      address = source.settings.keyFile === null ? '' : floatAccount(network, source).address;
     } catch (e) {
       out.push({ status: 'FAIL', name, detail: e instanceof Error ? e.message : String(e), fix: `chmod 600 the key file and check what it holds (${source.form.accepts})` });
       continue;
@@ -193,10 +195,17 @@ export async function floatChecks(ctx: Ctx, live: string[]): Promise<Finding[]> 
     try {
       const wallet = await withTimeout(ctx.chains.driver(code).payoutWallet?.() ?? Promise.resolve(null), STATUS_TIMEOUT_MS);
       if (wallet) holds = `; holds ${Object.entries(wallet.balances).map(([c, a]) => `${a} ${c}`).join(', ')}`;
+      if (wallet && source.settings.keyFile === null) address = wallet.address;
     } catch (e) {
+      // A float that is a wallet the operator runs: not reaching it is the finding.
+      if (source.settings.keyFile === null) {
+        out.push({ status: 'FAIL', name, detail: `the payout wallet at ${source.settings.wallet ?? '?'} does not answer (${e instanceof Error ? e.message : String(e)})`, fix: `start the float wallet's RPC with its wallet open, or correct networks.${code}.${source.form.wallet?.setting ?? 'payout_wallet_rpc_url'}` });
+        continue;
+      }
       holds = `; its balance could not be read (${e instanceof Error ? e.message : String(e)})`;
     }
-    const detail = `key file ${source.settings.keyFile} (mode 0600), account ${address}${caps.length ? `; caps: ${caps.join('; ')}` : ''}${holds}`;
+    const held = source.settings.keyFile === null ? `wallet ${source.settings.wallet ?? ''}` : `key file ${source.settings.keyFile} (mode 0600)`;
+    const detail = `${held}, account ${address || 'unknown'}${caps.length ? `; caps: ${caps.join('; ')}` : ''}${holds}`;
     if (uncapped.length > 0) {
       out.push({
         status: 'WARN',

@@ -16,8 +16,11 @@ export const CONVERT_PERCENT = Decimal.parse(FEES.convert_percent).toString();
 
 export { PRIORITIES };
 
-/** The spec: `priority` is applied only on BTC, ETH, POLYGON and BSC; elsewhere it is `recommended`. */
-const PRIORITY_NETWORKS: ReadonlySet<string> = new Set(['BTC', 'ETH', 'POLYGON', 'BSC']);
+/**
+ * The spec: `priority` is applied only on BTC, ETH, POLYGON and BSC; elsewhere it is `recommended`.
+ * Satchel adds XMR, whose wallet builds a payout at one of four priorities (docs/payouts.md).
+ */
+const PRIORITY_NETWORKS: ReadonlySet<string> = new Set(['BTC', 'ETH', 'POLYGON', 'BSC', 'XMR']);
 
 /** The only balance a payout may be converted from (the spec's `from_currency`). */
 export const CONVERT_FROM = 'USDT';
@@ -54,13 +57,13 @@ export interface PayoutService {
  * currency and rounded up; zero when the driver has none. A destination the driver refuses is a
  * business error naming why; a node that cannot tell refuses the quote rather than undercharge.
  */
-export async function destinationFee(ctx: Ctx, network: NetworkDef, payer: CurrencyDef, address: string | undefined, amount: Decimal): Promise<Decimal> {
+export async function destinationFee(ctx: Ctx, network: NetworkDef, payer: CurrencyDef, address: string | undefined, amount: Decimal, priority: Priority = 'recommended'): Promise<Decimal> {
   if (address === undefined) return Decimal.parse('0');
   const driver = ctx.chains.driver(network.code);
   if (!driver.destinationFee) return Decimal.parse('0');
   let native: Decimal;
   try {
-    native = Decimal.parse(await driver.destinationFee({ network: network.code, currency: payer.code, to: address, amount: amount.toString(), priority: 'recommended' }));
+    native = Decimal.parse(await driver.destinationFee({ network: network.code, currency: payer.code, to: address, amount: amount.toString(), priority: effectivePriority(network, priority) }));
   } catch (err) {
     if (err instanceof SendRejectedError) throw new BusinessError(err.message);
     if (err instanceof ChainError) throw new BusinessError(`The ${network.code} node cannot price this payout now (${err.message.slice(0, 200)}); try again later`);
@@ -120,7 +123,7 @@ export async function quotePayout(ctx: Ctx, svc: PayoutService, ask: PayoutAsk):
   if (value.lt(payer.payout_min) || !value.gt('0')) throw new BusinessError(Msg.minAmount(payer.payout_min, payer.code));
   if (value.gt(payer.payout_max)) throw new BusinessError(Msg.maxAmount(payer.payout_max, payer.code));
 
-  const fee = (await networkFee(ctx, network, payer, ask.priority)).add(await destinationFee(ctx, network, payer, svc.address, value));
+  const fee = (await networkFee(ctx, network, payer, ask.priority)).add(await destinationFee(ctx, network, payer, svc.address, value, ask.priority));
   const payerAmount = ask.isSubtract ? value : value.sub(fee);
   const total = ask.isSubtract ? value.add(fee) : value;
   if (!payerAmount.gt('0') || payerAmount.lt(payer.payout_min)) throw new BusinessError(Msg.withdrawalTooSmall);
