@@ -16,6 +16,7 @@ import { MONERO_NETWORKS } from './address.ts';
 import { MONERO_NODE_LIMITS } from './limits.ts';
 import { MoneroDriver, type MoneroLog } from './monero-driver.ts';
 import type { MoneroNetType } from './wallets.ts';
+import { createMoneroPayouts } from './float.ts';
 
 
 /** The `monero` family's factory, for its ChainFamily's drivers. */
@@ -56,8 +57,10 @@ export function createMoneroDriver(
   if (binary !== undefined && (typeof binary !== 'string' || binary.trim() === '')) throw new Error(`${where}.wallet_rpc_binary: the path of monero-wallet-rpc is required when given`);
   const base = dataDir ?? resolve('./data');
   const walletDir = typeof walletDirSetting === 'string' ? (isAbsolute(walletDirSetting) ? walletDirSetting : resolve(base, walletDirSetting)) : join(base, 'monero', network.code);
+  const payouts = createMoneroPayouts({ network, settings: cfg, storage: deps.storage, confirmations, now: deps.now ?? Date.now, log: deps.log ?? (() => {}) });
   return new MoneroDriver({
     network,
+    payouts,
     daemonUrl: url.replace(/\/+$/, ''),
     netType,
     confirmations,

@@ -12,6 +12,7 @@ import { MONERO_FORMATS, moneroAddressFormat, moneroStagenetAddressFormat, moner
 import { MONERO_DRIVER, moneroWatchOnly } from './custody.ts';
 import { moneroDriverFactory } from './config.ts';
 import { MONERO_NODE_LIMITS } from './limits.ts';
+import { moneroPayoutFloat } from './float.ts';
 
 export { MONERO_DRIVER } from './custody.ts';
 
@@ -46,6 +47,7 @@ export const moneroFamily: ChainFamily = {
   },
   custody: ['watch-only'],
   watchOnly: moneroWatchOnly,
+  payoutFloat: moneroPayoutFloat,
   nodeLimits: MONERO_NODE_LIMITS,
   configuredNetwork: configuredMoneroNetwork,
   // Monero's transaction ids are 32 bytes in hex: the simulator's hex is one already.

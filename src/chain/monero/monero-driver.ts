@@ -2,8 +2,8 @@
 // paid to a fresh subaddress of it. See docs/networks.md for the operator's side. Detection lives
 // in ./scan.ts with the view-only wallets of ./wallets.ts; this class ties them to the gateway: one
 // scanner per network (its caller holds the `scan:<NETWORK>` lock), the daemon's head judged by the
-// shared head guard, and the daemon's status. Payouts are not wired yet: they answer as on other
-// watch-only networks without a float.
+// shared head guard, and the daemon's status. Payouts go through the operator's float wallet
+// (./outgoing.ts) when `payout_wallet_rpc_url` is set.
 import type { ChainDriver, ChainSink, Coverage, NodeStatus, PaymentRequest, PayoutWallet, SendRequest, WatchedAddress } from '../contract.ts';
 import { DriverClosedError, FaultyNodeError, HotWalletShortError, WrongChainError } from '../errors.ts';
 import { HeadGuard } from '../head-guard.ts';
@@ -13,6 +13,7 @@ import { MONERO_NODE_LIMITS, MONERO_REORG_DEPTH } from './limits.ts';
 import { MoneroRpc, uint } from './rpc.ts';
 import { MoneroScanner } from './scan.ts';
 import { ViewWallets, type MoneroNetType } from './wallets.ts';
+import type { MoneroPayouts } from './outgoing.ts';
 
 export type MoneroLog = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
 
@@ -26,6 +27,8 @@ export interface MoneroDriverOptions {
   walletDir: string;
   /** The monero-wallet-rpc binary (default: found on PATH). */
   walletRpcBinary?: string;
+  /** Payouts from the operator's float wallet (./outgoing.ts); null without `payout_wallet_rpc_url`. */
+  payouts?: MoneroPayouts | null;
   now?: () => number;
   log?: MoneroLog;
   maxHeadJump?: number;
@@ -47,6 +50,7 @@ export class MoneroDriver implements ChainDriver {
   readonly wallets: ViewWallets;
   readonly scanner: MoneroScanner;
   private readonly heads: HeadGuard;
+  private readonly payouts: MoneroPayouts | null;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -55,6 +59,7 @@ export class MoneroDriver implements ChainDriver {
     this.network = { ...opts.network, confirmations: opts.confirmations };
     this.confirmations = opts.confirmations;
     this.netType = opts.netType;
+    this.payouts = opts.payouts ?? null;
     const maxResponseBytes = opts.maxResponseBytes ?? MONERO_NODE_LIMITS.maxResponseBytes;
     this.daemon = new MoneroRpc(opts.daemonUrl, { maxResponseBytes, timeoutMs: opts.timeoutMs });
     this.heads = new HeadGuard(opts.maxHeadJump ?? MONERO_NODE_LIMITS.maxHeadJump, MONERO_REORG_DEPTH);
@@ -107,6 +112,7 @@ export class MoneroDriver implements ChainDriver {
       const count = this.heads.check('get_info', info.count);
       await this.scanner.poll(sink, count, signal);
       this.heads.commit(count);
+      if (this.payouts) await this.payouts.track(sink);
     });
   }
 
@@ -124,19 +130,28 @@ export class MoneroDriver implements ChainDriver {
     return { chain: info.nettype, head: info.count - 1, headTime };
   }
 
-  // Payouts: not wired yet (the payout wallet RPC, `payout_wallet_rpc_url`). Until they are, the
-  // network answers as other watch-only networks without a float.
+  /** Whether the float wallet can pay this now (amount and fee); refused without a float. */
   async canCover(req: PaymentRequest): Promise<Coverage> {
-    return { covered: false, currency: req.currency, message: this.noPayouts() };
+    if (!this.payouts) return { covered: false, currency: req.currency, message: this.noPayouts() };
+    return this.payouts.cover(this.payouts.parse(req));
   }
 
+  /** What the float wallet's fee for this payout exceeds the registry's fee table by (./outgoing.ts). */
+  async destinationFee(req: PaymentRequest): Promise<string> {
+    if (!this.payouts) return '0';
+    return this.payouts.destinationFee(this.payouts.parse(req));
+  }
+
+  /** Pays from the float wallet, stored before relay; idempotent on req.id (./outgoing.ts). */
   async send(req: SendRequest): Promise<{ txid: string }> {
     if (this.closed) throw new DriverClosedError(this.network.code);
-    throw new HotWalletShortError(req.currency, this.noPayouts());
+    if (!this.payouts) throw new HotWalletShortError(req.currency, this.noPayouts());
+    return { txid: await this.payouts.send(req.id, this.payouts.parse(req)) };
   }
 
+  /** The float wallet and its balance; null without one. */
   async payoutWallet(): Promise<PayoutWallet | null> {
-    return null;
+    return this.payouts ? this.payouts.wallet() : null;
   }
 
   async close(): Promise<void> {
