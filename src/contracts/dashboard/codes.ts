@@ -13,7 +13,7 @@ export const PAYOUT_KINDS = ['payout', 'refund', 'wallet_refund', 'force_refund'
 /** A webhook's delivery (table `webhooks`). */
 export const WEBHOOK_STATUSES = ['pending', 'delivered', 'failed'] as const;
 /** What a webhook is about (src/webhooks/outbox.ts WebhookKind). */
-export const WEBHOOK_KINDS = ['payment', 'wallet', 'payout', 'custody', 'unmatched'] as const;
+export const WEBHOOK_KINDS = ['payment', 'wallet', 'payout', 'custody', 'unmatched', 'recurrence'] as const;
 /** A transfer the chain reported (table `chain_transfers`). */
 export const TRANSFER_STATUSES = ['seen', 'confirmed', 'dropped'] as const;
 /** What became of a static wallet's top-up (table `wallet_topups`, column `outcome`). */

@@ -113,6 +113,7 @@ const de: Messages = {
       payout: ['Auszahlung', 'Zu einer Auszahlung oder Erstattung.'],
       custody: ['Empfang geändert', 'Die Empfangsschlüssel oder -adressen eines Netzwerks haben sich geändert.'],
       unmatched: ['Nicht zugeordnete Zahlung', 'Eine Zahlung ohne Rechnungsbezug.'],
+      recurrence: ['Abonnement', 'Zu einer wiederkehrenden Zahlung: abgeschlossen, Verlängerung fällig, bezahlt, gekündigt oder beendet.'],
     },
     transfer: {
       seen: ['Gesehen, wird bestätigt', 'Im Netzwerk, wartet auf Bestätigungen.'],

@@ -118,6 +118,7 @@ export const en = {
       payout: ['Payout', 'About a payout or refund.'],
       custody: ['Receiving changed', 'The receiving keys or addresses of a network changed.'],
       unmatched: ['Unmatched payment', 'A payment that named no invoice.'],
+      recurrence: ['Subscription', 'About a recurring payment: subscribed, renewal due, paid, cancelled or stopped.'],
     },
     transfer: {
       seen: ['Seen, confirming', 'On the network, waiting for confirmations.'],

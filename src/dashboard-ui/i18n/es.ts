@@ -113,6 +113,7 @@ const es: Messages = {
       payout: ['Pago saliente', 'Sobre un pago saliente o un reembolso.'],
       custody: ['Recepción cambiada', 'Cambiaron las claves o direcciones de recepción de una red.'],
       unmatched: ['Pago sin asignar', 'Un pago que no indicaba ninguna factura.'],
+      recurrence: ['Suscripción', 'Sobre un pago recurrente: suscrito, renovación pendiente, pagado, cancelado o detenido.'],
     },
     transfer: {
       seen: ['Visto, confirmando', 'En la red, esperando confirmaciones.'],

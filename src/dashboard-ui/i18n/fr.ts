@@ -113,6 +113,7 @@ const fr: Messages = {
       payout: ['Versement', 'Concerne un versement ou un remboursement.'],
       custody: ['Réception modifiée', 'Les clés ou adresses de réception d’un réseau ont changé.'],
       unmatched: ['Paiement non rapproché', 'Un paiement qui ne désignait aucune facture.'],
+      recurrence: ['Abonnement', 'À propos d’un paiement récurrent : souscrit, renouvellement dû, payé, annulé ou arrêté.'],
     },
     transfer: {
       seen: ['Vu, en confirmation', 'Sur le réseau, en attente de confirmations.'],

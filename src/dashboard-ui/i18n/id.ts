@@ -113,6 +113,7 @@ const id: Messages = {
       payout: ['Pembayaran keluar', 'Tentang pembayaran keluar atau pengembalian dana.'],
       custody: ['Penerimaan berubah', 'Kunci atau alamat penerimaan sebuah jaringan berubah.'],
       unmatched: ['Pembayaran tak cocok', 'Pembayaran yang tidak menyebut tagihan.'],
+      recurrence: ['Langganan', 'Tentang pembayaran berulang: berlangganan, perpanjangan jatuh tempo, dibayar, dibatalkan, atau dihentikan.'],
     },
     transfer: {
       seen: ['Terlihat, dikonfirmasi', 'Di jaringan, menunggu konfirmasi.'],

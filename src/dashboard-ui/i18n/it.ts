@@ -113,6 +113,7 @@ const it: Messages = {
       payout: ['Pagamento in uscita', 'Su un pagamento in uscita o un rimborso.'],
       custody: ['Ricezione cambiata', 'Le chiavi o gli indirizzi di ricezione di una rete sono cambiati.'],
       unmatched: ['Pagamento non abbinato', 'Un pagamento che non indicava alcuna fattura.'],
+      recurrence: ['Abbonamento', 'Su un pagamento ricorrente: sottoscritto, rinnovo dovuto, pagato, annullato o interrotto.'],
     },
     transfer: {
       seen: ['Visto, in conferma', 'In rete, in attesa di conferme.'],

@@ -113,6 +113,7 @@ const nl: Messages = {
       payout: ['Uitbetaling', 'Over een uitbetaling of terugbetaling.'],
       custody: ['Ontvangst gewijzigd', 'De ontvangstsleutels of -adressen van een netwerk zijn gewijzigd.'],
       unmatched: ['Niet-gekoppelde betaling', 'Een betaling die geen factuur noemde.'],
+      recurrence: ['Abonnement', 'Over een terugkerende betaling: afgesloten, verlenging verschuldigd, betaald, opgezegd of gestopt.'],
     },
     transfer: {
       seen: ['Gezien, wordt bevestigd', 'Op het netwerk, wacht op bevestigingen.'],

@@ -113,6 +113,7 @@ const pl: Messages = {
       payout: ['Wypłata', 'O wypłacie lub zwrocie.'],
       custody: ['Zmiana odbioru', 'Zmieniły się klucze lub adresy odbioru sieci.'],
       unmatched: ['Nieprzypisana płatność', 'Płatność bez wskazanej faktury.'],
+      recurrence: ['Subskrypcja', 'O płatności cyklicznej: zasubskrybowana, odnowienie należne, opłacona, anulowana lub zatrzymana.'],
     },
     transfer: {
       seen: ['Widoczny, potwierdzanie', 'W sieci, czeka na potwierdzenia.'],

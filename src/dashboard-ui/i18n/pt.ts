@@ -113,6 +113,7 @@ const pt: Messages = {
       payout: ['Saque', 'Sobre um saque ou reembolso.'],
       custody: ['Recebimento alterado', 'As chaves ou endereços de recebimento de uma rede mudaram.'],
       unmatched: ['Pagamento sem vínculo', 'Um pagamento que não indicava fatura.'],
+      recurrence: ['Assinatura', 'Sobre um pagamento recorrente: assinado, renovação pendente, pago, cancelado ou encerrado.'],
     },
     transfer: {
       seen: ['Vista, confirmando', 'Na rede, aguardando confirmações.'],

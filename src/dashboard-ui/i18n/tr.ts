@@ -113,6 +113,7 @@ const tr: Messages = {
       payout: ['Ödeme', 'Bir ödeme veya iade hakkında.'],
       custody: ['Alım değişti', 'Bir ağın alım anahtarları veya adresleri değişti.'],
       unmatched: ['Eşleşmeyen ödeme', 'Fatura belirtmeyen bir ödeme.'],
+      recurrence: ['Abonelik', 'Yinelenen bir ödeme hakkında: abone olundu, yenileme zamanı, ödendi, iptal edildi veya durduruldu.'],
     },
     transfer: {
       seen: ['Görüldü, onaylanıyor', 'Ağda, onay bekliyor.'],

@@ -113,6 +113,7 @@ const vi: Messages = {
       payout: ['Chi trả', 'Về một khoản chi trả hoặc hoàn tiền.'],
       custody: ['Thay đổi nơi nhận', 'Khóa hoặc địa chỉ nhận của một mạng đã thay đổi.'],
       unmatched: ['Thanh toán chưa khớp', 'Khoản thanh toán không ghi hóa đơn.'],
+      recurrence: ['Gói đăng ký', 'Về một khoản thanh toán định kỳ: đã đăng ký, đến hạn gia hạn, đã thanh toán, đã hủy hoặc đã dừng.'],
     },
     transfer: {
       seen: ['Đã thấy, đang xác nhận', 'Trên mạng, chờ xác nhận.'],
