@@ -250,14 +250,28 @@ export async function startMoneroRig(opts: { fund?: boolean } = {}): Promise<Mon
     await payerRpc.rpc('refresh', {});
   }
 
+  // After the daemon was stopped and started, the payer's wallet RPC answers "no connection to
+  // daemon" (-38) until its next connection check; a loaded machine makes that take seconds.
+  const whenConnected = async <T>(call: () => Promise<T>): Promise<T> => {
+    const until = Date.now() + 60_000;
+    for (;;) {
+      try {
+        return await call();
+      } catch (e) {
+        if (!(e instanceof RpcError && e.code === -38) || Date.now() > until) throw e;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  };
+
   const transfer = async (destinations: Array<{ address: string; amountAtomic: bigint }>) => {
-    await payerRpc.rpc('refresh', {});
-    const r = await payerRpc.rpc<{ tx_hash: string }>('transfer', {
+    await whenConnected(() => payerRpc.rpc('refresh', {}));
+    const r = await whenConnected(() => payerRpc.rpc<{ tx_hash: string }>('transfer', {
       destinations: destinations.map((d) => ({ address: d.address, amount: Number(d.amountAtomic) })),
       priority: 0,
       ring_size: 16,
       get_tx_key: false,
-    });
+    }));
     return r.tx_hash;
   };
 
