@@ -25,7 +25,7 @@ import { tonFamily } from './chain/ton/index.ts';
 import { solanaFamily } from './chain/solana/index.ts';
 import { moneroFamily } from './chain/monero/index.ts';
 import { enqueueInvoiceWebhook, expireDue, reconcileInvoice } from './invoices/lifecycle.ts';
-import { chooseCurrency, payerChoices } from './invoices/payer.ts';
+import { chooseCurrency, payerChoices, payerOptions } from './invoices/payer.ts';
 import { onWalletTransfer } from './wallets/topups.ts';
 import { walletTestWebhookFields } from './wallets/payer.ts';
 import { forceRefundOutcome, walletRefundOutcome } from './wallets/refund-outcome.ts';
@@ -80,6 +80,7 @@ export const features: Features = {
     reconcile: reconcileInvoice,
     enqueueWebhook: enqueueInvoiceWebhook,
     payerChoices,
+    payerOptions,
     choose: chooseCurrency,
     create: createInvoice,
   },

@@ -14,6 +14,7 @@ import type { PaymentWebhook } from './contracts/merchant-api/webhooks.ts';
 import type { Mailer } from './mail/index.ts';
 import type { CreateInvoiceParams } from './contracts/merchant-api/invoices.ts';
 import type { Invoice } from './contracts/merchant-api/objects.ts';
+import type { PayerCurrencyOption } from './contracts/payer.ts';
 
 export interface Rates {
   /** Price of one `base` in `quote`, the source that priced it and the quotes it was made from. */
@@ -88,6 +89,8 @@ export interface InvoiceActions {
   enqueueWebhook(ctx: Ctx, trx: Transaction<DB>, inv: InvoicesTable): Promise<void>;
   /** What the payer of an invoice may choose from (empty once chosen). */
   payerChoices(ctx: Ctx, uuid: string): Promise<PayerChoice[]>;
+  /** What the payer of a recurrence may choose from, listed and priced as the invoice chooser does. */
+  payerOptions(ctx: Ctx, merchantId: string, price: { amount: string; currency: string }, fixed: { currency: string | null }): Promise<{ list: PayerCurrencyOption[]; test: boolean }>;
   /** The payer's choice of currency and network, as the payment page makes it. */
   choose(ctx: Ctx, uuid: string, currency: string, network: string): Promise<InvoicesTable>;
   /** Creates an invoice as POST /v1/payment does (or returns the one with its order_id); `link`

@@ -2,6 +2,7 @@
 // Single source of truth for both sides, so it must stay free of DOM and Node APIs.
 import * as z from 'zod/mini';
 import { INVOICE_STATUSES, type InvoiceStatus } from './invoice-status.ts';
+import { RECURRENCE_PERIODS, RECURRENCE_STATUSES } from './recurrence-status.ts';
 
 export { INVOICE_STATUSES, type InvoiceStatus };
 
@@ -155,6 +156,70 @@ export const PayerWallet = z.object({
 });
 export type PayerWallet = z.infer<typeof PayerWallet>;
 
+/**
+ * A recurrence as its payer sees it (docs/recurring.md): what is subscribed to, the choice of
+ * currency and network while it is open, and where it stands. Never the merchant's url_callback or
+ * additional_data.
+ */
+export const PayerRecurrence = z.object({
+  kind: z.literal('recurrence'),
+  uuid: z.string(),
+  name: z.string(),
+  status: z.enum(RECURRENCE_STATUSES),
+  /** The price of a full period, in `currency`. */
+  amount: decimal,
+  currency: z.string(),
+  currency_is_fiat: z.boolean(),
+  period: z.enum(RECURRENCE_PERIODS),
+  /** The first period's lower price and its length in days; null without a discount. */
+  discount_amount: z.nullable(decimal),
+  discount_days: z.nullable(z.number()),
+  /** Unix seconds: when the discounted first period ends (set once the subscription is active). */
+  end_of_discount: z.nullable(z.number()),
+  /** Set once chosen (or fixed by the merchant's `to_currency`, for the currency). */
+  payer_currency: z.nullable(z.string()),
+  network: z.nullable(z.string()),
+  network_name: z.nullable(z.string()),
+  /** A full period's price in `payer_currency`, as priced when the payer subscribed. */
+  payer_amount: z.nullable(decimal),
+  /** Unix seconds: the next period's start (`active`), or when the unpaid one began (`wait_payment`). */
+  next_payment_at: z.nullable(z.number()),
+  /** Unix seconds: the end of the grace period of the unpaid renewal (`wait_payment` only). */
+  pay_before: z.nullable(z.number()),
+  /** The current period's invoice (the payer pays it on its own page); null before subscribing. */
+  invoice_uuid: z.nullable(z.string()),
+  /** What the payer may choose from: only while `wait_accept` and no choice is made yet. */
+  options: z.nullable(z.array(PayerCurrencyOption)),
+  /** Whether the payer may cancel it now (`active` or `wait_payment`). */
+  can_cancel: z.boolean(),
+  merchant: PayerMerchant,
+  test_mode: z.boolean(),
+  /** Unix milliseconds at the moment the server answered. */
+  server_time: z.number(),
+});
+export type PayerRecurrence = z.infer<typeof PayerRecurrence>;
+
+export const PayerRecurrenceEnvelope = z.object({ state: z.literal(0), result: PayerRecurrence });
+
+/** `email` (for reminders) and `lang` (theirs) are optional; a server that does not keep them ignores them. */
+export const SubscribeRequest = z.object({
+  currency: z.string(),
+  network: z.string(),
+  email: z.optional(z.string()),
+  lang: z.optional(z.enum(PAGE_LANGUAGES)),
+});
+export type SubscribeRequest = z.infer<typeof SubscribeRequest>;
+
+/** The subscribe answer: the recurrence as it now stands (a payer view subset) and the first period's invoice. */
+export const SubscribeResponseEnvelope = z.object({
+  state: z.literal(0),
+  result: z.object({ recurrence: z.object({ uuid: z.string(), status: z.enum(RECURRENCE_STATUSES) }), invoice: PayerInvoice }),
+});
+
+/** Why the payer API refused to cancel a recurrence (the page words it in the payer's language). */
+export const CANCEL_REFUSALS = ['already_cancelled', 'not_running'] as const;
+export type CancelRefusal = (typeof CANCEL_REFUSALS)[number];
+
 export const PayerInvoiceEnvelope = z.object({ state: z.literal(0), result: PayerInvoice });
 export const PayerWalletEnvelope = z.object({ state: z.literal(0), result: PayerWallet });
 /**
@@ -204,6 +269,9 @@ export const payerApiPaths = {
   invoice: (uuid: string) => `/api/pay/${encodeURIComponent(uuid)}`,
   choose: (uuid: string) => `/api/pay/${encodeURIComponent(uuid)}/choose`,
   wallet: (uuid: string) => `/api/pay/wallet/${encodeURIComponent(uuid)}`,
+  recurrence: (uuid: string) => `/api/pay/recurrence/${encodeURIComponent(uuid)}`,
+  subscribe: (uuid: string) => `/api/pay/recurrence/${encodeURIComponent(uuid)}/subscribe`,
+  cancelRecurrence: (uuid: string) => `/api/pay/recurrence/${encodeURIComponent(uuid)}/cancel`,
   simulate: () => '/simulator/pay',
 } as const;
 

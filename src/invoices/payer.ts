@@ -136,14 +136,32 @@ export async function payerAnswer(ctx: Ctx, uuid: string): Promise<{ etag: strin
  * Options to choose from, each priced as the payer would pay it; pairs outside their limits, and
  * currencies whose business wallet the operator switched off (`receivable`), are left out.
  */
-async function options(ctx: Ctx, inv: InvoiceRow): Promise<{ list: PayerCurrencyOption[]; test: boolean }> {
-  const pairs = allowedPairs(await receivingOffer(ctx, inv.merchant_id), restriction(inv));
+function options(ctx: Ctx, inv: InvoiceRow): Promise<{ list: PayerCurrencyOption[]; test: boolean }> {
+  return pricedOptions(ctx, inv.merchant_id, inv, restriction(inv));
+}
+
+/**
+ * What the payer of a recurrence may choose from (the invoice chooser's list, priced for one
+ * period's `amount` in `currency`); `fixed` keeps the merchant's `to_currency`.
+ */
+export function payerOptions(ctx: Ctx, merchantId: string, price: { amount: string; currency: string }, fixed: { currency: string | null }): Promise<{ list: PayerCurrencyOption[]; test: boolean }> {
+  const priced = { amount: price.amount, currency: price.currency, course_source: null, subtract: 0 };
+  return pricedOptions(ctx, merchantId, priced, { currencies: null, except: null, currency: fixed.currency, network: null });
+}
+
+async function pricedOptions(
+  ctx: Ctx,
+  merchantId: string,
+  inv: Pick<InvoiceRow, 'amount' | 'currency' | 'course_source' | 'subtract'>,
+  r: Restriction,
+): Promise<{ list: PayerCurrencyOption[]; test: boolean }> {
+  const pairs = allowedPairs(await receivingOffer(ctx, merchantId), r);
   const byCurrency = new Map<string, PayerCurrencyOption>();
   const active = new Map<string, boolean>();
   let test = true;
   for (const { network, currency } of pairs) {
     let on = active.get(currency.code);
-    if (on === undefined) active.set(currency.code, (on = await receivable(ctx, inv, currency)));
+    if (on === undefined) active.set(currency.code, (on = await receivable(ctx, merchantId, currency)));
     if (!on) continue;
     let amount: string;
     try {
@@ -272,8 +290,8 @@ export async function payerChoices(ctx: Ctx, uuid: string): Promise<PayerChoice[
 }
 
 /** The rule invoice creation applies to a fixed currency: the merchant's business wallet in it is on. */
-function receivable(ctx: Ctx, inv: InvoiceRow, currency: CurrencyDef): Promise<boolean> {
-  return isWalletActive(ctx, ctx.storage.db, inv.merchant_id, 'business', currency.code);
+function receivable(ctx: Ctx, merchantId: string, currency: CurrencyDef): Promise<boolean> {
+  return isWalletActive(ctx, ctx.storage.db, merchantId, 'business', currency.code);
 }
 
 /** A refused choice: its code for the page, its English words for other clients (the CLI, the simulator). */
@@ -297,7 +315,7 @@ export async function chooseCurrency(ctx: Ctx, uuid: string, currencyCode: unkno
   const allowed = allowedPairs(await receivingOffer(ctx, inv.merchant_id), restriction(inv)).some((p) => p.network.code === network.code && p.currency.code === currency.code);
   if (!allowed) throw refused('not_available');
   // As at creation: a currency whose business wallet the operator switched off is not received.
-  if (!(await receivable(ctx, inv, currency))) throw refused('not_available');
+  if (!(await receivable(ctx, inv.merchant_id, currency))) throw refused('not_available');
   const priced = await quoteFor(ctx, inv, network, currency, null);
   return ctx.storage.write(async (trx) => {
     const cur = await ctx.storage.forUpdate(trx.selectFrom('invoices').selectAll().where('id', '=', inv.id)).executeTakeFirstOrThrow();

@@ -4,14 +4,18 @@ import {
   InitialView,
   PayerErrorEnvelope,
   PayerInvoiceEnvelope,
+  PayerRecurrenceEnvelope,
   PayerWalletEnvelope,
   SimulateResponseEnvelope,
+  SubscribeResponseEnvelope,
   payerApiPaths,
   type ChooseRequest,
   type PayerInvoice,
+  type PayerRecurrence,
   type PayerWallet,
   type SimulateInvoiceRequest,
   type SimulateWalletRequest,
+  type SubscribeRequest,
 } from '../contracts/payer.ts';
 import type { Route } from './route.ts';
 
@@ -19,7 +23,7 @@ import { ApiError } from '../ui-kit/api-error.ts';
 
 export { ApiError };
 
-export type Payable = PayerInvoice | PayerWallet;
+export type Payable = PayerInvoice | PayerWallet | PayerRecurrence;
 
 export type LoadResult<T> = { changed: true; data: T; etag: string | null } | { changed: false };
 
@@ -55,14 +59,16 @@ export async function loadPayable(
   etag: string | null,
   signal?: AbortSignal,
 ): Promise<LoadResult<Payable>> {
-  const path = route.kind === 'wallet' ? payerApiPaths.wallet(route.uuid) : payerApiPaths.invoice(route.uuid);
+  const path = payerApiPaths[route.kind](route.uuid);
   const headers: Record<string, string> = etag ? { 'if-none-match': etag } : {};
   const response = await request(absolute(path), { headers, signal });
   if (response.status === 304) return { changed: false };
   const data: Payable =
     route.kind === 'wallet'
       ? await readResult(response, PayerWalletEnvelope)
-      : await readResult(response, PayerInvoiceEnvelope);
+      : route.kind === 'recurrence'
+        ? await readResult(response, PayerRecurrenceEnvelope)
+        : await readResult(response, PayerInvoiceEnvelope);
   return { changed: true, data, etag: response.headers.get('etag') };
 }
 
@@ -72,6 +78,18 @@ export async function chooseCurrency(
 ): Promise<{ data: PayerInvoice; etag: string | null }> {
   const response = await request(absolute(payerApiPaths.choose(uuid)), { method: 'POST', json: choice });
   return { data: await readResult(response, PayerInvoiceEnvelope), etag: response.headers.get('etag') };
+}
+
+/** The payer subscribes to a recurrence: the first period's invoice (the recurrence is read again after). */
+export async function subscribeRecurrence(uuid: string, body: SubscribeRequest): Promise<PayerInvoice> {
+  const response = await request(absolute(payerApiPaths.subscribe(uuid)), { method: 'POST', json: body });
+  return (await readResult(response, SubscribeResponseEnvelope)).invoice;
+}
+
+/** The payer cancels the recurrence (after confirming on the page): its view after. */
+export async function cancelRecurrence(uuid: string): Promise<PayerRecurrence> {
+  const response = await request(absolute(payerApiPaths.cancelRecurrence(uuid)), { method: 'POST', json: {} });
+  return readResult(response, PayerRecurrenceEnvelope);
 }
 
 export async function simulatePayment(body: SimulateInvoiceRequest | SimulateWalletRequest): Promise<string> {

@@ -8,6 +8,7 @@ import { CrossGlyph, InfoGlyph, WarnGlyph } from './icons.tsx';
 import { Hero, useAmount } from './ui.tsx';
 
 const WalletView = lazyView(() => import('./wallet.tsx').then((m) => m.WalletView));
+const RecurrenceView = lazyView(() => import('./recurrence.tsx').then((m) => m.RecurrenceView));
 const Simulator = lazyView(() => import('./simulator.tsx').then((m) => m.Simulator));
 
 export function App(props: Partial<StoreEnv> & { store?: Store }) {
@@ -33,7 +34,15 @@ function Page() {
 
   useEffect(() => {
     const title =
-      store.fatal.value ? t('not_found_title') : screen === 'wallet' ? t('wallet_title') : screen ? t(screenTitle(screen)) : t('loading');
+      store.fatal.value
+        ? t('not_found_title')
+        : screen === 'wallet'
+          ? t('wallet_title')
+          : screen === 'recurrence' && payable?.kind === 'recurrence'
+            ? payable.name
+            : screen && screen !== 'recurrence'
+              ? t(screenTitle(screen))
+              : t('loading');
     document.title = title;
   });
 
@@ -57,7 +66,9 @@ function Page() {
     );
   } else if (payable.kind === 'wallet') {
     body = <WalletView wallet={payable} />;
-  } else if (screen !== 'wallet') {
+  } else if (payable.kind === 'recurrence') {
+    body = <RecurrenceView recurrence={payable} />;
+  } else if (screen !== 'wallet' && screen !== 'recurrence') {
     body = <InvoiceView invoice={payable} screen={screen} />;
   }
 
@@ -78,7 +89,7 @@ function Page() {
         )}
         {body}
       </main>
-      {payable?.test_mode && <Simulator payable={payable} />}
+      {payable?.test_mode && payable.kind !== 'recurrence' && <Simulator payable={payable} />}
       <div class="sr-only" aria-live="polite" aria-atomic="true">
         {store.announcement.value}
       </div>

@@ -41,12 +41,30 @@ function refusal(t: Translate, e: unknown): string {
 
 export function Choose({ invoice }: { invoice: PayerInvoice }) {
   const t = useT();
+  const store = useStore();
+  return (
+    <section class="screen" aria-labelledby="screen-title">
+      <h1 id="screen-title" class="title" tabIndex={-1}>
+        {t('choose_title')}
+      </h1>
+      <ChooseList options={invoice.options ?? []} onPick={(currency, network) => store.choose(currency, network)} />
+      <StoreLink url={invoice.url_return} label={t('cancel_return')} />
+    </section>
+  );
+}
+
+/**
+ * The searchable list of currencies and their networks, each network a button; `onPick` makes the
+ * choice (an invoice's, or a recurrence's subscription) and throws the payer API's refusal, or
+ * answers false when it did not ask.
+ */
+export function ChooseList({ options, onPick }: { options: PayerCurrencyOption[]; onPick: (currency: string, network: string) => Promise<unknown> }) {
+  const t = useT();
   const amount = useAmount();
   const store = useStore();
   const [query, setQuery] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const options = invoice.options ?? [];
   const shown = filterOptions(options, query);
 
   async function pick(currency: string, network: string) {
@@ -55,7 +73,8 @@ export function Choose({ invoice }: { invoice: PayerInvoice }) {
     setError(null);
     store.announce(t('choose_wait'));
     try {
-      await store.choose(currency, network);
+      // false: the page refused it before asking (its own message is shown); the list is usable again.
+      if ((await onPick(currency, network)) === false) setBusy(null);
     } catch (e) {
       setError(t('choose_failed', { message: refusal(t, e) }));
       setBusy(null);
@@ -63,10 +82,7 @@ export function Choose({ invoice }: { invoice: PayerInvoice }) {
   }
 
   return (
-    <section class="screen" aria-labelledby="screen-title">
-      <h1 id="screen-title" class="title" tabIndex={-1}>
-        {t('choose_title')}
-      </h1>
+    <>
       {options.length > 1 && (
         <div class="search">
           <SearchGlyph />
@@ -123,7 +139,6 @@ export function Choose({ invoice }: { invoice: PayerInvoice }) {
         </ul>
       )}
       {busy && <p class="muted center">{t('choose_wait')}</p>}
-      <StoreLink url={invoice.url_return} label={t('cancel_return')} />
-    </section>
+    </>
   );
 }

@@ -1,6 +1,7 @@
-// Which payable this page shows, read from the URL: /pay/{uuid} or /pay/wallet/{uuid}.
+// Which payable this page shows, read from the URL: /pay/{uuid}, /pay/wallet/{uuid} or
+// /pay/recurrence/{uuid}.
 export interface Route {
-  kind: 'invoice' | 'wallet';
+  kind: 'invoice' | 'wallet' | 'recurrence';
   uuid: string;
 }
 
@@ -8,6 +9,7 @@ export function readRoute(pathname: string): Route | null {
   const parts = pathname.split('/').filter(Boolean);
   if (parts[0] !== 'pay') return null;
   if (parts[1] === 'wallet' && parts.length === 3 && parts[2]) return { kind: 'wallet', uuid: decode(parts[2]) };
+  if (parts[1] === 'recurrence' && parts.length === 3 && parts[2]) return { kind: 'recurrence', uuid: decode(parts[2]) };
   if (parts.length === 2 && parts[1]) return { kind: 'invoice', uuid: decode(parts[1]) };
   return null;
 }

@@ -7,7 +7,7 @@ import { ApiError, chooseCurrency, loadPayable, readInitialView, simulatePayment
 import { createServerClock, secondsLeft } from './clock.ts';
 import type { Embed } from './embed.ts';
 import { createI18n, pickLanguage, translate, type I18n, type MessageKey } from './i18n/index.ts';
-import type { PayerInvoice, SimulateMode } from '../contracts/payer.ts';
+import type { PayerInvoice, PayerRecurrence, SimulateMode } from '../contracts/payer.ts';
 import { createPoller, type Poller } from './poller.ts';
 import { readEmbedConfig, readRoute, type EmbedConfig, type Route } from './route.ts';
 import { resolveTheme } from './theme.ts';
@@ -78,7 +78,7 @@ export interface Store {
   now: Signal<number | null>;
   /** Seconds left to pay, by the server's clock; null for wallets or before the first answer. */
   left: ReadonlySignal<number | null>;
-  screen: ReadonlySignal<Screen | 'wallet' | null>;
+  screen: ReadonlySignal<Screen | 'wallet' | 'recurrence' | null>;
   theme: ReadonlySignal<Theme>;
   /** Text of the polite live region. */
   announcement: Signal<string>;
@@ -131,10 +131,10 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
     const t = now.value;
     return p?.kind === 'invoice' && t !== null ? secondsLeft(p.expired_at, t) : null;
   });
-  const screen = computed<Screen | 'wallet' | null>(() => {
+  const screen = computed<Screen | 'wallet' | 'recurrence' | null>(() => {
     const p = payable.value;
     if (!p) return null;
-    return p.kind === 'wallet' ? 'wallet' : screenOf(p, left.value);
+    return p.kind === 'invoice' ? screenOf(p, left.value) : p.kind;
   });
   const theme = computed(() => {
     const p = payable.value;
@@ -217,10 +217,10 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
           failures.value = 0;
         },
         isFatal: (error) => error instanceof ApiError && error.status === 404,
-        isFinal: (data) => data.kind === 'invoice' && data.is_final && !mayStillChange(data),
+        isFinal: (data) => (data.kind === 'invoice' && data.is_final && !mayStillChange(data)) || (data.kind === 'recurrence' && isEnded(data.status)),
         isDormant: (data) => data.kind === 'invoice' && mayStillChange(data),
         doc: win.document,
-        ...(route.kind === 'wallet' ? { visibleMs: 10_000, hiddenMs: 60_000 } : {}),
+        ...(route.kind !== 'invoice' ? { visibleMs: 10_000, hiddenMs: 60_000 } : {}),
       });
       poller.start();
       stops.push(() => poller?.stop());
@@ -247,11 +247,11 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
     stops.push(effect(() => applyAccent(accentPalette(payable.value?.merchant.accent ?? null, theme.value), win.document.documentElement)));
 
     // Announce screen changes (not the first screen: it is what the page opened with).
-    let lastScreen: Screen | 'wallet' | null = null;
+    let lastScreen: Screen | 'wallet' | 'recurrence' | null = null;
     stops.push(
       effect(() => {
         const current = screen.value;
-        if (current && lastScreen && current !== lastScreen && current !== 'wallet') {
+        if (current && lastScreen && current !== lastScreen && current !== 'wallet' && current !== 'recurrence') {
           announce(translate(i18n.messages.peek(), i18n.locale.peek())(screenTitle(current)));
         }
         if (current) lastScreen = current;
@@ -330,6 +330,11 @@ export function createStore({ win, monotonic }: StoreEnv): Store {
     requestClose,
     start,
   };
+}
+
+/** A recurrence that nothing moves any more: polling stops. */
+export function isEnded(status: PayerRecurrence['status']): boolean {
+  return status === 'cancel_by_merchant' || status === 'cancel_by_user' || status === 'inactive';
 }
 
 export const StoreContext = createContext<Store | null>(null);

@@ -8,7 +8,8 @@ import { BusinessError, NotFoundError } from '../errors.ts';
 import type { CreateInvoiceParams } from '../contracts/merchant-api/invoices.ts';
 import type { RecurrencePeriod } from '../contracts/merchant-api/recurrences.ts';
 import { days, periodStart } from './periods.ts';
-import { payerFigures } from './api.ts';
+import { payerFigures, RecurrenceMsg } from './api.ts';
+import { loadRecurrence, PAYER_CANCELLABLE } from './payer.ts';
 import { CANCELLED, enqueueRecurrenceWebhook, type RecurrenceRow } from './recurrence-object.ts';
 
 /** The invoice statuses that pay a period. */
@@ -101,6 +102,28 @@ export async function subscribe(ctx: Ctx, uuid: string, currency: unknown, netwo
     return { ...row, ...patch };
   });
   return { recurrence, invoice: invoice.uuid };
+}
+
+/**
+ * The payer cancels from the recurrence's page (`POST /api/pay/recurrence/{uuid}/cancel`), after
+ * confirming there: `cancel_by_user`, in one transaction with its `recurrence` webhook (no
+ * invoice), as the merchant's cancel. Only a running subscription (`active`, `wait_payment`) can
+ * be; a cancelled one is refused (`already_cancelled`), as one not running (`not_running`), and
+ * nothing changes. A renewal invoice still open simply expires.
+ */
+export async function cancelByUser(ctx: Ctx, uuid: string): Promise<RecurrenceRow> {
+  const { id } = await loadRecurrence(ctx, uuid);
+  return ctx.storage.write(async (trx) => {
+    const cur = await ctx.storage.forUpdate(trx.selectFrom('recurrences').selectAll().where('id', '=', id)).executeTakeFirstOrThrow();
+    if (CANCELLED.has(cur.status)) throw new BusinessError(RecurrenceMsg.alreadyCancelled, 'already_cancelled');
+    if (!PAYER_CANCELLABLE.has(cur.status)) throw new BusinessError('The subscription is not running', 'not_running');
+    const now = ctx.now();
+    const patch = { status: 'cancel_by_user', next_due_at: null, grace_until: null, updated_at: now, version: cur.version + 1 };
+    await trx.updateTable('recurrences').set(patch).where('id', '=', id).execute();
+    const next = { ...cur, ...patch };
+    await enqueueRecurrenceWebhook(ctx, trx, next, null);
+    return next;
+  });
 }
 
 /** Grace period after a renewal is due before an unpaid recurrence becomes `inactive`. */

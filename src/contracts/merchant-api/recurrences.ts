@@ -8,11 +8,9 @@ import { amount, Paginate } from './objects.ts';
 import { code, decimalText, integer, recordRef, text, type RecordRef } from './parse.ts';
 import { parseHistory, type HistoryBody, type HistoryParams } from './invoices.ts';
 
-export const RECURRENCE_PERIODS = ['weekly', 'monthly', 'three_month'] as const;
-export type RecurrencePeriod = (typeof RECURRENCE_PERIODS)[number];
+import { RECURRENCE_PERIODS, RECURRENCE_STATUSES, type RecurrencePeriod, type RecurrenceStatus } from '../recurrence-status.ts';
 
-export const RECURRENCE_STATUSES = ['wait_accept', 'active', 'wait_payment', 'inactive', 'cancel_by_merchant', 'cancel_by_user'] as const;
-export type RecurrenceStatus = (typeof RECURRENCE_STATUSES)[number];
+export { RECURRENCE_PERIODS, RECURRENCE_STATUSES, type RecurrencePeriod, type RecurrenceStatus };
 
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 const timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/);

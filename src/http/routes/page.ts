@@ -151,6 +151,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Ctx, distDir = DIST_
     return reply;
   });
   app.get('/pay/wallet/:uuid', servePage);
+  app.get('/pay/recurrence/:uuid', servePage);
   for (const [path, asset] of page) {
     if (path === '/index.html') continue;
     app.get(path, (req, reply) => send(req, reply, asset));

@@ -7,7 +7,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import type { Ctx } from '../../context.ts';
 import { chooseCurrency, payerAnswer, payerView, pollTag } from '../../invoices/payer.ts';
 import { walletView } from '../../wallets/payer.ts';
-import { subscribe } from '../../recurrences/lifecycle.ts';
+import { cancelByUser, subscribe } from '../../recurrences/lifecycle.ts';
+import { recurrencePayerView } from '../../recurrences/payer.ts';
 import { presentRecurrence } from '../../recurrences/recurrence-object.ts';
 import { jsonBody } from '../json-body.ts';
 
@@ -90,6 +91,17 @@ async function payerApi(app: FastifyInstance, { ctx, expose }: { ctx: Ctx; expos
     const { recurrence, invoice } = await subscribe(ctx, req.params.uuid, body.currency, body.network);
     const { url_callback: _hidden, additional_data: _private, ...shown } = presentRecurrence(ctx, recurrence);
     return reply.send({ state: 0, result: { recurrence: shown, invoice: (await payerAnswer(ctx, invoice)).result } });
+  });
+
+  // The payer's view of a recurrence (docs/recurring.md): what is subscribed to, the choice, where it stands.
+  app.get<{ Params: { uuid: string } }>('/recurrence/:uuid', async (req, reply) =>
+    sendCacheable(req, reply, (await recurrencePayerView(ctx, req.params.uuid)) as unknown as Record<string, unknown>),
+  );
+
+  // The payer cancels, after confirming on the page: `cancel_by_user`; answers the view after.
+  app.post<{ Params: { uuid: string } }>('/recurrence/:uuid/cancel', async (req, reply) => {
+    const rec = await cancelByUser(ctx, req.params.uuid);
+    return reply.send({ state: 0, result: await recurrencePayerView(ctx, rec.id) });
   });
 
   app.get<{ Params: { uuid: string } }>('/wallet/:uuid', async (req, reply) => {
