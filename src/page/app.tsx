@@ -73,7 +73,9 @@ function Page() {
   }
 
   return (
-    <div class={store.embed ? `page is-embed is-${store.embed.mode}` : 'page'}>
+    // Nested: the subscription page of this gateway shows this invoice in its frame, and has the
+    // test banner and the language picker itself.
+    <div class={store.embed ? `page is-embed is-${store.embed.mode}${store.embed.origin === location.origin ? ' is-nested' : ''}` : 'page'}>
       {payable?.test_mode && (
         <aside class="test-banner" aria-label={t('test_mode')}>
           <strong>{t('test_mode')}</strong> <span>{t('test_mode_body')}</span>
