@@ -33,6 +33,7 @@ export function RecurrenceView({ recurrence: rec }: { recurrence: PayerRecurrenc
     return (
       <Hero tone="neutral" icon={<InfoGlyph />} title={t('rec_cancelled_title')}>
         <p class="lead">{t('rec_cancelled_body')}</p>
+        <p class="subtitle-strong">{rec.name}</p>
         <Summary rec={rec} />
       </Hero>
     );
@@ -41,6 +42,7 @@ export function RecurrenceView({ recurrence: rec }: { recurrence: PayerRecurrenc
     return (
       <Hero tone="warn" icon={<WarnGlyph />} title={t('rec_inactive_title')}>
         <p class="lead">{t('rec_inactive_body')}</p>
+        <p class="subtitle-strong">{rec.name}</p>
         <Summary rec={rec} />
       </Hero>
     );
