@@ -112,3 +112,18 @@ test('Arabic: right to left, the words of the page in Arabic', async () => {
   expect(await screen.findByRole('button', { name: 'إلغاء الاشتراك' })).toBeTruthy();
   expect(screen.getByRole('status').textContent).toMatch(/^نشط، الدفعة التالية في /);
 });
+
+test('a renewal due: the date to pay by, its invoice in the frame, and cancelling still offered', async () => {
+  const payBefore = Date.UTC(2030, 1, 25, 12) / 1000;
+  fakeServer(() =>
+    ok(recurrence({ status: 'wait_payment', can_cancel: true, next_payment_at: NEXT, pay_before: payBefore, invoice_uuid: 'inv-2', options: null, payer_currency: 'USDT', network: 'TRON', network_name: 'TRON (TRC-20)' }), '"w"'),
+  );
+  renderPage(`/pay/recurrence/${UUID}`);
+  await heading('Pro plan');
+  const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' }).format(payBefore * 1000);
+  expect(screen.getByRole('status').textContent).toContain(`Pay this period by ${day} to keep your subscription.`);
+  expect(screen.getByRole('heading', { level: 2, name: 'A payment is due' })).toBeTruthy();
+  expect(screen.getByTitle('Payment of this period').getAttribute('src')).toMatch(/^\/pay\/inv-2\?/);
+  expect(screen.getByRole('button', { name: 'Cancel subscription' })).toBeTruthy();
+  expect(screen.queryByRole('textbox')).toBeNull();
+});
