@@ -36,6 +36,7 @@ import { recordUnmatched } from './unmatched/record.ts';
 import { createMailer } from './mail/index.ts';
 import { createInvoice } from './invoices/create.ts';
 import { advanceRecurrences } from './recurrences/lifecycle.ts';
+import { sendRecurrenceEmails } from './recurrences/emails.ts';
 
 /** The chain families this gateway knows: one line each (src/chain/<family>/index.ts). */
 export const families = new Families([
@@ -74,7 +75,11 @@ export const features: Features = {
   jobs: {
     expiry: (ctx) => expireDue(ctx),
     payouts: payoutJob,
-    recurrences: (ctx) => advanceRecurrences(ctx),
+    // Then the payer emails those changes (and cancels made through the API) queued.
+    recurrences: async (ctx) => {
+      await advanceRecurrences(ctx);
+      await sendRecurrenceEmails(ctx);
+    },
   },
   invoices: {
     reconcile: reconcileInvoice,

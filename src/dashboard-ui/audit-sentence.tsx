@@ -52,6 +52,8 @@ export function auditSentence(e: Pick<AuditEntry, 'email' | 'action' | 'target' 
       return target === 'payment' || target === 'payout' ? say(`key_rotate_${target}`) : null;
     case 'refund_key':
       return target === 'payout' || target === 'either' ? say(`refund_key_${target}`) : null;
+    case 'payer_emails':
+      return target === 'on' || target === 'off' ? t(`pe_audit_${target}`, { who }) : null;
     case 'profile_update':
       return profileSentences(who, d).join('. ');
     case 'profile_logo':

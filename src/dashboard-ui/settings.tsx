@@ -1,6 +1,6 @@
 // Settings: the merchant's default callback and return URLs, what payments are received into
 // (settings-receiving.tsx), the public profile (in
-// settings-profile.tsx), API keys, the refund key (refund-key.tsx), users (owners invite and remove), this account's sessions, and
+// settings-profile.tsx), API keys, the refund key (refund-key.tsx), payer emails (payer-emails.tsx), users (owners invite and remove), this account's sessions, and
 // the audit log of changes.
 import { useState } from 'preact/hooks';
 import { ApiError, formText } from './api.ts';
@@ -14,6 +14,7 @@ import { Networks } from './settings-networks.tsx';
 import { Readiness } from './settings-readiness.tsx';
 import { Profile } from './settings-profile.tsx';
 import { RefundKey } from './refund-key.tsx';
+import { PayerEmails } from './payer-emails.tsx';
 import { Receiving } from './settings-receiving.tsx';
 import { labelText } from './status-label.tsx';
 import { AuditRaw, AuditWhat } from './audit-sentence.tsx';
@@ -28,6 +29,7 @@ export function Settings() {
       {manage && <Keys />}
       <Receiving owner={me.value?.user.role === 'owner'} />
       <RefundKey manage={manage} />
+      <PayerEmails manage={manage} />
       {manage && <Profile />}
       <Users manage={manage} />
       <Security />

@@ -18,8 +18,8 @@ import type { WebhooksTable, WebhookAttemptsTable } from './tables/webhooks.ts';
 export type { WebhooksTable, WebhookAttemptsTable } from './tables/webhooks.ts';
 import type { DashboardUsersTable, DashboardLinksTable, DashboardSessionsTable, DashboardLoginThrottleTable, DashboardAuditTable } from './tables/dashboard.ts';
 export type { DashboardUsersTable, DashboardLinksTable, DashboardSessionsTable, DashboardLoginThrottleTable, DashboardAuditTable } from './tables/dashboard.ts';
-import type { RecurrencesTable } from './tables/recurrences.ts';
-export type { RecurrencesTable } from './tables/recurrences.ts';
+import type { RecurrencesTable, RecurrenceEmailsTable } from './tables/recurrences.ts';
+export type { RecurrencesTable, RecurrenceEmailsTable } from './tables/recurrences.ts';
 
 export interface DB {
   merchants: MerchantsTable;
@@ -58,6 +58,7 @@ export interface DB {
   dashboard_audit: DashboardAuditTable;
   unmatched_payments: UnmatchedPaymentsTable;
   recurrences: RecurrencesTable;
+  recurrence_emails: RecurrenceEmailsTable;
 }
 
 /** A payment to a receiving account that named no deposit (migration 023, src/unmatched/). */

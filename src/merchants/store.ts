@@ -100,6 +100,17 @@ export async function setRefundKeySetting(db: Kysely<DB>, id: string, setting: R
   return Number(r.numUpdatedRows) > 0;
 }
 
+/** Whether payers who gave an email get the subscription emails (docs/recurring.md); off by default. */
+export function payerEmailsOn(m: Merchant): boolean {
+  return Number(m.payer_emails ?? 0) === 1;
+}
+
+/** Turns the payer emails of subscriptions on or off; false when there is no such merchant. */
+export async function setPayerEmails(db: Kysely<DB>, id: string, on: boolean): Promise<boolean> {
+  const r = await db.updateTable('merchants').set({ payer_emails: on ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
 export interface MerchantDefaults {
   url_callback: string | null;
   url_return: string | null;

@@ -11,6 +11,7 @@ import { days, periodStart } from './periods.ts';
 import { payerFigures, RecurrenceMsg } from './api.ts';
 import { loadRecurrence, PAYER_CANCELLABLE } from './payer.ts';
 import { CANCELLED, enqueueRecurrenceWebhook, type RecurrenceRow } from './recurrence-object.ts';
+import type { PayerContact } from './emails.ts';
 
 /** The invoice statuses that pay a period. */
 const PAID: ReadonlySet<string> = new Set(['paid', 'paid_over']);
@@ -74,8 +75,9 @@ async function periodInvoice(ctx: Ctx, rec: RecurrenceRow, period: number, lifet
  * network every period is paid in and gets the first period's invoice (the discounted price when
  * there is a discount). The recurrence stays `wait_accept` until that invoice is paid. Asked
  * again, it answers the same invoice (refreshed when it expired unpaid); the first choice stands.
+ * `contact`: the payer's address and language for the emails (./emails.ts), the latest given.
  */
-export async function subscribe(ctx: Ctx, uuid: string, currency: unknown, network: unknown): Promise<{ recurrence: RecurrenceRow; invoice: string }> {
+export async function subscribe(ctx: Ctx, uuid: string, currency: unknown, network: unknown, contact: PayerContact | null = null): Promise<{ recurrence: RecurrenceRow; invoice: string }> {
   if (typeof currency !== 'string' || typeof network !== 'string' || currency === '' || network === '') {
     throw new BusinessError('Choose a currency and a network', 'choice_missing');
   }
@@ -96,8 +98,12 @@ export async function subscribe(ctx: Ctx, uuid: string, currency: unknown, netwo
   const recurrence = await ctx.storage.write(async (trx) => {
     const row = await ctx.storage.forUpdate(trx.selectFrom('recurrences').selectAll().where('id', '=', rec.id)).executeTakeFirstOrThrow();
     if (row.status !== 'wait_accept') throw new BusinessError('The subscription is not waiting to be accepted', 'not_waiting');
-    if (row.invoice_id === invoice.uuid) return row;
-    const patch = { payer_currency: def.code, network: net, ...figures, invoice_id: invoice.uuid, period_index: 0, updated_at: ctx.now(), version: row.version + 1 };
+    const who = contact === null ? {} : { payer_email: contact.email, payer_lang: contact.lang };
+    if (row.invoice_id === invoice.uuid) {
+      if (contact !== null) await trx.updateTable('recurrences').set(who).where('id', '=', row.id).execute();
+      return { ...row, ...who };
+    }
+    const patch = { payer_currency: def.code, network: net, ...figures, ...who, invoice_id: invoice.uuid, period_index: 0, updated_at: ctx.now(), version: row.version + 1 };
     await trx.updateTable('recurrences').set(patch).where('id', '=', row.id).execute();
     return { ...row, ...patch };
   });

@@ -5,6 +5,7 @@ import type { DB, RecurrencesTable } from '../db/schema.ts';
 import { isoMsk, money } from '../money/format.ts';
 import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { signedBody } from '../webhooks/payload.ts';
+import { enqueueRecurrenceEmail } from './emails.ts';
 import {
   RECURRENCE_WEBHOOK_ORDER,
   type Recurrence,
@@ -73,8 +74,10 @@ export function recurrenceWebhookFields(row: RecurrenceRow, invoiceId: string | 
  * Queues the `recurrence` webhook for `row` as it now stands, in the transaction of its status
  * change (the outbox: a crash neither loses nor invents one). Signed with the payment key like the
  * payment webhooks, delivered and retried by the same deliverer. Nothing without a url_callback.
+ * The payer's email of the same transition is queued here too (./emails.ts).
  */
 export async function enqueueRecurrenceWebhook(ctx: Ctx, trx: Transaction<DB>, row: RecurrenceRow, invoiceId: string | null): Promise<void> {
+  await enqueueRecurrenceEmail(ctx, trx, row, invoiceId);
   if (!row.url_callback) return;
   const merchant = await trx.selectFrom('merchants').select('payment_key').where('id', '=', row.merchant_id).executeTakeFirstOrThrow();
   await enqueueWebhook(trx, {

@@ -74,6 +74,9 @@ export const moneyApi = {
   rotate: post('/keys/rotate', 'manage', z.object({ kind: text, confirm: z.optional(z.boolean()), from: text }), z.object({ kind: KeyKind, key: z.string() })),
   refundKey: get('/refund-key', z.object({ refund_key: z.enum(REFUND_KEYS) })),
   setRefundKey: post('/refund-key', 'manage', z.object({ refund_key: text }), z.object({ refund_key: z.enum(REFUND_KEYS) })),
+  /** Payer emails of subscriptions; `email_enabled`: whether the gateway has SMTP configured. */
+  payerEmails: get('/payer-emails', z.object({ payer_emails: z.boolean(), email_enabled: z.boolean() })),
+  setPayerEmails: post('/payer-emails', 'manage', z.object({ payer_emails: z.optional(z.unknown()) }), z.object({ payer_emails: z.boolean(), email_enabled: z.boolean() })),
   profile: get('/profile', Profile),
   saveProfile: post(
     '/profile',

@@ -192,6 +192,17 @@ const de: Messages = {
     unmatched_refunded: '{who} hat eine nicht zugeordnete Zahlung von {amount} als erstattet markiert',
     custody_change: '{who} hat geändert, wo {target}-Zahlungen empfangen werden',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: 'E-Mails an Zahler',
+  pe_intro: 'Zahler, die beim Abonnieren eine E-Mail-Adresse angeben, können in ihrer Sprache eine E-Mail erhalten, wenn das Abonnement beginnt, eine Verlängerung fällig ist, sie bezahlt ist, es endet und wenn es gekündigt wird.',
+  pe_no_smtp: 'E-Mail ist auf diesem Gateway nicht eingerichtet (smtp_url): Es wird nichts gesendet, bis der Betreiber sie einrichtet.',
+  pe_label: 'Abonnement-E-Mails an Zahler senden',
+  pe_save: 'E-Mails an Zahler speichern',
+  pe_saved: 'Die Einstellung für E-Mails an Zahler wurde gespeichert.',
+  pe_on: 'Zahler erhalten Abonnement-E-Mails',
+  pe_off: 'Zahler erhalten keine Abonnement-E-Mails',
+  pe_audit_on: '{who} hat E-Mails an Zahler für Abonnements eingeschaltet',
+  pe_audit_off: '{who} hat E-Mails an Zahler für Abonnements ausgeschaltet',
 };
 
 export default de;

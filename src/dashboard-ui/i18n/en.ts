@@ -198,6 +198,17 @@ export const en = {
     unmatched_refunded: '{who} marked an unmatched payment of {amount} as refunded',
     custody_change: '{who} changed where {target} payments are received',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: 'Payer emails',
+  pe_intro: 'Payers who give an email address when subscribing can get an email when the subscription starts, when a renewal is due, when it is paid, when it stops and when it is cancelled, in their language.',
+  pe_no_smtp: 'Email is not configured on this gateway (smtp_url): nothing is sent until the operator sets it up.',
+  pe_label: 'Send subscription emails to payers',
+  pe_save: 'Save payer emails',
+  pe_saved: 'The payer email setting was saved.',
+  pe_on: 'Payers get subscription emails',
+  pe_off: 'Payers get no subscription emails',
+  pe_audit_on: '{who} turned payer emails for subscriptions on',
+  pe_audit_off: '{who} turned payer emails for subscriptions off',
 } as const;
 
 type English = typeof en;

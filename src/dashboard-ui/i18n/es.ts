@@ -192,6 +192,17 @@ const es: Messages = {
     unmatched_refunded: '{who} marcó un pago sin asignar de {amount} como reembolsado',
     custody_change: '{who} cambió dónde se reciben los pagos de {target}',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: 'Correos a clientes',
+  pe_intro: 'Los clientes que dan un correo al suscribirse pueden recibir un aviso cuando empieza la suscripción, cuando toca renovarla, cuando se paga, cuando se detiene y cuando se cancela, en su idioma.',
+  pe_no_smtp: 'El correo no está configurado en esta pasarela (smtp_url): no se envía nada hasta que el operador lo configure.',
+  pe_label: 'Enviar correos de suscripción a los clientes',
+  pe_save: 'Guardar correos a clientes',
+  pe_saved: 'Se guardó el ajuste de correos a clientes.',
+  pe_on: 'Los clientes reciben correos de suscripción',
+  pe_off: 'Los clientes no reciben correos de suscripción',
+  pe_audit_on: '{who} activó los correos de suscripción a los clientes',
+  pe_audit_off: '{who} desactivó los correos de suscripción a los clientes',
 };
 
 export default es;

@@ -192,6 +192,17 @@ const fr: Messages = {
     unmatched_refunded: '{who} a marqué un paiement non rapproché de {amount} comme remboursé',
     custody_change: '{who} a changé où les paiements {target} sont reçus',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: 'E-mails aux payeurs',
+  pe_intro: 'Les payeurs qui donnent une adresse e-mail en s’abonnant peuvent recevoir un e-mail dans leur langue quand l’abonnement commence, quand un renouvellement est dû, quand il est payé, quand il s’arrête et quand il est annulé.',
+  pe_no_smtp: 'L’e-mail n’est pas configuré sur cette passerelle (smtp_url) : rien n’est envoyé tant que l’opérateur ne l’a pas configuré.',
+  pe_label: 'Envoyer les e-mails d’abonnement aux payeurs',
+  pe_save: 'Enregistrer les e-mails aux payeurs',
+  pe_saved: 'Le réglage des e-mails aux payeurs a été enregistré.',
+  pe_on: 'Les payeurs reçoivent les e-mails d’abonnement',
+  pe_off: 'Les payeurs ne reçoivent pas d’e-mails d’abonnement',
+  pe_audit_on: '{who} a activé les e-mails d’abonnement aux payeurs',
+  pe_audit_off: '{who} a désactivé les e-mails d’abonnement aux payeurs',
 };
 
 export default fr;

@@ -192,6 +192,17 @@ const id: Messages = {
     unmatched_refunded: '{who} menandai pembayaran tak cocok sebesar {amount} sudah dikembalikan',
     custody_change: '{who} mengubah tempat pembayaran {target} diterima',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: 'Email ke pembayar',
+  pe_intro: 'Pembayar yang memberikan alamat email saat berlangganan dapat menerima email dalam bahasanya ketika langganan dimulai, saat perpanjangan jatuh tempo, saat dibayar, saat berhenti, dan saat dibatalkan.',
+  pe_no_smtp: 'Email belum dikonfigurasi di gateway ini (smtp_url): tidak ada yang dikirim sampai operator mengaturnya.',
+  pe_label: 'Kirim email langganan ke pembayar',
+  pe_save: 'Simpan email ke pembayar',
+  pe_saved: 'Pengaturan email ke pembayar telah disimpan.',
+  pe_on: 'Pembayar menerima email langganan',
+  pe_off: 'Pembayar tidak menerima email langganan',
+  pe_audit_on: '{who} mengaktifkan email langganan ke pembayar',
+  pe_audit_off: '{who} menonaktifkan email langganan ke pembayar',
 };
 
 export default id;

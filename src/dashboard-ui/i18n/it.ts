@@ -192,6 +192,17 @@ const it: Messages = {
     unmatched_refunded: '{who} ha segnato come rimborsato un pagamento non abbinato di {amount}',
     custody_change: '{who} ha cambiato dove vengono ricevuti i pagamenti {target}',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: 'Email ai pagatori',
+  pe_intro: 'I pagatori che indicano un indirizzo email quando si abbonano possono ricevere un’email nella loro lingua quando l’abbonamento inizia, quando va rinnovato, quando il rinnovo è pagato, quando si interrompe e quando viene annullato.',
+  pe_no_smtp: 'L’email non è configurata su questo gateway (smtp_url): non viene inviato nulla finché l’operatore non la configura.',
+  pe_label: 'Invia ai pagatori le email dell’abbonamento',
+  pe_save: 'Salva email ai pagatori',
+  pe_saved: 'L’impostazione delle email ai pagatori è stata salvata.',
+  pe_on: 'I pagatori ricevono le email dell’abbonamento',
+  pe_off: 'I pagatori non ricevono email dell’abbonamento',
+  pe_audit_on: '{who} ha attivato le email degli abbonamenti ai pagatori',
+  pe_audit_off: '{who} ha disattivato le email degli abbonamenti ai pagatori',
 };
 
 export default it;

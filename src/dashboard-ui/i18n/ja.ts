@@ -192,6 +192,17 @@ const ja: Messages = {
     unmatched_refunded: '{who} が {amount} の未照合の支払いを返金済みにしました',
     custody_change: '{who} が {target} の支払いの受け取り先を変更しました',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: '支払者へのメール',
+  pe_intro: '定期購読の申し込み時にメールアドレスを入力した支払者は、購読の開始、更新時期、更新の支払い、停止、解約のときに、その言語でメールを受け取れます。',
+  pe_no_smtp: 'このゲートウェイではメールが設定されていません（smtp_url）。運用者が設定するまで何も送信されません。',
+  pe_label: '支払者に定期購読のメールを送る',
+  pe_save: '支払者へのメールを保存',
+  pe_saved: '支払者へのメールの設定を保存しました。',
+  pe_on: '支払者は定期購読のメールを受け取ります',
+  pe_off: '支払者は定期購読のメールを受け取りません',
+  pe_audit_on: '{who} が定期購読の支払者へのメールをオンにしました',
+  pe_audit_off: '{who} が定期購読の支払者へのメールをオフにしました',
 };
 
 export default ja;

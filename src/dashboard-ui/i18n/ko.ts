@@ -192,6 +192,17 @@ const ko: Messages = {
     unmatched_refunded: '{who} 님이 {amount} 미매칭 결제를 환불로 표시했습니다',
     custody_change: '{who} 님이 {target} 결제를 받는 곳을 바꿨습니다',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: '결제자 이메일',
+  pe_intro: '구독할 때 이메일 주소를 입력한 결제자는 구독 시작, 갱신 시기, 갱신 결제, 중지, 취소 때 자신의 언어로 이메일을 받을 수 있습니다.',
+  pe_no_smtp: '이 게이트웨이에는 이메일이 설정되어 있지 않습니다(smtp_url). 운영자가 설정하기 전까지는 아무것도 보내지 않습니다.',
+  pe_label: '결제자에게 구독 이메일 보내기',
+  pe_save: '결제자 이메일 저장',
+  pe_saved: '결제자 이메일 설정을 저장했습니다.',
+  pe_on: '결제자가 구독 이메일을 받습니다',
+  pe_off: '결제자가 구독 이메일을 받지 않습니다',
+  pe_audit_on: '{who}님이 구독 결제자 이메일을 켰습니다',
+  pe_audit_off: '{who}님이 구독 결제자 이메일을 껐습니다',
 };
 
 export default ko;

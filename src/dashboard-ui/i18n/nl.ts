@@ -192,6 +192,17 @@ const nl: Messages = {
     unmatched_refunded: '{who} heeft een niet-gekoppelde betaling van {amount} als terugbetaald gemarkeerd',
     custody_change: '{who} heeft gewijzigd waar {target}-betalingen binnenkomen',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: 'E-mails aan betalers',
+  pe_intro: 'Betalers die bij het abonneren een e-mailadres opgeven, kunnen in hun taal een e-mail krijgen wanneer het abonnement begint, een verlenging verschuldigd is, die betaald is, het stopt en wanneer het wordt opgezegd.',
+  pe_no_smtp: 'E-mail is op deze gateway niet ingesteld (smtp_url): er wordt niets verstuurd tot de beheerder het instelt.',
+  pe_label: 'Abonnementsmails naar betalers sturen',
+  pe_save: 'E-mails aan betalers opslaan',
+  pe_saved: 'De instelling voor e-mails aan betalers is opgeslagen.',
+  pe_on: 'Betalers krijgen abonnementsmails',
+  pe_off: 'Betalers krijgen geen abonnementsmails',
+  pe_audit_on: '{who} heeft e-mails aan betalers voor abonnementen aangezet',
+  pe_audit_off: '{who} heeft e-mails aan betalers voor abonnementen uitgezet',
 };
 
 export default nl;

@@ -192,6 +192,17 @@ const pl: Messages = {
     unmatched_refunded: '{who} oznaczył nieprzypisaną płatność {amount} jako zwróconą',
     custody_change: '{who} zmienił, gdzie są odbierane płatności {target}',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: 'E-maile do płatników',
+  pe_intro: 'Płatnicy, którzy podadzą adres e-mail przy subskrypcji, mogą dostawać wiadomości w swoim języku: gdy subskrypcja się zaczyna, gdy trzeba ją odnowić, gdy odnowienie jest opłacone, gdy zostaje wstrzymana i gdy zostaje anulowana.',
+  pe_no_smtp: 'Poczta nie jest skonfigurowana w tej bramce (smtp_url): nic nie zostanie wysłane, dopóki operator jej nie skonfiguruje.',
+  pe_label: 'Wysyłaj płatnikom e-maile o subskrypcji',
+  pe_save: 'Zapisz e-maile do płatników',
+  pe_saved: 'Ustawienie e-maili do płatników zostało zapisane.',
+  pe_on: 'Płatnicy dostają e-maile o subskrypcji',
+  pe_off: 'Płatnicy nie dostają e-maili o subskrypcji',
+  pe_audit_on: '{who} włączył e-maile o subskrypcjach do płatników',
+  pe_audit_off: '{who} wyłączył e-maile o subskrypcjach do płatników',
 };
 
 export default pl;

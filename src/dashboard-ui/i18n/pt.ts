@@ -192,6 +192,17 @@ const pt: Messages = {
     unmatched_refunded: '{who} marcou um pagamento sem vínculo de {amount} como reembolsado',
     custody_change: '{who} mudou onde os pagamentos de {target} são recebidos',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: 'E-mails aos pagadores',
+  pe_intro: 'Pagadores que informam um e-mail ao assinar podem receber um aviso quando a assinatura começa, quando a renovação vence, quando é paga, quando para e quando é cancelada, no idioma deles.',
+  pe_no_smtp: 'O e-mail não está configurado neste gateway (smtp_url): nada é enviado até o operador configurá-lo.',
+  pe_label: 'Enviar e-mails de assinatura aos pagadores',
+  pe_save: 'Salvar e-mails aos pagadores',
+  pe_saved: 'A configuração de e-mails aos pagadores foi salva.',
+  pe_on: 'Os pagadores recebem e-mails de assinatura',
+  pe_off: 'Os pagadores não recebem e-mails de assinatura',
+  pe_audit_on: '{who} ativou os e-mails de assinatura aos pagadores',
+  pe_audit_off: '{who} desativou os e-mails de assinatura aos pagadores',
 };
 
 export default pt;

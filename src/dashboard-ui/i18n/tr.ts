@@ -192,6 +192,17 @@ const tr: Messages = {
     unmatched_refunded: '{who}, {amount} tutarındaki eşleşmeyen ödemeyi iade edildi olarak işaretledi',
     custody_change: '{who}, {target} ödemelerinin nereye geleceğini değiştirdi',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: 'Ödeyen e-postaları',
+  pe_intro: 'Abone olurken e-posta adresi veren ödeyenler; abonelik başladığında, yenileme zamanı geldiğinde, ödendiğinde, durduğunda ve iptal edildiğinde kendi dillerinde e-posta alabilir.',
+  pe_no_smtp: 'Bu ağ geçidinde e-posta yapılandırılmamış (smtp_url): operatör ayarlayana kadar hiçbir şey gönderilmez.',
+  pe_label: 'Ödeyenlere abonelik e-postaları gönder',
+  pe_save: 'Ödeyen e-postalarını kaydet',
+  pe_saved: 'Ödeyen e-postaları ayarı kaydedildi.',
+  pe_on: 'Ödeyenler abonelik e-postaları alır',
+  pe_off: 'Ödeyenler abonelik e-postası almaz',
+  pe_audit_on: '{who} abonelikler için ödeyen e-postalarını açtı',
+  pe_audit_off: '{who} abonelikler için ödeyen e-postalarını kapattı',
 };
 
 export default tr;

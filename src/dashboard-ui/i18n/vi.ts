@@ -192,6 +192,17 @@ const vi: Messages = {
     unmatched_refunded: '{who} đã đánh dấu khoản thanh toán chưa khớp {amount} là đã hoàn tiền',
     custody_change: '{who} đã đổi nơi nhận các khoản thanh toán {target}',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: 'Email cho người trả tiền',
+  pe_intro: 'Người trả tiền cung cấp địa chỉ email khi đăng ký có thể nhận email bằng ngôn ngữ của họ khi gói bắt đầu, khi đến hạn gia hạn, khi đã thanh toán, khi gói dừng và khi bị hủy.',
+  pe_no_smtp: 'Email chưa được cấu hình trên cổng này (smtp_url): không gửi gì cho đến khi người vận hành thiết lập.',
+  pe_label: 'Gửi email về gói đăng ký cho người trả tiền',
+  pe_save: 'Lưu email cho người trả tiền',
+  pe_saved: 'Đã lưu cài đặt email cho người trả tiền.',
+  pe_on: 'Người trả tiền nhận email về gói đăng ký',
+  pe_off: 'Người trả tiền không nhận email về gói đăng ký',
+  pe_audit_on: '{who} đã bật email gói đăng ký cho người trả tiền',
+  pe_audit_off: '{who} đã tắt email gói đăng ký cho người trả tiền',
 };
 
 export default vi;

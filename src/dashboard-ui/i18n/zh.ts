@@ -192,6 +192,17 @@ const zh: Messages = {
     unmatched_refunded: '{who} 将一笔 {amount} 的未匹配付款标记为已退款',
     custody_change: '{who} 更改了 {target} 付款的收款位置',
   },
+  // Settings → Payer emails (payer-emails.tsx)
+  pe_title: '付款人邮件',
+  pe_intro: '订阅时留下邮箱的付款人，可以在订阅开始、需要续费、续费已付、订阅停止和订阅取消时收到其语言的邮件。',
+  pe_no_smtp: '此网关未配置邮件（smtp_url）：在运营者配置之前不会发送任何邮件。',
+  pe_label: '向付款人发送订阅邮件',
+  pe_save: '保存付款人邮件设置',
+  pe_saved: '付款人邮件设置已保存。',
+  pe_on: '付款人会收到订阅邮件',
+  pe_off: '付款人不会收到订阅邮件',
+  pe_audit_on: '{who} 开启了订阅的付款人邮件',
+  pe_audit_off: '{who} 关闭了订阅的付款人邮件',
 };
 
 export default zh;

@@ -16,6 +16,8 @@ export interface MerchantsTable {
   default_url_success?: string | null;
   /** 'payout' | 'either': the keys that may sign /v1/payment/refund (migration 016). */
   refund_key?: string;
+  /** 0/1: payer emails of subscriptions (migration 029); off by default. */
+  payer_emails?: number;
 }
 
 /** The merchant's public profile (migration 009); every column is shown to payers. */

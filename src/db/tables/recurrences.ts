@@ -34,4 +34,29 @@ export interface RecurrencesTable {
   created_at: number;
   updated_at: number;
   version: number;
+  /** The address the payer gave when subscribing, for the subscription emails (migration 029). */
+  payer_email?: string | null;
+  /** The payer's language (a code of the payment page's languages), for those emails. */
+  payer_lang?: string | null;
+}
+
+/** The outbox of payer emails of subscriptions (migration 029, src/recurrences/emails.ts). */
+export interface RecurrenceEmailsTable {
+  id: string;
+  recurrence_id: string;
+  merchant_id: string;
+  /** The recurrence's version after the transition that queued it: one email per transition. */
+  transition: number;
+  /** subscribed | renewal_due | paid | failed | cancelled */
+  kind: string;
+  recipient: string;
+  lang: string;
+  invoice_id: string | null;
+  /** pending | sending | sent | failed */
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
 }

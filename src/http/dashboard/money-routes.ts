@@ -6,7 +6,7 @@ import { calcPayout, createPayout } from '../../payouts/create.ts';
 import { listPayouts, payoutInfo } from '../../payouts/queries.ts';
 import { audit } from '../../dashboard/audit.ts';
 import { KeyChangedError, UserInputError } from '../../dashboard/errors.ts';
-import { parseRefundKeySetting, refundKeySetting, rotateMerchantKey, setRefundKeySetting } from '../../merchants/store.ts';
+import { parseRefundKeySetting, payerEmailsOn, refundKeySetting, rotateMerchantKey, setPayerEmails, setRefundKeySetting } from '../../merchants/store.ts';
 import { getProfile, logoPath, updateProfile, type MerchantProfile } from '../../merchants/profile.ts';
 import { LOGO_BODY_LIMIT, LOGO_TOO_LARGE, logoFromBody } from '../../dashboard/settings.ts';
 import { isUuid } from '../../contracts/rules.ts';
@@ -105,6 +105,24 @@ export const moneyRoutes: DashboardRouteGroup = async (app, { ctx }) => {
       ctx.merchants.invalidate(merchant.id);
       await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'refund_key', target: next, detail: { from: before, to: next } }, ctx.now());
       return { refund_key: next };
+    },
+  );
+
+  dashboardRoute(app, moneyApi.payerEmails, async ({ merchant }) => ({ payer_emails: payerEmailsOn(merchant), email_enabled: ctx.mail.configured }));
+
+  // Payer emails of subscriptions (docs/recurring.md): sent only with SMTP configured, and only
+  // to payers who gave an address; the switch is the merchant's.
+  dashboardRoute(
+    app,
+    moneyApi.setPayerEmails,
+    async ({ merchant, body, actor }) => {
+      if (typeof body.payer_emails !== 'boolean') throw new UserInputError('Choose on or off.');
+      const before = payerEmailsOn(merchant);
+      await setPayerEmails(ctx.storage.db, merchant.id, body.payer_emails);
+      ctx.merchants.invalidate(merchant.id);
+      const on = body.payer_emails ? 'on' : 'off';
+      await audit(ctx.storage.db, actor, { merchantId: merchant.id, action: 'payer_emails', target: on, detail: { from: before ? 'on' : 'off', to: on } }, ctx.now());
+      return { payer_emails: body.payer_emails, email_enabled: ctx.mail.configured };
     },
   );
 

@@ -10,6 +10,7 @@ import { walletView } from '../../wallets/payer.ts';
 import { cancelByUser, subscribe } from '../../recurrences/lifecycle.ts';
 import { recurrencePayerView } from '../../recurrences/payer.ts';
 import { presentRecurrence } from '../../recurrences/recurrence-object.ts';
+import { parsePayerContact } from '../../recurrences/emails.ts';
 import { jsonBody } from '../json-body.ts';
 
 function etagOf(result: Record<string, unknown>): string {
@@ -84,11 +85,13 @@ async function payerApi(app: FastifyInstance, { ctx, expose }: { ctx: Ctx; expos
   });
 
   // The payer subscribes to a recurrence (docs/recurring.md): the currency and network every period
-  // is paid in, and the first period's invoice to pay (its payer view, as /choose answers).
+  // is paid in, and the first period's invoice to pay (its payer view, as /choose answers); and
+  // optionally the payer's `email` and `lang` for the subscription emails (checked first).
   app.post<{ Params: { uuid: string } }>('/recurrence/:uuid/subscribe', async (req, reply) => {
     const body = jsonBody(req);
     if (body === null) return reply.code(400).send({ state: 1, message: 'Malformed JSON' });
-    const { recurrence, invoice } = await subscribe(ctx, req.params.uuid, body.currency, body.network);
+    const contact = parsePayerContact(body);
+    const { recurrence, invoice } = await subscribe(ctx, req.params.uuid, body.currency, body.network, contact);
     const { url_callback: _hidden, additional_data: _private, ...shown } = presentRecurrence(ctx, recurrence);
     return reply.send({ state: 0, result: { recurrence: shown, invoice: (await payerAnswer(ctx, invoice)).result } });
   });

@@ -1,0 +1,154 @@
+// Payer emails of subscriptions (docs/recurring.md, "Emails"). The payer may give an address (and
+// their language) when subscribing; when the operator configured SMTP and the merchant turned the
+// emails on, each status change of the recurrence that a payer should hear about queues one email
+// in the transaction of the change (the same moment its `recurrence` webhook is queued), and the
+// `recurrences` job sends what is queued. A row is claimed (pending -> sending) by one statement
+// before its message goes out, so two workers side by side, or a job run twice, send it once; a
+// process that dies while the SMTP server holds the message leaves it `sending`, never sent again.
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Ctx } from '../context.ts';
+import type { DB, RecurrencesTable } from '../db/schema.ts';
+import { BusinessError } from '../errors.ts';
+import { addressProblem } from '../mail/index.ts';
+import { money } from '../money/format.ts';
+import { PAGE_LANGUAGES, type PageLanguage } from '../contracts/payer.ts';
+import type { RecurrencePeriod } from '../contracts/merchant-api/recurrences.ts';
+import { recurrenceEmail, type EmailKind } from './email-texts/index.ts';
+
+/** What a payer may give with the subscription: an address for the emails, and their language. */
+export interface PayerContact {
+  email: string | null;
+  lang: PageLanguage;
+}
+
+const MAX_EMAIL = 254;
+/** Sends after which a message the SMTP server keeps refusing is given up (`failed`). */
+const MAX_ATTEMPTS = 5;
+const RETRY_MS = [60_000, 300_000, 1_800_000, 7_200_000];
+
+/**
+ * The optional `email` and `lang` of the subscribe body (null: neither given). A bad email is
+ * refused (nothing is written then); a language the page does not have is English.
+ */
+export function parsePayerContact(body: Record<string, unknown>): PayerContact | null {
+  if (body.email === undefined && body.lang === undefined) return null;
+  const lang = typeof body.lang === 'string' && (PAGE_LANGUAGES as readonly string[]).includes(body.lang) ? (body.lang as PageLanguage) : 'en';
+  const raw = body.email;
+  if (raw === undefined || raw === null || raw === '') return { email: null, lang };
+  if (typeof raw !== 'string') throw new BusinessError('The email address must be a text', 'email_invalid');
+  const email = raw.trim();
+  if (email.length > MAX_EMAIL) throw new BusinessError(`The email address is longer than ${MAX_EMAIL} characters`, 'email_invalid');
+  const problem = addressProblem(email);
+  if (problem) throw new BusinessError(problem.startsWith('must') ? `The email address ${problem}` : 'The email address is not valid', 'email_invalid');
+  return { email, lang };
+}
+
+/** Which email a recurrence's new state calls for (null: none). */
+export function emailKindOf(row: Pick<RecurrencesTable, 'status' | 'period_index'>): EmailKind | null {
+  switch (row.status) {
+    case 'active':
+      return row.period_index === 0 ? 'subscribed' : 'paid';
+    case 'wait_payment':
+      return 'renewal_due';
+    case 'inactive':
+      return 'failed';
+    case 'cancel_by_merchant':
+    case 'cancel_by_user':
+      return 'cancelled';
+    default:
+      return null;
+  }
+}
+
+/**
+ * Queues the payer's email for `row` as it now stands, in the transaction of its status change
+ * (the outbox: a crash neither loses nor invents one). Nothing without SMTP, without the
+ * merchant's switch on, or without the payer's address. One per transition: the row's version.
+ */
+export async function enqueueRecurrenceEmail(ctx: Ctx, trx: Transaction<DB>, row: RecurrencesTable, invoiceId: string | null): Promise<void> {
+  const kind = emailKindOf(row);
+  if (kind === null || !row.payer_email || !ctx.mail.configured) return;
+  const merchant = await trx.selectFrom('merchants').select('payer_emails').where('id', '=', row.merchant_id).executeTakeFirst();
+  if (!merchant || Number(merchant.payer_emails ?? 0) !== 1) return;
+  const now = ctx.now();
+  await trx
+    .insertInto('recurrence_emails')
+    .values({
+      id: randomUUID(),
+      recurrence_id: row.id,
+      merchant_id: row.merchant_id,
+      transition: row.version,
+      kind,
+      recipient: row.payer_email,
+      lang: row.payer_lang ?? 'en',
+      invoice_id: invoiceId,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      last_error: null,
+      created_at: now,
+      sent_at: null,
+    })
+    .onConflict((oc) => oc.columns(['recurrence_id', 'transition']).doNothing())
+    .execute();
+}
+
+async function merchantName(ctx: Ctx, merchantId: string): Promise<string> {
+  const row = await ctx.storage.db
+    .selectFrom('merchants')
+    .leftJoin('merchant_profiles', 'merchant_profiles.merchant_id', 'merchants.id')
+    .select(['merchants.name', 'merchant_profiles.display_name'])
+    .where('merchants.id', '=', merchantId)
+    .executeTakeFirst();
+  return row?.display_name || row?.name || '';
+}
+
+/**
+ * Sends the queued payer emails that are due; returns how many left. Each is claimed first by one
+ * conditional update: whoever does not win it sends nothing.
+ */
+export async function sendRecurrenceEmails(ctx: Ctx, limit = 50): Promise<number> {
+  const db = ctx.storage.db;
+  const now = ctx.now();
+  const due = await db.selectFrom('recurrence_emails').selectAll().where('status', '=', 'pending').where('next_attempt_at', '<=', now).orderBy('created_at').limit(limit).execute();
+  let sent = 0;
+  for (const e of due) {
+    const claim = await db
+      .updateTable('recurrence_emails')
+      .set({ status: 'sending', attempts: e.attempts + 1 })
+      .where('id', '=', e.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(claim.numUpdatedRows) !== 1) continue;
+    const rec = await db.selectFrom('recurrences').selectAll().where('id', '=', e.recurrence_id).executeTakeFirst();
+    const result = rec
+      ? await ctx.mail.send(
+          recurrenceEmail({
+            kind: e.kind as EmailKind,
+            to: e.recipient,
+            lang: ((PAGE_LANGUAGES as readonly string[]).includes(e.lang) ? e.lang : 'en') as PageLanguage,
+            merchant: await merchantName(ctx, e.merchant_id),
+            name: rec.name,
+            amount: `${money(rec.amount)} ${rec.currency}`,
+            period: rec.period as RecurrencePeriod,
+            page: `${ctx.config.publicUrl}/pay/recurrence/${rec.id}`,
+            invoice: e.invoice_id === null ? null : `${ctx.config.publicUrl}/pay/${e.invoice_id}`,
+          }),
+        )
+      : ({ sent: false, reason: 'The recurrence is gone.' } as const);
+    if (result.sent) {
+      await db.updateTable('recurrence_emails').set({ status: 'sent', sent_at: ctx.now(), last_error: null }).where('id', '=', e.id).execute();
+      sent++;
+      continue;
+    }
+    // Refused or not reached: the server did not take it, so trying again sends it at most once.
+    const retry = e.attempts + 1 < MAX_ATTEMPTS && ctx.mail.configured && rec !== undefined;
+    await db
+      .updateTable('recurrence_emails')
+      .set({ status: retry ? 'pending' : 'failed', next_attempt_at: ctx.now() + (RETRY_MS[e.attempts] ?? RETRY_MS.at(-1)!), last_error: result.reason.slice(0, 500) })
+      .where('id', '=', e.id)
+      .execute();
+  }
+  return sent;
+}
