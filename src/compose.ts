@@ -36,6 +36,7 @@ import { recordUnmatched } from './unmatched/record.ts';
 import { createMailer } from './mail/index.ts';
 import { createInvoice } from './invoices/create.ts';
 import { advanceRecurrences } from './recurrences/lifecycle.ts';
+import { pullRenewals } from './recurrences/pulls.ts';
 
 /** The chain families this gateway knows: one line each (src/chain/<family>/index.ts). */
 export const families = new Families([
@@ -74,7 +75,8 @@ export const features: Features = {
   jobs: {
     expiry: (ctx) => expireDue(ctx),
     payouts: payoutJob,
-    recurrences: (ctx) => advanceRecurrences(ctx),
+    // Renewals first, then the automatic ones among them pulled from their allowances.
+    recurrences: async (ctx) => (await advanceRecurrences(ctx)) + (await pullRenewals(ctx)),
   },
   invoices: {
     reconcile: reconcileInvoice,
