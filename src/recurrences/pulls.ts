@@ -70,7 +70,14 @@ async function carry(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull): P
   const puller = pullerOf(ctx, pull.network);
   if (!puller) return fallBack(ctx, log, hooks, pull, 'no_collector', 'failed');
   if (pull.txid === null) {
-    // Reserved, not yet signed (or signed and stored by the driver, then a crash: the same id answers it).
+    // Reserved, not yet signed (or signed and stored by the driver, then a crash: the same id answers
+    // it). A subscription cancelled, or an invoice paid by hand, meanwhile is not pulled any more.
+    const still = await ctx.storage.db.selectFrom('recurrences').select(['status', 'invoice_id']).where('id', '=', pull.recurrence_id).executeTakeFirst();
+    const open = await ctx.storage.db.selectFrom('invoices').select(['status', 'payment_amount']).where('id', '=', pull.invoice_id).executeTakeFirst();
+    if (still?.status !== 'wait_payment' || still.invoice_id !== pull.invoice_id || open?.status !== 'process' || open.payment_amount !== null) {
+      await update(ctx, pull.id, { status: 'failed', error: 'not_due' });
+      return;
+    }
     const { txid } = await puller.preparePull({ id: pull.id, currency: pull.currency, from: pull.from_address, to: pull.to_address, amount: pull.amount });
     await update(ctx, pull.id, { txid });
     pull = { ...pull, txid };

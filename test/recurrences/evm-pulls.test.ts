@@ -172,8 +172,8 @@ describe.each(await backends())('automatic renewals on anvil on $name', (backend
     await g.tick();
     await g.mineAndTick(CONFIRMATIONS + 1);
     await g.tick();
-    const [done] = await pulls(uuid);
-    expect(done).toMatchObject({ status: 'confirmed', txid: planned!.txid });
+    const [finished] = await pulls(uuid);
+    expect(finished).toMatchObject({ status: 'confirmed', txid: planned!.txid });
     const signed = await db().selectFrom('scan_outgoing').select(['txid', 'nonce']).where('request_id', '=', `pull:${planned!.id}`).execute();
     expect(signed).toEqual([{ txid: planned!.txid, nonce: expect.anything() }]);
     expect(await db().selectFrom('scan_outgoing').select('id').where('kind', '=', 'pull').where('to_address', '=', planned!.to_address).execute()).toHaveLength(1);
@@ -181,5 +181,37 @@ describe.each(await backends())('automatic renewals on anvil on $name', (backend
     const r = await rec(uuid);
     expect(r.status).toBe('active');
     expect((await inv(planned!.invoice_id)).status).toBe('paid');
+    await done(uuid);
+  });
+
+  it('a crash right after reserving a pull: carried on while still due, dropped once the subscription is cancelled', async () => {
+    const [a, b] = [await activeOne(), await activeOne()];
+    await approve(g.driver().hotWallet, '100');
+    for (const uuid of [a, b]) expect((await pay(`${uuid}/allowance`, 'POST', { address: payer() })).statusCode).toBe(200);
+    const before = await g.usdt.balanceOf(payer());
+    await moveTo(Math.max(Number((await rec(a)).next_due_at), Number((await rec(b)).next_due_at)));
+    await advanceRecurrences(g.ctx);
+    // What a crash between reserving the pull and signing it leaves: a planned pull without a transaction.
+    const reserved: Record<string, string> = {};
+    for (const uuid of [a, b]) {
+      const r = await rec(uuid);
+      const renewal = await inv(r.invoice_id!);
+      reserved[uuid] = `reserved-${uuid}`;
+      await db().insertInto('recurrence_pulls').values({
+        id: reserved[uuid]!, recurrence_id: uuid, period: r.period_index, invoice_id: renewal.id, network: 'ETH', currency: 'USDT',
+        from_address: payer().toLowerCase(), to_address: renewal.address!, amount: renewal.payer_amount!, txid: null, status: 'planned',
+        error: null, created_at: g.clock.now, updated_at: g.clock.now,
+      }).execute();
+    }
+    await done(b);
+    await g.tick();
+    await g.mineAndTick(CONFIRMATIONS + 1);
+    await g.tick();
+    expect(await pulls(a)).toMatchObject([{ id: reserved[a], status: 'confirmed' }]);
+    expect(await pulls(b)).toMatchObject([{ id: reserved[b], status: 'failed', error: 'not_due', txid: null }]);
+    expect(await db().selectFrom('scan_outgoing').select('id').where('request_id', '=', `pull:${reserved[b]}`).execute()).toEqual([]);
+    expect(await g.usdt.balanceOf(payer())).toBe(before - units('10'));
+    expect((await rec(a)).status).toBe('active');
+    await done(a);
   });
 });
