@@ -37,6 +37,7 @@ import { createMailer } from './mail/index.ts';
 import { createInvoice } from './invoices/create.ts';
 import { advanceRecurrences } from './recurrences/lifecycle.ts';
 import { sendRecurrenceEmails } from './recurrences/emails.ts';
+import { pullRenewals } from './recurrences/pulls.ts';
 
 /** The chain families this gateway knows: one line each (src/chain/<family>/index.ts). */
 export const families = new Families([
@@ -75,10 +76,12 @@ export const features: Features = {
   jobs: {
     expiry: (ctx) => expireDue(ctx),
     payouts: payoutJob,
-    // Then the payer emails those changes (and cancels made through the API) queued.
+    // Renewals first, then the automatic ones among them pulled from their allowances, then the
+    // payer emails of those changes (and of cancels made through the API) queued.
     recurrences: async (ctx) => {
-      await advanceRecurrences(ctx);
+      const moved = (await advanceRecurrences(ctx)) + (await pullRenewals(ctx));
       await sendRecurrenceEmails(ctx);
+      return moved;
     },
   },
   invoices: {

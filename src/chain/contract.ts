@@ -95,6 +95,29 @@ export interface PayoutWallet {
   balances: Record<string, string>;
 }
 
+/**
+ * Pulls from a payer's allowance (automatic renewals, docs/recurring.md): the payer approved the
+ * network's collector as spender of a token; each period the gateway moves exactly one period's
+ * amount with `transferFrom(payer, deposit address, amount)`. Only that call is ever signed.
+ */
+export interface AllowancePuller {
+  /** The spender a payer approves (the hot wallet or payout float), or null: nothing to pull with. */
+  collector(): string | null;
+  /** The token contract of `currency` on this network, or null for the native coin or an unknown code. */
+  tokenContract(currency: string): string | null;
+  /** allowance(owner, collector) and balanceOf(owner) of `currency`, decimal strings, at the latest block. */
+  allowanceOf(currency: string, owner: string): Promise<{ allowance: string; balance: string }>;
+  /**
+   * Signs and stores (never broadcasts) `transferFrom(from, to, amount)`; idempotent on `id`: asked
+   * again, answers the stored transaction, never a second signature. Throws ./errors.ts classes.
+   */
+  preparePull(req: { id: string; currency: string; from: string; to: string; amount: string }): Promise<{ txid: string }>;
+  /** Broadcasts the stored pull (again: "already known" counts as sent); `refused`: the node will never take it. */
+  broadcastPull(id: string): Promise<'sent' | 'refused'>;
+  /** What became of the stored pull: `pending` until final, `unknown` when none is stored. */
+  pullStatus(id: string): Promise<'pending' | 'confirmed' | 'failed' | 'unknown'>;
+}
+
 export interface ChainDriver {
   readonly kind: string;
   readonly network: NetworkDef;
@@ -135,6 +158,8 @@ export interface ChainDriver {
    * without it shows no balance. Throws NodeError when the node cannot be asked.
    */
   payoutWallet?(): Promise<PayoutWallet | null>;
+  /** Allowance pulls for automatic renewals (EVM networks); absent where a family has none. */
+  readonly allowances?: AllowancePuller;
   /**
    * Asks the node who it is and where its head is (the start table, /readyz, `satchel doctor`).
    * Throws NodeUnreachableError or NodeError when the node does not answer sanely. A read-only

@@ -27,6 +27,7 @@ import * as m024 from './migrations/024_payment_comment.ts';
 import * as m025 from './migrations/025_account_scans.ts';
 import * as m026 from './migrations/026_dashboard_language.ts';
 import * as m027 from './migrations/027_recurrences.ts';
+import * as m028 from './migrations/028_recurrence_allowances.ts';
 import * as m029 from './migrations/029_recurrence_emails.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '025_account_scans': m025,
   '026_dashboard_language': m026,
   '027_recurrences': m027,
+  '028_recurrence_allowances': m028,
   '029_recurrence_emails': m029,
 };
 

@@ -20,6 +20,8 @@ import type { DashboardUsersTable, DashboardLinksTable, DashboardSessionsTable, 
 export type { DashboardUsersTable, DashboardLinksTable, DashboardSessionsTable, DashboardLoginThrottleTable, DashboardAuditTable } from './tables/dashboard.ts';
 import type { RecurrencesTable, RecurrenceEmailsTable } from './tables/recurrences.ts';
 export type { RecurrencesTable, RecurrenceEmailsTable } from './tables/recurrences.ts';
+import type { RecurrenceAllowancesTable, RecurrencePullsTable } from './tables/recurrence-allowances.ts';
+export type { RecurrenceAllowancesTable, RecurrencePullsTable } from './tables/recurrence-allowances.ts';
 
 export interface DB {
   merchants: MerchantsTable;
@@ -59,6 +61,8 @@ export interface DB {
   unmatched_payments: UnmatchedPaymentsTable;
   recurrences: RecurrencesTable;
   recurrence_emails: RecurrenceEmailsTable;
+  recurrence_allowances: RecurrenceAllowancesTable;
+  recurrence_pulls: RecurrencePullsTable;
 }
 
 /** A payment to a receiving account that named no deposit (migration 023, src/unmatched/). */

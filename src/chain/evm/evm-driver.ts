@@ -14,6 +14,7 @@ import type { NetworkDef } from '../../registry/index.ts';
 import { EvmChain, type Asset, type EvmChainOptions } from './chain.ts';
 import { EvmOutgoing, type OutgoingRow } from './outgoing.ts';
 import { EvmPayments } from './send.ts';
+import { EvmAllowances } from './pull.ts';
 import { EvmScanner } from './scan.ts';
 import { EvmSweeper, type EvmSweepPolicy } from './sweep.ts';
 import { DEFAULT_FLUSH_POLICY, EvmFlusher, type EvmFlushPolicy, type FlushReport, type FlushRequest } from './flush.ts';
@@ -57,6 +58,8 @@ export class EvmDriver implements ChainDriver {
   private readonly scanner: EvmScanner;
   private readonly outgoing: EvmOutgoing;
   private readonly payments: EvmPayments;
+  /** Pulls from payers' allowances (automatic renewals): ./pull.ts. */
+  readonly allowances: EvmAllowances;
   private readonly sweeper: EvmSweeper;
   private readonly flusher: EvmFlusher | null;
   private readonly heads: HeadGuard;
@@ -76,6 +79,7 @@ export class EvmDriver implements ChainDriver {
     });
     this.outgoing = new EvmOutgoing(chain, opts.rebroadcastAfterMs ?? 60_000, (row) => this.broadcast(row));
     this.payments = new EvmPayments(chain, this.outgoing);
+    this.allowances = new EvmAllowances(chain, this.outgoing);
     this.custody = opts.custody ?? 'hot';
     // A watch-only network holds no key of its deposit addresses: nothing to sweep with.
     this.sweepPolicy = opts.sweep ?? { enabled: false, minNative: '0', minToken: {} };

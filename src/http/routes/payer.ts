@@ -12,6 +12,7 @@ import { recurrencePayerView } from '../../recurrences/payer.ts';
 import { presentRecurrence } from '../../recurrences/recurrence-object.ts';
 import { parsePayerContact } from '../../recurrences/emails.ts';
 import { jsonBody } from '../json-body.ts';
+import { allowanceRoutes } from './payer-allowance.ts';
 
 function etagOf(result: Record<string, unknown>): string {
   const { server_time: _ignored, ...stable } = result;
@@ -64,6 +65,7 @@ async function payerApi(app: FastifyInstance, { ctx, expose }: { ctx: Ctx; expos
   });
   // Without options the limiter shares this scope's store: one bucket per client address.
   expose(app.rateLimit());
+  allowanceRoutes(app, ctx);
 
   app.get<{ Params: { uuid: string } }>('/:uuid', async (req, reply) => {
     // Most polls change nothing: answer those from one narrow read, before loading the invoice.

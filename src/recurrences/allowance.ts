@@ -1,0 +1,132 @@
+// The payer's side of automatic renewals (docs/recurring.md): what to approve, shown before the
+// payer signs (`GET /api/pay/recurrence/{uuid}/allowance`), and the allowance recorded once the
+// chain shows it (`POST` the same path `{address, tx_hash}`). The payer approves the network's
+// collector for a cap of ALLOWANCE_PERIODS periods; each period the worker pulls exactly one
+// (./pulls.ts).
+import type { Ctx } from '../context.ts';
+import { BusinessError, NotFoundError, ValidationError } from '../errors.ts';
+import { ChainError } from '../chain/errors.ts';
+import { Decimal } from '../money/decimal.ts';
+import { money } from '../money/format.ts';
+import type { RecurrencesTable } from '../db/schema.ts';
+import { periodStart } from './periods.ts';
+import type { RecurrencePeriod } from '../contracts/merchant-api/recurrences.ts';
+import { pullerOf } from './pulls.ts';
+
+/** The cap the payer is asked to approve: this many periods' amount. */
+export const ALLOWANCE_PERIODS = 12;
+
+/** Statuses in which an allowance may be granted: subscribed (or subscribing) and not ended. */
+const OPEN: ReadonlySet<string> = new Set(['wait_accept', 'active', 'wait_payment']);
+
+export interface AllowanceTerms {
+  network: string;
+  currency: string;
+  /** The token's contract: the payer calls approve(collector, cap) on it. */
+  token: string;
+  /** The spender to approve. */
+  collector: string;
+  period: RecurrencePeriod;
+  /** Pulled each period: exactly this, never more. */
+  amount_per_period: string;
+  periods: number;
+  /** amount_per_period x periods: what approve() is given. */
+  cap: string;
+  /** When the next period starts (ISO 8601, UTC), or null before the first payment. */
+  next_pull_at: string | null;
+  revoke: string;
+  /** What is recorded now, when an allowance was: its payer address and status. */
+  recorded: { address: string; status: string; cap: string } | null;
+}
+
+async function load(ctx: Ctx, uuid: string): Promise<RecurrencesTable> {
+  const rec = /^[0-9a-f-]{36}$/i.test(uuid) ? await ctx.storage.db.selectFrom('recurrences').selectAll().where('id', '=', uuid.toLowerCase()).executeTakeFirst() : undefined;
+  if (!rec) throw new NotFoundError('Recurrence not found');
+  return rec;
+}
+
+/** The terms, or the reason this recurrence cannot renew itself. */
+function termsOf(ctx: Ctx, rec: RecurrencesTable): Omit<AllowanceTerms, 'recorded'> {
+  if (!OPEN.has(rec.status)) throw new BusinessError('The subscription has ended', 'not_open');
+  if (!rec.network || !rec.payer_currency || !rec.payer_amount) throw new BusinessError('Choose a currency and a network first', 'choice_missing');
+  const puller = pullerOf(ctx, rec.network);
+  const token = puller?.tokenContract(rec.payer_currency) ?? null;
+  const collector = puller?.collector() ?? null;
+  if (!puller || !token || !collector) throw new BusinessError(`Automatic renewals are not available for ${rec.payer_currency} on ${rec.network}`, 'not_available');
+  const per = Decimal.parse(rec.payer_amount);
+  const next =
+    rec.status === 'active' && rec.next_due_at !== null
+      ? Number(rec.next_due_at)
+      : rec.anchor_at !== null
+        ? periodStart({ anchor_at: Number(rec.anchor_at), anchor_period: rec.anchor_period, period: rec.period as RecurrencePeriod }, rec.period_index + (rec.status === 'active' ? 1 : 0))
+        : null;
+  return {
+    network: rec.network,
+    currency: rec.payer_currency,
+    token,
+    collector,
+    period: rec.period as RecurrencePeriod,
+    amount_per_period: money(per.toString()),
+    periods: ALLOWANCE_PERIODS,
+    cap: per.mul(String(ALLOWANCE_PERIODS)).toString(),
+    next_pull_at: next === null ? null : new Date(next).toISOString(),
+    revoke: `Call approve(${collector}, 0) on the ${rec.payer_currency} contract ${token} from the approving address (any wallet's "revoke" does this); renewals are then invoiced to pay by hand.`,
+  };
+}
+
+/** `GET /api/pay/recurrence/{uuid}/allowance`: what the payer is asked to approve. */
+export async function allowanceTerms(ctx: Ctx, uuid: string): Promise<AllowanceTerms> {
+  const rec = await load(ctx, uuid);
+  const terms = termsOf(ctx, rec);
+  const row = await ctx.storage.db.selectFrom('recurrence_allowances').selectAll().where('recurrence_id', '=', rec.id).executeTakeFirst();
+  return { ...terms, recorded: row ? { address: row.payer_address, status: row.status, cap: row.cap } : null };
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/**
+ * `POST /api/pay/recurrence/{uuid}/allowance {address, tx_hash}`: records the payer's allowance
+ * once the chain shows allowance(address, collector) covers at least one period; recording again
+ * (a new approval, another address) replaces it. Nothing is written on a refusal.
+ */
+export async function recordAllowance(ctx: Ctx, uuid: string, address: unknown, txHash: unknown): Promise<AllowanceTerms> {
+  const errors: Record<string, string[]> = {};
+  if (typeof address !== 'string' || !ADDRESS.test(address)) errors.address = ['validation.regex'];
+  if (txHash !== undefined && txHash !== null && (typeof txHash !== 'string' || !TX_HASH.test(txHash))) errors.tx_hash = ['validation.regex'];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  const rec = await load(ctx, uuid);
+  const terms = termsOf(ctx, rec);
+  const puller = pullerOf(ctx, terms.network)!;
+  let seen: { allowance: string; balance: string };
+  try {
+    seen = await puller.allowanceOf(terms.currency, address as string);
+  } catch (err) {
+    if (err instanceof ChainError) throw new BusinessError(`The ${terms.network} node could not be asked; try again`, 'node_unavailable');
+    throw err;
+  }
+  if (Decimal.parse(seen.allowance).lt(terms.amount_per_period)) {
+    throw new BusinessError(`The allowance of ${address as string} for ${terms.collector} is ${seen.allowance} ${terms.currency}, less than one period (${terms.amount_per_period})`, 'allowance_short');
+  }
+  const now = ctx.now();
+  const row = {
+    recurrence_id: rec.id,
+    network: terms.network,
+    currency: terms.currency,
+    token: terms.token,
+    collector: terms.collector,
+    payer_address: (address as string).toLowerCase(),
+    cap: seen.allowance,
+    approve_txid: typeof txHash === 'string' ? txHash.toLowerCase() : null,
+    status: 'active',
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.storage.write(async (trx) => {
+    const cur = await ctx.storage.forUpdate(trx.selectFrom('recurrences').select('status').where('id', '=', rec.id)).executeTakeFirstOrThrow();
+    if (!OPEN.has(cur.status)) throw new BusinessError('The subscription has ended', 'not_open');
+    const { recurrence_id: _id, created_at: _c, ...patch } = row;
+    await trx.insertInto('recurrence_allowances').values(row).onConflict((oc) => oc.column('recurrence_id').doUpdateSet(patch)).execute();
+  });
+  return { ...terms, recorded: { address: row.payer_address, status: row.status, cap: row.cap } };
+}
