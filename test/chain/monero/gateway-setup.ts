@@ -8,7 +8,7 @@ import { Decimal } from '../../../src/money/decimal.ts';
 import { checkCustody, writeCustody } from '../../../src/custody/store.ts';
 import type { MoneroDriver } from '../../../src/chain/monero/monero-driver.ts';
 import type { Backend } from '../../helpers/backends.ts';
-import type { MoneroRig, WalletRpc } from '../../helpers/monero-rig.ts';
+import { otherRpc, type MoneroRig, type WalletRpc } from '../../helpers/monero-rig.ts';
 import { startChainGateway, type ChainGateway } from '../gateway-setup.ts';
 
 /** XMR in piconero (12 decimals), exactly. */
@@ -34,20 +34,21 @@ export async function shopWallet(rig: MoneroRig, name: string): Promise<ShopWall
   const { address } = await rpc.rpc<{ address: string }>('get_address', { account_index: 0 });
   const { key: viewKey } = await rpc.rpc<{ key: string }>('query_key', { key_type: 'view_key' });
   let made = 0;
+  const subaddress = async (minor: number) => {
+    if (minor > made) {
+      await rpc.rpc('create_address', { account_index: 0, count: minor - made });
+      made = minor;
+    }
+    const r = await rpc.rpc<{ addresses: Array<{ address: string; address_index: number }> }>('get_address', { account_index: 0, address_index: [minor] });
+    return r.addresses.find((a) => a.address_index === minor)!.address;
+  };
   return {
     address,
     viewKey,
     rpc,
-    async subaddress(minor) {
-      if (minor > made) {
-        await rpc.rpc('create_address', { account_index: 0, count: minor - made });
-        made = minor;
-      }
-      const r = await rpc.rpc<{ addresses: Array<{ address: string; address_index: number }> }>('get_address', { account_index: 0, address_index: [minor] });
-      return r.addresses.find((a) => a.address_index === minor)!.address;
-    },
+    subaddress,
     async minorOf(address) {
-      for (let minor = 1; minor <= 50; minor++) if ((await this.subaddress(minor)) === address) return minor;
+      for (let minor = 1; minor <= 50; minor++) if ((await subaddress(minor)) === address) return minor;
       throw new Error(`${address} is not among the wallet's first 50 subaddresses`);
     },
     async received() {
@@ -56,6 +57,23 @@ export async function shopWallet(rig: MoneroRig, name: string): Promise<ShopWall
       return [...(r.in ?? []), ...(r.pool ?? [])].map((t) => ({ minor: t.subaddr_index.minor, amount: BigInt(t.amount), txid: t.txid }));
     },
   };
+}
+
+/**
+ * Mines one block at a time until the daemon has every one of `txids` in a block; returns the
+ * blocks mined. monerod leaves a transaction out of the blocks it makes while Dandelion++ keeps it
+ * in its stem phase, which on a loaded machine can outlast the first block mined after the payment:
+ * the block that holds it is then not the first one mined.
+ */
+export async function mineIn(rig: MoneroRig, txids: readonly string[]): Promise<number> {
+  for (let blocks = 1; ; blocks++) {
+    await rig.mine(1);
+    const r = await otherRpc<{ txs?: Array<{ tx_hash: string; in_pool: boolean }> }>(rig.daemonUrl, 'get_transactions', { txs_hashes: txids, decode_as_json: false, prune: true });
+    const mined = new Set((r.txs ?? []).filter((t) => !t.in_pool).map((t) => t.tx_hash));
+    if (txids.every((t) => mined.has(t))) return blocks;
+    if (blocks >= 100) throw new Error(`${txids.join(', ')} still not in a block after ${blocks} blocks`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 interface Transfer {
@@ -69,6 +87,8 @@ export interface XmrGateway extends ChainGateway<MoneroDriver> {
   shop: ShopWallet;
   /** Pays `xmr` to `address` from the rig's payer (into the pool); returns the txid. */
   pay(address: string, xmr: string): Promise<string>;
+  /** Mines until a block holds every one of `txids` (`mineIn`), then runs the workers once: their first confirmation. */
+  mineInAndTick(...txids: string[]): Promise<void>;
 }
 
 /**
@@ -87,5 +107,14 @@ export async function startXmrGateway(backend: Backend, rig: MoneroRig, shop: Sh
     await g.stopAll();
     throw err;
   }
-  return { ...g, rig, shop, pay: (address, xmr) => rig.pay(address, pico(xmr)) };
+  return {
+    ...g,
+    rig,
+    shop,
+    pay: (address, xmr) => rig.pay(address, pico(xmr)),
+    async mineInAndTick(...txids) {
+      await mineIn(rig, txids);
+      await g.tick();
+    },
+  };
 }
