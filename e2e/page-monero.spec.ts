@@ -11,7 +11,7 @@ import { checkCustody, writeCustody } from '../src/custody/store.ts';
 import { capture, expect, heading, test } from './support/page-helpers.ts';
 import { MNEMONIC, startGatewayProcess, type E2EGateway } from './support/gateway.ts';
 import { startMoneroRig, type MoneroRig } from '../test/helpers/monero-rig.ts';
-import { pico, shopWallet, type ShopWallet } from '../test/chain/monero/gateway-setup.ts';
+import { mineIn, pico, shopWallet, XMR_POLL_DEADLINE_MS, type ShopWallet } from '../test/chain/monero/gateway-setup.ts';
 import { readQrPng } from '../test/helpers/qr-reader.ts';
 
 test.use({ viewport: { width: 360, height: 900 } });
@@ -27,7 +27,7 @@ test.beforeAll(async () => {
   shop = await shopWallet(rig, 'shop');
   const networks = JSON.stringify({ XMR: { driver: 'monero', daemon_url: rig.daemonUrl, network: 'mainnet', confirmations: 3 } });
   const rates = JSON.stringify({ sources: { static: { enabled: true } } });
-  gw = await startGatewayProcess({ env: { SATCHEL_NETWORKS: networks, SATCHEL_PAYER_RATE_LIMIT: '100000', SATCHEL_RATES: rates } });
+  gw = await startGatewayProcess({ env: { SATCHEL_NETWORKS: networks, SATCHEL_PAYER_RATE_LIMIT: '100000', SATCHEL_RATES: rates, SATCHEL_CHAIN_POLL_TIMEOUT_MS: String(XMR_POLL_DEADLINE_MS) } });
   // The merchant's address and view key as receiving material, written as the dashboard writes it.
   const ctx = await createContext(loadConfig({ SATCHEL_DATA_DIR: gw.dataDir, SATCHEL_MNEMONIC: MNEMONIC, SATCHEL_NETWORKS: networks, SATCHEL_RATES: rates }));
   try {
@@ -70,7 +70,7 @@ test('an XMR invoice shows its subaddress, the amount and the monero: link, then
   const txid = await rig.pay(inv.address, pico('1.25'));
   await expect(heading(page)).toHaveText('Payment detected', { timeout: 60_000 });
   await expect(page.locator('#conf-label')).toHaveText('Payment seen, waiting for the first confirmation');
-  await rig.mine(1);
+  await mineIn(rig, [txid]);
   await expect(page.locator('#conf-label')).toHaveText('Payment seen, 1 of 3 confirmations', { timeout: 60_000 });
   await capture(page, 'monero-confirming');
   await rig.mine(1);

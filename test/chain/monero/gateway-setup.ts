@@ -11,6 +11,9 @@ import type { Backend } from '../../helpers/backends.ts';
 import { otherRpc, type MoneroRig, type WalletRpc } from '../../helpers/monero-rig.ts';
 import { startChainGateway, type ChainGateway } from '../gateway-setup.ts';
 
+/** The chain poll deadline of the test gateways (SATCHEL_CHAIN_POLL_TIMEOUT_MS). */
+export const XMR_POLL_DEADLINE_MS = 180_000;
+
 /** XMR in piconero (12 decimals), exactly. */
 export const pico = (xmr: string): bigint => Decimal.parse(xmr).toBaseUnits(12);
 
@@ -98,7 +101,10 @@ export interface XmrGateway extends ChainGateway<MoneroDriver> {
  */
 export async function startXmrGateway(backend: Backend, rig: MoneroRig, shop: ShopWallet, opts: { confirmations?: number } = {}): Promise<XmrGateway> {
   const network = { driver: 'monero', daemon_url: rig.daemonUrl, network: 'mainnet', ...(opts.confirmations ? { confirmations: opts.confirmations } : {}) };
-  const g = await startChainGateway<MoneroDriver>(backend, { code: 'XMR', network, mine: () => rig.mine(1), stop: async () => {} }, { keepNode: true });
+  // The first poll of a merchant starts the driver's wallet RPC and makes the view-only wallet: on a
+  // loaded machine that outlasts the default 30 s poll deadline, which a test's tick reports as an error.
+  const env = { SATCHEL_CHAIN_POLL_TIMEOUT_MS: String(XMR_POLL_DEADLINE_MS) };
+  const g = await startChainGateway<MoneroDriver>(backend, { code: 'XMR', network, mine: () => rig.mine(1), stop: async () => {} }, { keepNode: true, env });
   try {
     const req = { merchantId: g.merchant.id, network: 'XMR', input: { address: shop.address, viewKey: shop.viewKey }, actor: 'test', replace: false };
     const checked = await checkCustody(g.ctx, req);
