@@ -1,20 +1,7 @@
-// Helpers of the Monero payout tests on top of the rig (./monero-rig.ts): the XMR network of the
-// registry, a float wallet funded from the rig's payer, and a sink that keeps what the payout path
-// reports.
+// Helpers of the Monero payout tests on top of the rig (./monero-rig.ts): a float wallet funded
+// from the rig's payer, and a sink that keeps what the payout path reports.
 import type { ChainSink } from '../../src/chain/contract.ts';
-import { Registry, type NetworkDef } from '../../src/registry/index.ts';
 import type { MoneroRig, WalletRpc } from './monero-rig.ts';
-
-/** XMR as the registry defines it. */
-export function moneroNetwork(): NetworkDef {
-  return (
-    Registry.load().network('XMR') ?? {
-      code: 'XMR', name: 'Monero', family: 'monero', address_format: 'monero' as NetworkDef['address_format'], coin_type: 128, confirmations: 10, uri_scheme: 'monero',
-      explorer_tx: 'https://xmrchain.net/tx/{txid}', fees: { recommended: '0.0001' },
-      currencies: [{ code: 'XMR', name: 'Monero', decimals: 12, native: true, min: '0.001', max: '10000', payout_min: '0.01', payout_max: '5000', commission_percent: '2' }],
-    }
-  );
-}
 
 /**
  * A full wallet in its own monero-wallet-rpc, holding one output of each of `amounts` (piconero)

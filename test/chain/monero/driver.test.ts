@@ -13,20 +13,14 @@ import { backends } from '../../helpers/backends.ts';
 import { startMoneroRig, type MoneroRig, type WalletRpc } from '../../helpers/monero-rig.ts';
 import { openStorage, type Storage } from '../../../src/db/dialect.ts';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
-import type { NetworkDef } from '../../../src/registry/index.ts';
+import { Registry } from '../../../src/registry/index.ts';
 import type { ChainSink, IncomingTransfer } from '../../../src/chain/contract.ts';
 import { NodeUnreachableError, WrongChainError } from '../../../src/chain/errors.ts';
 import { watchPath } from '../../../src/chain/watch-paths.ts';
 import { createMoneroDriver } from '../../../src/chain/monero/config.ts';
 import type { MoneroDriver } from '../../../src/chain/monero/monero-driver.ts';
 
-const XMR = {
-  code: 'XMR',
-  name: 'Monero',
-  family: 'monero',
-  confirmations: 10,
-  currencies: [{ code: 'XMR', name: 'Monero', decimals: 12, native: true }],
-} as unknown as NetworkDef;
+const XMR = Registry.load().network('XMR')!;
 
 class Sink implements ChainSink {
   readonly last = new Map<string, IncomingTransfer>();

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { payoutSource } from '../../../src/chain/payout-float.ts';
 import { moneroFloatSettings, moneroPayoutFloat } from '../../../src/chain/monero/float.ts';
 import { MONERO_PRIORITY } from '../../../src/chain/monero/payout.ts';
-import { moneroNetwork } from '../../helpers/monero-pay.ts';
+import { Registry } from '../../../src/registry/index.ts';
 
-const XMR = moneroNetwork();
+const XMR = Registry.load().network('XMR')!;
 const base = { driver: 'monero', daemon_url: 'http://127.0.0.1:18081', network: 'mainnet' };
 
 describe('the Monero payout float settings', () => {

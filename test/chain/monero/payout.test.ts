@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../helpers/backends.ts';
 import { otherRpc, startMoneroRig, type MoneroRig, type WalletRpc } from '../../helpers/monero-rig.ts';
-import { fundedFloat, moneroNetwork, OutgoingSink } from '../../helpers/monero-pay.ts';
+import { fundedFloat, OutgoingSink } from '../../helpers/monero-pay.ts';
 import { openStorage, type Storage } from '../../../src/db/dialect.ts';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
 import type { MoneroPayouts } from '../../../src/chain/monero/outgoing.ts';
@@ -16,9 +16,9 @@ import { createMoneroPayouts, type MoneroPayoutDeps } from '../../../src/chain/m
 import { encodeMoneroAddress, parseMoneroAddress } from '../../../src/chain/monero/address.ts';
 import { SendRejectedError } from '../../../src/chain/errors.ts';
 import { Decimal } from '../../../src/money/decimal.ts';
-import type { Priority } from '../../../src/registry/index.ts';
+import { Registry, type Priority } from '../../../src/registry/index.ts';
 
-const XMR = moneroNetwork();
+const XMR = Registry.load().network('XMR')!;
 const CONF = 10;
 const pico = (xmr: string) => Decimal.parse(xmr).toBaseUnits(12);
 
