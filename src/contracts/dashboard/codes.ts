@@ -29,6 +29,27 @@ export const USER_ROLES = ['owner', 'viewer', 'admin'] as const;
 /** A readiness check's result (src/contracts/dashboard/readiness.ts). */
 export const CHECK_RESULTS = ['OK', 'WARN', 'FAIL', 'SKIP'] as const;
 
+/**
+ * The `code` of a dashboard API failure envelope (src/http/dashboard/api.ts): the dashboard words
+ * each in the user's language. A failure without one carries a message particular to the request
+ * (a refused amount, an address the network does not take), shown as the server wrote it.
+ */
+export const DASHBOARD_ERROR_CODES = [
+  'session_required',
+  'bad_credentials',
+  'csrf',
+  'role_forbidden',
+  'password_missing',
+  'password_wrong',
+  'link_expired',
+  'key_changed',
+  'login_throttled',
+  'too_large',
+  'validation',
+  'not_found',
+] as const;
+export type DashboardErrorCode = (typeof DASHBOARD_ERROR_CODES)[number];
+
 /** Every family of codes the dashboard labels, by the name its labels are filed under. */
 export const CODE_FAMILIES = {
   invoice: 'INVOICE_STATUSES',

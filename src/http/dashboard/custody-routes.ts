@@ -17,7 +17,7 @@ import { verifyPassword } from '../../dashboard/passwords.ts';
 import { dashboardRoute, type DashboardRouteGroup } from './api.ts';
 
 async function recheckPassword(ctx: Ctx, signedIn: SignedIn, password: unknown, ip: string): Promise<void> {
-  if (typeof password !== 'string' || password === '') throw new PasswordRecheckError('Enter your password to confirm this change: nothing was changed.');
+  if (typeof password !== 'string' || password === '') throw new PasswordRecheckError(true);
   const { user } = signedIn;
   const keys = throttleKeys(user.email, ip);
   const wait = await reserveAttempt(ctx.storage, keys, ctx.now());
@@ -39,7 +39,7 @@ function inputOf(body: { xpub?: string; descriptor?: string; address?: string; v
 
 export const custodyRoutes: DashboardRouteGroup = async (app, { ctx }) => {
   dashboardRoute(app, custodyApi.receiving, async ({ merchant }) => ({
-    networks: (await receivingOverview(ctx, merchant.id)).map((n) => ({ ...n, inputs: [...n.inputs] })),
+    networks: (await receivingOverview(ctx, merchant.id)).map((n) => ({ ...n, inputs: [...n.inputs], family: ctx.chains.family(n.network)?.name ?? '' })),
     hot_networks: ctx.chains.hotRealNetworks(),
   }));
 
