@@ -113,6 +113,9 @@ const FIELD: Record<string, MessageKey> = {
   updated_at: 'pd_updated',
 };
 
+/** The fields that are amounts (decimal strings), written with the language's separators. */
+const AMOUNTS = new Set(['amount', 'payer_amount', 'commission', 'merchant_amount', 'balance']);
+
 export function PayoutDetail({ id }: { id: string }) {
   const { api } = useStore();
   const { data, error } = useLoad(() => api.get(moneyApi.payout, {}, { id }), [id]);
@@ -131,6 +134,8 @@ export function PayoutDetail({ id }: { id: string }) {
                 time(Date.parse(v))
               ) : typeof v === 'boolean' ? (
                 t(v ? 'pd_yes' : 'pd_no')
+              ) : AMOUNTS.has(k) && typeof v === 'string' ? (
+                <span class="num" data-field={k}>{amount(v)}</span>
               ) : (
                 <span class={/address|txid|uuid/.test(k) ? 'mono' : ''}>{String(v)}</span>
               ),

@@ -6,7 +6,7 @@
 // gateway's seed can spend what it receives.
 import { useState } from 'preact/hooks';
 import { formText } from './api.ts';
-import { t } from './i18n/index.ts';
+import { t, type MessageKey } from './i18n/index.ts';
 import { custodyApi, type ReceivingChange, type ReceivingNetwork } from '../contracts/dashboard/custody.ts';
 import { useStore } from './store.ts';
 import { time } from './format.ts';
@@ -17,6 +17,14 @@ function inputFor(n: ReceivingNetwork, text: string, viewKey: string): { xpub?: 
   if (n.inputs.includes('viewKey')) return { address: text, view_key: viewKey };
   if (n.inputs.includes('address')) return { address: text };
   return /^\s*(wpkh|pkh|sh)\(/i.test(text) && n.inputs.includes('descriptor') ? { descriptor: text } : { xpub: text };
+}
+
+/** What to give for a network, in the user's language by its family (the server's English words for a family this dashboard does not know). */
+const GIVE: Record<string, MessageKey> = { bitcoin: 'rc_give_bitcoin', evm: 'rc_give_evm', tron: 'rc_give_tron', solana: 'rc_give_solana', ton: 'rc_give_ton' };
+
+function giveHint(n: ReceivingNetwork): string {
+  const key = GIVE[n.family];
+  return key ? t(key) : t('rc_give', { accepts: n.accepts ?? '' });
 }
 
 export function Receiving({ owner }: { owner: boolean }) {
@@ -115,7 +123,7 @@ function NetworkReceiving({ n, owner, onChanged }: { n: ReceivingNetwork; owner:
           <Field
             id={`recv-${id}-material`}
             label={takesViewKey ? t('receiving_primary_address') : n.current ? t('rc_replace_with') : t('rc_receive_into')}
-            hint={takesViewKey ? t('receiving_primary_address_hint') : t('rc_give', { accepts: n.accepts })}
+            hint={takesViewKey ? t('receiving_primary_address_hint') : giveHint(n)}
           >
             {(fid, by) => <input id={fid} name="material" required autoComplete="off" spellcheck={false} class="mono" aria-describedby={by} />}
           </Field>

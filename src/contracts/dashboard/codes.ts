@@ -14,6 +14,8 @@ export const PAYOUT_KINDS = ['payout', 'refund', 'wallet_refund', 'force_refund'
 export const WEBHOOK_STATUSES = ['pending', 'delivered', 'failed'] as const;
 /** What a webhook is about (src/webhooks/outbox.ts WebhookKind). */
 export const WEBHOOK_KINDS = ['payment', 'wallet', 'payout', 'custody', 'unmatched', 'recurrence'] as const;
+/** A subscription's state, which its `recurrence` webhook carries (src/contracts/merchant-api/recurrences.ts RECURRENCE_STATUSES). */
+export const RECURRENCE_STATUSES = ['wait_accept', 'active', 'wait_payment', 'inactive', 'cancel_by_merchant', 'cancel_by_user'] as const;
 /** A transfer the chain reported (table `chain_transfers`). */
 export const TRANSFER_STATUSES = ['seen', 'confirmed', 'dropped'] as const;
 /** What became of a static wallet's top-up (table `wallet_topups`, column `outcome`). */
@@ -58,6 +60,7 @@ export const CODE_FAMILIES = {
   wallet: 'WALLET_STATUSES',
   webhook: 'WEBHOOK_STATUSES',
   webhook_kind: 'WEBHOOK_KINDS',
+  recurrence: 'RECURRENCE_STATUSES',
   transfer: 'TRANSFER_STATUSES',
   topup: 'TOPUP_OUTCOMES',
   unmatched: 'UNMATCHED_STATUSES',
