@@ -6,7 +6,7 @@
 // gateway's seed can spend what it receives.
 import { useState } from 'preact/hooks';
 import { formText } from './api.ts';
-import { t, type MessageKey } from './i18n/index.ts';
+import { t } from './i18n/index.ts';
 import { custodyApi, type ReceivingChange, type ReceivingNetwork } from '../contracts/dashboard/custody.ts';
 import { useStore } from './store.ts';
 import { time } from './format.ts';
@@ -19,12 +19,15 @@ function inputFor(n: ReceivingNetwork, text: string, viewKey: string): { xpub?: 
   return /^\s*(wpkh|pkh|sh)\(/i.test(text) && n.inputs.includes('descriptor') ? { descriptor: text } : { xpub: text };
 }
 
-/** What to give for a network, in the user's language by its family (the server's English words for a family this dashboard does not know). */
-const GIVE: Record<string, MessageKey> = { bitcoin: 'rc_give_bitcoin', evm: 'rc_give_evm', tron: 'rc_give_tron', solana: 'rc_give_solana', ton: 'rc_give_ton' };
-
-function giveHint(n: ReceivingNetwork): string {
-  const key = GIVE[n.family];
-  return key ? t(key) : t('rc_give', { accepts: n.accepts ?? '' });
+/**
+ * What to give for a network, in the user's language, by what it takes: an extended key or a
+ * descriptor, or an address of the merchant's own wallet; the server's English words (`accepts`)
+ * inside the language's sentence for anything else.
+ */
+export function giveHint(n: Pick<ReceivingNetwork, 'network' | 'inputs' | 'accepts'>): string {
+  if (n.inputs.includes('xpub') || n.inputs.includes('descriptor')) return t('rc_give_key');
+  if (n.inputs.length === 1 && n.inputs[0] === 'address') return t('rc_give_address', { network: n.network });
+  return t('rc_give', { accepts: n.accepts ?? '' });
 }
 
 export function Receiving({ owner }: { owner: boolean }) {

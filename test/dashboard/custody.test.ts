@@ -37,9 +37,8 @@ describe.each(await backends())('dashboard receiving settings on $name', (backen
     expect(r.status).toBe(200);
     expect(r.body.result.hot_networks).toEqual(['DOGE']);
     const byCode = Object.fromEntries(r.body.result.networks.map((n: { network: string }) => [n.network, n]));
-    // The family lets the dashboard say what to give in the user's language.
-    expect(byCode.ETH).toMatchObject({ mode: 'watch-only', inputs: ['address'], family: 'evm', current: null, offered: false });
-    expect(byCode.LTC).toMatchObject({ mode: 'watch-only', inputs: ['xpub', 'descriptor'], family: 'bitcoin', current: null, offered: false });
+    expect(byCode.ETH).toMatchObject({ mode: 'watch-only', inputs: ['address'], current: null, offered: false });
+    expect(byCode.LTC).toMatchObject({ mode: 'watch-only', inputs: ['xpub', 'descriptor'], current: null, offered: false });
     expect(byCode.DOGE).toMatchObject({ mode: 'hot', current: null });
   });
 

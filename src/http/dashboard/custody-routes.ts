@@ -39,7 +39,7 @@ function inputOf(body: { xpub?: string; descriptor?: string; address?: string; v
 
 export const custodyRoutes: DashboardRouteGroup = async (app, { ctx }) => {
   dashboardRoute(app, custodyApi.receiving, async ({ merchant }) => ({
-    networks: (await receivingOverview(ctx, merchant.id)).map((n) => ({ ...n, inputs: [...n.inputs], family: ctx.chains.family(n.network)?.name ?? '' })),
+    networks: (await receivingOverview(ctx, merchant.id)).map((n) => ({ ...n, inputs: [...n.inputs] })),
     hot_networks: ctx.chains.hotRealNetworks(),
   }));
 
