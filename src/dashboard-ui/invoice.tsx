@@ -244,8 +244,8 @@ function SimulateCard({ choices, act }: { choices: Detail['choices']; act: Act }
           {(id, describedBy) => (
             <select id={id} aria-describedby={describedBy} value={String(picked)} onChange={(e) => setPicked(Number((e.target as HTMLSelectElement).value))}>
               {choices.map((c, i) => (
-                <option key={`${c.currency} ${c.network}`} value={String(i)}>
-                  {c.label}
+                <option key={`${c.currency} ${c.network}`} value={String(i)} title={c.label}>
+                  {tr('currency_on', { currency: c.currency, network: c.network })}
                 </option>
               ))}
             </select>
