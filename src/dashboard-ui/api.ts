@@ -12,6 +12,7 @@ const Envelope = z.object({
   state: z.optional(z.number()),
   result: z.optional(z.unknown()),
   message: z.optional(z.string()),
+  code: z.optional(z.string()),
   errors: z.optional(z.nullable(z.record(z.string(), z.array(z.string())))),
 });
 
@@ -58,10 +59,12 @@ export function createApiClient(onSignedOut: () => void): ApiClient {
     if (res.ok && e?.state === 0 && route.result) {
       // The answer as sent (its fields in the server's order), once the contract accepts it.
       if (route.result.safeParse(e.result).success) return e.result as R;
-      throw new ApiError(res.status, 'The server answered something this page does not understand.');
+      throw new ApiError(res.status, 'The server answered something this page does not understand.', null, 'bad_answer');
     }
     if (res.status === 401 && route.access !== 'public') onSignedOut();
-    throw new ApiError(res.status, e?.message ?? `The server answered ${res.status}.`, e?.errors ?? null);
+    // The code words the failure in the user's language (./error-text.ts); a failure without an
+    // envelope (a proxy's error page) is named by its status.
+    throw new ApiError(res.status, e?.message ?? `The server answered ${res.status}.`, e?.errors ?? null, e?.message === undefined ? 'http_status' : (e.code ?? null));
   }
 
   return {

@@ -1,6 +1,7 @@
 // Signing in, and choosing a password through a one-time link (the token is in the fragment).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, formText } from './api.ts';
+import { errorText } from './error-text.ts';
 import { authApi } from '../contracts/dashboard/auth.ts';
 import { navigate } from './route.ts';
 import { useStore } from './store.ts';
@@ -38,7 +39,7 @@ export function SignIn() {
       signedIn(await api.post(authApi.login, { email: formText(form, 'email'), password: formText(form, 'password') }));
       navigate(location.pathname + location.search, { replace: true });
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('auth_unreachable_retry'));
+      setError(errorText(err, 'auth_unreachable_retry'));
     } finally {
       setBusy(false);
     }
@@ -77,7 +78,7 @@ export function SetPassword() {
     history.replaceState(null, '', location.pathname);
     api.post(authApi.link, { token }).then(
       (r) => setState({ email: r.email }),
-      (err: unknown) => setState({ error: err instanceof ApiError ? err.message : t('auth_unreachable') }),
+      (err: unknown) => setState({ error: errorText(err, 'auth_unreachable') }),
     );
   }, []);
   const submit = async (e: Event) => {
@@ -93,8 +94,8 @@ export function SetPassword() {
       signedIn(await api.post(authApi.setPassword, { token, password: formText(form, 'password') }));
       navigate('/', { replace: true });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 410) setState({ error: err.message });
-      else setFieldError(err instanceof ApiError ? err.message : t('auth_unreachable'));
+      if (err instanceof ApiError && err.status === 410) setState({ error: errorText(err) });
+      else setFieldError(errorText(err, 'auth_unreachable'));
     } finally {
       setBusy(false);
     }

@@ -9,7 +9,7 @@ import { labelText } from './status-label.tsx';
 import { t, type LabelFamily } from './i18n/index.ts';
 
 /** Which label family the status inside a webhook of each kind belongs to. */
-const SENT_FAMILY: Record<string, LabelFamily> = { payment: 'invoice', payout: 'payout', wallet: 'topup', unmatched: 'unmatched' };
+const SENT_FAMILY: Record<string, LabelFamily> = { payment: 'invoice', payout: 'payout', wallet: 'topup', unmatched: 'unmatched', recurrence: 'recurrence' };
 
 /** The status a webhook carried, as its translated label (the code itself when no family knows it). */
 function sentLabel(kind: string, code: string): string {

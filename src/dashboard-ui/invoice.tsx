@@ -11,6 +11,8 @@ import { webHref } from '../ui-kit/links.ts';
 import { useStore } from './store.ts';
 import { Badge, Card, Facts, Field, Link, Loading, Page, Problem, TableScroll, useLoad } from './ui.tsx';
 import { t as tr } from './i18n/index.ts';
+import { REASON } from './settings-networks.tsx';
+import { Timeline } from './timeline.tsx';
 
 /** Calls one of the invoice's actions; true once it succeeded. */
 type Act = <B>(route: DashboardRoute<B, unknown, never>, body: B, done: string) => Promise<boolean>;
@@ -72,7 +74,7 @@ export function InvoiceDetail({ id }: { id: string }) {
       <Problem error={actionError} />
       {data.unavailable && (
         <p class="notice tone-warn" role="status">
-          {data.unavailable}
+          {tr('inv_unavailable', { network: data.unavailable.network, reason: tr(REASON[data.unavailable.reason] ?? 'net_reason_disabled') })}
         </p>
       )}
       {refunding && <RefundForm currency={String(inv.payer_currency ?? '')} onSubmit={async (body) => (await act(invoiceApi.refund, body, tr('inv_refund_requested'))) && setRefunding(false)} />}
@@ -129,15 +131,7 @@ export function InvoiceDetail({ id }: { id: string }) {
       )}
       <div class="grid">
         <Card title={tr('inv_timeline')}>
-          <ol class="timeline">
-            {data.timeline.map((e, i) => (
-              <li key={i}>
-                <span class="muted small">{time(e.at)}</span>
-                <br />
-                {e.text}
-              </li>
-            ))}
-          </ol>
+          <Timeline events={data.timeline} />
         </Card>
         <Card title={tr('inv_transfers')}>
           {data.transfers.length === 0 ? (
@@ -250,8 +244,8 @@ function SimulateCard({ choices, act }: { choices: Detail['choices']; act: Act }
           {(id, describedBy) => (
             <select id={id} aria-describedby={describedBy} value={String(picked)} onChange={(e) => setPicked(Number((e.target as HTMLSelectElement).value))}>
               {choices.map((c, i) => (
-                <option key={`${c.currency} ${c.network}`} value={String(i)}>
-                  {c.label}
+                <option key={`${c.currency} ${c.network}`} value={String(i)} title={c.label}>
+                  {tr('currency_on', { currency: c.currency, network: c.network })}
                 </option>
               ))}
             </select>

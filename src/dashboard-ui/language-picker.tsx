@@ -1,6 +1,7 @@
 // The dashboard's language picker: the payment page's languages, each named in itself, and
 // "Browser default". The choice shows at once (its chunk loads) and is saved for the user on the
 // server, so it follows them to another browser.
+import { errorText } from './error-text.ts';
 import { authApi } from '../contracts/dashboard/auth.ts';
 import { LANGUAGES, lang, setLanguage, t } from './i18n/index.ts';
 import { useStore } from './store.ts';
@@ -16,7 +17,7 @@ export function LanguagePicker() {
       const now = me.value;
       if (now) me.value = { ...now, user: { ...now.user, language: r.language } };
     } catch (err) {
-      notify('error', err instanceof Error ? err.message : String(err));
+      notify('error', errorText(err));
     }
   };
   return (

@@ -113,6 +113,33 @@ const FIELD: Record<string, MessageKey> = {
   updated_at: 'pd_updated',
 };
 
+/** The fields that are amounts (decimal strings), written with the language's separators. */
+const AMOUNTS = new Set(['amount', 'payer_amount', 'commission', 'merchant_amount', 'balance']);
+
+/** A payout's fields, each under its label: statuses labelled, times and amounts in the user's language. */
+export function PayoutFacts({ data }: { data: Record<string, unknown> }) {
+  return (
+    <Facts
+      rows={Object.entries(data)
+        .filter(([, v]) => v !== null && typeof v !== 'object')
+        .map(([k, v]) => [
+          Object.hasOwn(FIELD, k) ? t(FIELD[k]!) : k,
+          k === 'status' ? (
+            <Badge value={String(v)} kind="payout" />
+          ) : k.endsWith('_at') && typeof v === 'string' ? (
+            time(Date.parse(v))
+          ) : typeof v === 'boolean' ? (
+            t(v ? 'pd_yes' : 'pd_no')
+          ) : AMOUNTS.has(k) && typeof v === 'string' ? (
+            <span class="num" data-field={k}>{amount(v)}</span>
+          ) : (
+            <span class={/address|txid|uuid/.test(k) ? 'mono' : ''}>{String(v)}</span>
+          ),
+        ])}
+    />
+  );
+}
+
 export function PayoutDetail({ id }: { id: string }) {
   const { api } = useStore();
   const { data, error } = useLoad(() => api.get(moneyApi.payout, {}, { id }), [id]);
@@ -120,22 +147,7 @@ export function PayoutDetail({ id }: { id: string }) {
   return (
     <Page title={data.order_id ? t('title_payout_of', { order: data.order_id }) : t('title_payout')}>
       <Card title={t('title_payout')}>
-        <Facts
-          rows={Object.entries(data)
-            .filter(([, v]) => v !== null && typeof v !== 'object')
-            .map(([k, v]) => [
-              Object.hasOwn(FIELD, k) ? t(FIELD[k]!) : k,
-              k === 'status' ? (
-                <Badge value={String(v)} kind="payout" />
-              ) : k.endsWith('_at') && typeof v === 'string' ? (
-                time(Date.parse(v))
-              ) : typeof v === 'boolean' ? (
-                t(v ? 'pd_yes' : 'pd_no')
-              ) : (
-                <span class={/address|txid|uuid/.test(k) ? 'mono' : ''}>{String(v)}</span>
-              ),
-            ])}
-        />
+        <PayoutFacts data={data} />
       </Card>
       <p>
         <Link to="/payouts">{t('back_payouts')}</Link>

@@ -6,8 +6,8 @@ import { Card, Loading, Problem, TableScroll, useLoad } from './ui.tsx';
 import { useStore } from './store.ts';
 import { t, type MessageKey } from './i18n/index.ts';
 
-/** Why a network is not offered, as the server says it. */
-const REASON: Record<string, MessageKey> = { disabled: 'net_reason_disabled', 'simulated in live mode': 'net_reason_simulated', 'node not answering': 'net_reason_node' };
+/** Why a network is not offered, as the server says it (here and on an invoice whose network it is). */
+export const REASON: Record<string, MessageKey> = { disabled: 'net_reason_disabled', 'simulated in live mode': 'net_reason_simulated', 'node not answering': 'net_reason_node' };
 
 export function Networks() {
   const { api } = useStore();

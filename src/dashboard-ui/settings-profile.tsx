@@ -1,7 +1,8 @@
 // Settings: the merchant's public profile for the payment page: display name, accent colour,
 // theme, default page language, and the logo (upload with a preview, or remove).
 import { useState } from 'preact/hooks';
-import { ApiError, formText } from './api.ts';
+import { formText } from './api.ts';
+import { errorText } from './error-text.ts';
 import { moneyApi, type Profile as ProfileData } from '../contracts/dashboard/money.ts';
 import { useStore } from './store.ts';
 import { PAGE_LANGUAGE_NAMES } from './languages.ts';
@@ -115,7 +116,7 @@ function Logo({ profile, onChange }: { profile: ProfileData; onChange: () => voi
       notify('ok', tr('logo_saved'));
       onChange();
     } catch (err) {
-      setProblem(err instanceof ApiError ? err.message : tr('pr_unreadable_retry'));
+      setProblem(errorText(err, 'pr_unreadable_retry'));
     } finally {
       setBusy(false);
     }
@@ -128,7 +129,7 @@ function Logo({ profile, onChange }: { profile: ProfileData; onChange: () => voi
       notify('ok', tr('logo_removed'));
       onChange();
     } catch (err) {
-      setProblem(err instanceof ApiError ? err.message : tr('went_wrong'));
+      setProblem(errorText(err));
     }
   };
   return (

@@ -19,6 +19,17 @@ function inputFor(n: ReceivingNetwork, text: string, viewKey: string): { xpub?: 
   return /^\s*(wpkh|pkh|sh)\(/i.test(text) && n.inputs.includes('descriptor') ? { descriptor: text } : { xpub: text };
 }
 
+/**
+ * What to give for a network, in the user's language, by what it takes: an extended key or a
+ * descriptor, or an address of the merchant's own wallet; the server's English words (`accepts`)
+ * inside the language's sentence for anything else.
+ */
+export function giveHint(n: Pick<ReceivingNetwork, 'network' | 'inputs' | 'accepts'>): string {
+  if (n.inputs.includes('xpub') || n.inputs.includes('descriptor')) return t('rc_give_key');
+  if (n.inputs.length === 1 && n.inputs[0] === 'address') return t('rc_give_address', { network: n.network });
+  return t('rc_give', { accepts: n.accepts ?? '' });
+}
+
 export function Receiving({ owner }: { owner: boolean }) {
   const { api } = useStore();
   const data = useLoad(() => api.get(custodyApi.receiving), []);
@@ -115,7 +126,7 @@ function NetworkReceiving({ n, owner, onChanged }: { n: ReceivingNetwork; owner:
           <Field
             id={`recv-${id}-material`}
             label={takesViewKey ? t('receiving_primary_address') : n.current ? t('rc_replace_with') : t('rc_receive_into')}
-            hint={takesViewKey ? t('receiving_primary_address_hint') : t('rc_give', { accepts: n.accepts })}
+            hint={takesViewKey ? t('receiving_primary_address_hint') : giveHint(n)}
           >
             {(fid, by) => <input id={fid} name="material" required autoComplete="off" spellcheck={false} class="mono" aria-describedby={by} />}
           </Field>

@@ -230,7 +230,7 @@ function Keys() {
           {(['payment', 'payout'] as const).map((kind) => (
             <li key={kind} class="key-row">
               <span>
-                {kind === 'payment' ? t('key_payment') : t('key_payout')} <span class="mono">{keys.data![kind]}…</span>
+                {kind === 'payment' ? t('key_payment') : t('key_payout')} <bdi dir="ltr" class="mono">{keys.data![kind]}…</bdi>
               </span>
               <button type="button" class="btn small" onClick={() => void rotate(kind)}>
                 {t('key_rotate')}<span class="sr-only"> {t(kind === 'payment' ? 'key_rotate_payment_which' : 'key_rotate_payout_which')}</span>

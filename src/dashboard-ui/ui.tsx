@@ -4,6 +4,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { follow, href, navigations } from './route.ts';
 import { ApiError } from '../ui-kit/api-error.ts';
+import { errorText, translatedError } from './error-text.ts';
 import { copyText } from '../ui-kit/clipboard.ts';
 import { useCardLabels } from './cards.ts';
 import { StatusLabel } from './status-label.tsx';
@@ -80,9 +81,10 @@ export function Card(props: { title?: string; children: ComponentChildren; class
 
 export function Problem({ error }: { error: unknown }) {
   if (!error) return null;
-  const text = error instanceof ApiError ? error.message : t('went_wrong');
+  const text = errorText(error);
+  // A translated refusal keeps the server's own words on its tooltip.
   return (
-    <p class="notice tone-bad" role="alert">
+    <p class="notice tone-bad" role="alert" title={error instanceof ApiError && translatedError(error) ? error.message : undefined}>
       {text}
     </p>
   );

@@ -64,7 +64,10 @@ export class KeyChangedError extends Error {
 
 /** The password asked again before a dangerous change is missing or wrong: 403, nothing changed. */
 export class PasswordRecheckError extends Error {
-  constructor(message = 'The password is not right: nothing was changed.') {
-    super(message);
+  /** `password_missing` when none was given, else `password_wrong` (the dashboard's error code). */
+  readonly code: 'password_missing' | 'password_wrong';
+  constructor(missing = false) {
+    super(missing ? 'Enter your password to confirm this change: nothing was changed.' : 'The password is not right: nothing was changed.');
+    this.code = missing ? 'password_missing' : 'password_wrong';
   }
 }

@@ -9,11 +9,9 @@ import { NotFoundError } from '../errors.ts';
 import { presentInvoice, presentOptions, PRESENTED_COLUMNS } from '../invoices/invoice-object.ts';
 import { MAX_RESENDS, RESENDABLE_STATUSES } from '../webhooks/resend.ts';
 import type { SourceQuote } from '../rates/service.ts';
+import type { TimelineEvent } from '../contracts/dashboard/invoices.ts';
 
-export interface TimelineEvent {
-  at: number;
-  text: string;
-}
+export type { TimelineEvent };
 
 function bodyStatus(body: string): string | null {
   try {
@@ -86,26 +84,27 @@ export async function invoiceDetail(ctx: Ctx, merchant: Merchant, id: string) {
     .orderBy('created_at')
     .execute();
 
-  const timeline: TimelineEvent[] = [{ at: row.created_at, text: `Invoice created for ${row.amount} ${row.currency}` }];
+  // Each event is a code with its parameters (amounts as decimal strings, codes as codes): the
+  // dashboard words it in the user's language (src/dashboard-ui/timeline.tsx).
+  const timeline: TimelineEvent[] = [{ at: row.created_at, code: 'created', params: { amount: row.amount, currency: row.currency } }];
   for (const t of transfers) {
-    timeline.push({ at: t.seen_at, text: `Transfer of ${t.amount} ${t.currency} seen on ${t.network}` });
-    if (t.confirmed_at) timeline.push({ at: t.confirmed_at, text: `Transfer of ${t.amount} ${t.currency} confirmed` });
-    if (t.status === 'dropped') timeline.push({ at: t.seen_at, text: `Transfer of ${t.amount} ${t.currency} dropped from the chain` });
+    const params = { amount: t.amount, currency: t.currency, network: t.network };
+    timeline.push({ at: t.seen_at, code: 'transfer_seen', params });
+    if (t.confirmed_at) timeline.push({ at: t.confirmed_at, code: 'transfer_confirmed', params });
+    if (t.status === 'dropped') timeline.push({ at: t.seen_at, code: 'transfer_dropped', params });
   }
   for (const h of webhooks) {
     const status = bodyStatus(h.body);
-    timeline.push({ at: h.created_at, text: status ? `Status ${status}: webhook queued` : 'Webhook queued' });
+    timeline.push({ at: h.created_at, code: 'webhook_queued', params: status ? { status } : {} });
   }
-  for (const r of refunds) timeline.push({ at: r.created_at, text: `Refund of ${r.amount} ${r.currency} requested (${r.status})` });
-  if (!row.is_final) timeline.push({ at: Number(row.expired_at) * 1000, text: 'Expires unless paid' });
+  for (const r of refunds) timeline.push({ at: r.created_at, code: 'refund_requested', params: { amount: r.amount, currency: r.currency, status: r.status } });
+  if (!row.is_final) timeline.push({ at: Number(row.expired_at) * 1000, code: 'expires', params: {} });
   timeline.sort((a, b) => a.at - b.at);
 
   // An open invoice on a network that is not offered any more: the payer page shows no address.
   const why = row.is_final !== 1 && row.network ? ctx.chains.whyNotOffered(row.network) : null;
   return {
-    unavailable: why
-      ? `${row.network} is not offered (${why}): the payer page shows no address and tells the payer not to pay, and nothing new can be paid on it.`
-      : null,
+    unavailable: why && row.network ? { network: row.network, reason: why } : null,
     invoice: {
       ...presentInvoice(row, presentOptions(ctx)),
       url_callback: row.url_callback,

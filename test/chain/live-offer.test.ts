@@ -204,9 +204,8 @@ describe.each(await backends())('live mode offers only what is watched, on $name
       const owner = await signedInOwner({ ctx: g.gw.ctx, app: g.gw.app, merchant, clock: { get now() { return Date.now(); } } } as unknown as TestGateway);
       const detail = await owner.call('GET', `/invoices/${btcInvoice.uuid}`);
       expect(detail.status).toBe(200);
-      expect(detail.body.result.unavailable).toBe(
-        'BTC is not offered (simulated in live mode): the payer page shows no address and tells the payer not to pay, and nothing new can be paid on it.',
-      );
+      // The network and the reason as codes: the dashboard says it in the user's language.
+      expect(detail.body.result.unavailable).toEqual({ network: 'BTC', reason: 'simulated in live mode' });
       const networks = await owner.call('GET', '/networks');
       expect(networks.body.result.map((r: NetworkReport) => [r.network, r.offered, r.reason])).toEqual(g.gw.networks.map((r) => [r.network, r.offered, r.reason]));
     });

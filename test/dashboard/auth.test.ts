@@ -22,7 +22,7 @@ describe.each(await backends())('dashboard sign-in on $name', (backend) => {
     for (const path of ['/me', '/users', '/audit', '/no-such-thing']) {
       const r = await b.call('GET', path);
       expect(r.status).toBe(401);
-      expect(r.body).toEqual({ state: 1, message: 'Sign in to continue.' });
+      expect(r.body).toEqual({ state: 1, message: 'Sign in to continue.', code: 'session_required' });
     }
     expect((await b.call('POST', '/logout')).status).toBe(401);
     expect((await b.call('GET', '/me', undefined, { cookie: 'satchel_session=' + 'x'.repeat(43) })).status).toBe(401);

@@ -30,7 +30,7 @@ describe('session cookie over https (public URL https)', () => {
     expect((await me(gw, `__Host-satchel_session=${token}`)).statusCode).toBe(200);
     const plain = await me(gw, `satchel_session=${token}`);
     expect(plain.statusCode).toBe(401);
-    expect(JSON.parse(plain.body)).toEqual({ state: 1, message: 'Sign in to continue.' });
+    expect(JSON.parse(plain.body)).toEqual({ state: 1, message: 'Sign in to continue.', code: 'session_required' });
   });
 
   it('a planted plain cookie sent first does not sign the owner out', async () => {

@@ -53,13 +53,16 @@ describe.each(await backends())('dashboard receiving settings on $name', (backen
     const asAdmin = await admin.call('POST', `/receiving?merchant=${gw.merchant.id}`, { network: 'ETH', address: COLD_A, password: PASSWORD });
     expect(asAdmin.status).toBe(403);
     expect(asAdmin.body.message).toBe('Only an owner of the merchant can change what its payments are received into.');
+    expect(asAdmin.body.code).toBe('role_forbidden');
 
     const noPassword = await owner.call('POST', '/receiving', { network: 'ETH', address: COLD_A });
     expect(noPassword.status).toBe(403);
     expect(noPassword.body.message).toBe('Enter your password to confirm this change: nothing was changed.');
+    expect(noPassword.body.code).toBe('password_missing');
     const wrong = await owner.call('POST', '/receiving', { network: 'ETH', address: COLD_A, password: 'not my password at all' });
     expect(wrong.status).toBe(403);
     expect(wrong.body.message).toBe('The password is not right: nothing was changed.');
+    expect(wrong.body.code).toBe('password_wrong');
     // Still signed in: a wrong password here does not end the session.
     expect((await owner.call('GET', '/receiving')).status).toBe(200);
 

@@ -15,6 +15,8 @@ import { PAGE_LANGUAGES } from '../../src/contracts/payer.ts';
 import { en, type Messages } from '../../src/dashboard-ui/i18n/en.ts';
 import { LOCALES } from '../../src/dashboard-ui/i18n/index.ts';
 import { formatMessage } from '../../src/ui-kit/locale.ts';
+import { TIMELINE_EVENTS } from '../../src/contracts/dashboard/invoices.ts';
+import { DASHBOARD_ERROR_CODES } from '../../src/contracts/dashboard/codes.ts';
 
 const dir = new URL('../../src/dashboard-ui/', import.meta.url).pathname;
 
@@ -192,6 +194,13 @@ describe('every language has every sentence', () => {
     expect(english.invite_email_sent).toBe('Invitation sent to {email}.');
     expect(english.invite_email_failed).toBe('The email could not be sent ({reason}). Share the invite link below instead.');
     expect(english.invite_email_off).toBe('Email is not set up on this server, so invitations are links you share yourself.');
+  });
+
+  test('every code the API sends for the browser to word has its sentence (so every language must have it too)', () => {
+    // An invoice's timeline events (src/dashboard-ui/timeline.tsx) and the API's refusal codes (src/dashboard-ui/error-text.ts).
+    for (const code of TIMELINE_EVENTS) expect(english[`tl_${code}`], `tl_${code}`).toBeTruthy();
+    for (const code of DASHBOARD_ERROR_CODES) expect(english[`err_${code}`], `err_${code}`).toBeTruthy();
+    expect(english.inv_unavailable).toContain('{reason}');
   });
 
   test.each(PAGE_LANGUAGES.filter((c) => c !== 'en'))('%s', async (code) => {

@@ -85,7 +85,7 @@ describe.each(await backends())('inviting by email on $name', (backend) => {
     for (const email of ['victim@shop.example\r\nBcc: all@shop.example', 'victim@shop.example\nX: y']) {
       const r = await owner.call('POST', '/users', { email, role: 'viewer' });
       expect(r.status).toBe(422);
-      expect(r.body).toEqual({ state: 1, message: 'Check the highlighted fields.', errors: { email: ['validation.email'] } });
+      expect(r.body).toEqual({ state: 1, message: 'Check the highlighted fields.', code: 'validation', errors: { email: ['validation.email'] } });
     }
     expect(sink.messages.length).toBe(before);
     expect(await gw.ctx.storage.db.selectFrom('dashboard_users').select('id').where('email', 'like', 'victim@%').execute()).toEqual([]);

@@ -132,17 +132,26 @@ describe.each(await backends())('dashboard invoices on $name', (backend) => {
     expect(d.webhooks[0]).toMatchObject({ url: rx.url, status: 'delivered' });
     expect(JSON.parse(d.webhooks[0].body)).toMatchObject({ uuid: inv.uuid, status: 'paid' });
     expect(d.webhooks[0].attempts).toEqual([{ at: expect.any(Number), http_status: 200, latency_ms: expect.any(Number), error: null, answer: 'ok' }]);
-    expect(d.timeline.map((e: any) => e.text)).toEqual([
-      'Invoice created for 100 USDT',
-      'Transfer of 100 USDT seen on TRON',
-      'Transfer of 100 USDT confirmed',
-      'Status paid: webhook queued',
+    // Codes with their parameters, no English: the dashboard words them in the user's language.
+    expect(d.timeline.map((e: any) => ({ code: e.code, params: e.params }))).toEqual([
+      { code: 'created', params: { amount: '100', currency: 'USDT' } },
+      { code: 'transfer_seen', params: { amount: '100', currency: 'USDT', network: 'TRON' } },
+      { code: 'transfer_confirmed', params: { amount: '100', currency: 'USDT', network: 'TRON' } },
+      { code: 'webhook_queued', params: { status: 'paid' } },
     ]);
+    for (const e of d.timeline) {
+      expect(Object.keys(e).sort()).toEqual(['at', 'code', 'params']);
+      expect(typeof e.at).toBe('number');
+      for (const v of Object.values(e.params)) expect(typeof v).toBe('string');
+    }
+    expect(d.unavailable).toBeNull();
     expect(d.can).toEqual({ resend: true, refund: true, simulate: false });
     const other = await createMerchant(gw.ctx.storage.db, 'Other shop');
     const theirs = await gw.api('/v1/payment', { amount: '1', currency: 'USDT', network: 'TRON', order_id: 'x-1' }, { merchant: other });
     expect((await viewer.call('GET', `/invoices/${theirs.body.result.uuid}`)).status).toBe(404);
-    expect((await viewer.call('GET', '/invoices/not-a-uuid')).status).toBe(404);
+    const missing = await viewer.call('GET', '/invoices/not-a-uuid');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('not_found');
   });
 
   it('lets the owner resend and refund, audited; refuses both to a viewer', async () => {

@@ -30,7 +30,7 @@ describe.each(await backends())('key rotation races on $name', (backend) => {
         expect(won[0]!.body.result).toEqual({ kind, key: inForce });
         for (const r of answers.filter((x) => x.status !== 200)) {
           expect(r.status).toBe(409);
-          expect(r.body).toEqual({ state: 1, message: 'The key was rotated meanwhile (another tab or user). Reload to see the key in force.' });
+          expect(r.body).toEqual({ state: 1, message: 'The key was rotated meanwhile (another tab or user). Reload to see the key in force.', code: 'key_changed' });
         }
         // The key in force signs; the one the page showed before is refused.
         const path = kind === 'payment' ? '/v1/payment/list' : '/v1/payout/list';

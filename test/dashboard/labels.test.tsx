@@ -15,6 +15,7 @@ import { Finding } from '../../src/contracts/dashboard/readiness.ts';
 import { BlockedWallet } from '../../src/contracts/merchant-api/wallets.ts';
 import { PAGE_LANGUAGES } from '../../src/contracts/payer.ts';
 import { UNMATCHED_REASONS } from '../../src/unmatched/record.ts';
+import { RECURRENCE_STATUSES } from '../../src/contracts/merchant-api/recurrences.ts';
 import { en, type Messages } from '../../src/dashboard-ui/i18n/en.ts';
 import { setLanguage } from '../../src/dashboard-ui/i18n/index.ts';
 import { auditSentence } from '../../src/dashboard-ui/audit-sentence.tsx';
@@ -42,6 +43,7 @@ describe('the code lists the dashboard labels are the server’s', () => {
     expect(enumValues(Finding.shape.status)).toEqual([...codes.CHECK_RESULTS]);
     expect(enumValues(BlockedWallet.shape.status).sort()).toEqual([...codes.WALLET_STATUSES].sort());
     expect([...codes.UNMATCHED_REASONS]).toEqual([...UNMATCHED_REASONS]);
+    expect([...codes.RECURRENCE_STATUSES]).toEqual([...RECURRENCE_STATUSES]);
   });
 
   test('the lists kept in codes.ts match what the server writes', () => {

@@ -14,6 +14,8 @@ export const PAYOUT_KINDS = ['payout', 'refund', 'wallet_refund', 'force_refund'
 export const WEBHOOK_STATUSES = ['pending', 'delivered', 'failed'] as const;
 /** What a webhook is about (src/webhooks/outbox.ts WebhookKind). */
 export const WEBHOOK_KINDS = ['payment', 'wallet', 'payout', 'custody', 'unmatched', 'recurrence'] as const;
+/** A subscription's state, which its `recurrence` webhook carries (src/contracts/merchant-api/recurrences.ts RECURRENCE_STATUSES). */
+export const RECURRENCE_STATUSES = ['wait_accept', 'active', 'wait_payment', 'inactive', 'cancel_by_merchant', 'cancel_by_user'] as const;
 /** A transfer the chain reported (table `chain_transfers`). */
 export const TRANSFER_STATUSES = ['seen', 'confirmed', 'dropped'] as const;
 /** What became of a static wallet's top-up (table `wallet_topups`, column `outcome`). */
@@ -29,6 +31,27 @@ export const USER_ROLES = ['owner', 'viewer', 'admin'] as const;
 /** A readiness check's result (src/contracts/dashboard/readiness.ts). */
 export const CHECK_RESULTS = ['OK', 'WARN', 'FAIL', 'SKIP'] as const;
 
+/**
+ * The `code` of a dashboard API failure envelope (src/http/dashboard/api.ts): the dashboard words
+ * each in the user's language. A failure without one carries a message particular to the request
+ * (a refused amount, an address the network does not take), shown as the server wrote it.
+ */
+export const DASHBOARD_ERROR_CODES = [
+  'session_required',
+  'bad_credentials',
+  'csrf',
+  'role_forbidden',
+  'password_missing',
+  'password_wrong',
+  'link_expired',
+  'key_changed',
+  'login_throttled',
+  'too_large',
+  'validation',
+  'not_found',
+] as const;
+export type DashboardErrorCode = (typeof DASHBOARD_ERROR_CODES)[number];
+
 /** Every family of codes the dashboard labels, by the name its labels are filed under. */
 export const CODE_FAMILIES = {
   invoice: 'INVOICE_STATUSES',
@@ -37,6 +60,7 @@ export const CODE_FAMILIES = {
   wallet: 'WALLET_STATUSES',
   webhook: 'WEBHOOK_STATUSES',
   webhook_kind: 'WEBHOOK_KINDS',
+  recurrence: 'RECURRENCE_STATUSES',
   transfer: 'TRANSFER_STATUSES',
   topup: 'TOPUP_OUTCOMES',
   unmatched: 'UNMATCHED_STATUSES',

@@ -7,7 +7,8 @@ import { get, post, text } from './route.ts';
 export const ReceivingNetwork = z.object({
   network: z.string(),
   mode: z.enum(['hot', 'watch-only']),
-  /** What the network takes, in words; null when it cannot receive watch-only. */
+  /** What the network takes, in English words (the CLI's; the dashboard says it in the user's
+   * language from `inputs`); null when it cannot receive watch-only. */
   accepts: z.nullable(z.string()),
   inputs: z.array(z.enum(['xpub', 'descriptor', 'address', 'viewKey'])),
   current: z.nullable(

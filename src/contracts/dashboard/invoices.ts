@@ -18,6 +18,21 @@ export const ListedInvoice = z.object({
 });
 export type ListedInvoice = z.infer<typeof ListedInvoice>;
 
+/**
+ * What happened to an invoice, as its timeline lists it: a code and its parameters (amounts as
+ * decimal strings, statuses and networks as codes), which the dashboard words in the user's
+ * language. `created`: amount, currency; `transfer_seen`, `transfer_confirmed`, `transfer_dropped`:
+ * amount, currency, network; `webhook_queued`: status (the invoice status it carried, when it
+ * carried one); `refund_requested`: amount, currency, status (the refund's payout status);
+ * `expires`: none.
+ */
+export const TIMELINE_EVENTS = ['created', 'transfer_seen', 'transfer_confirmed', 'transfer_dropped', 'webhook_queued', 'refund_requested', 'expires'] as const;
+export const TimelineEvent = z.object({ at: z.number(), code: z.enum(TIMELINE_EVENTS), params: z.record(z.string(), z.string()) });
+export type TimelineEvent = z.infer<typeof TimelineEvent>;
+
+/** Why a network is not offered (src/contracts/network-report.ts NotOfferedReason). */
+export const NOT_OFFERED_REASONS = ['disabled', 'simulated in live mode', 'node not answering'] as const;
+
 const Held = z.object({ currency: z.string(), amount: decimal, usd: z.nullable(decimal) });
 export type Held = z.infer<typeof Held>;
 
@@ -70,7 +85,7 @@ export const InvoiceDetail = z.object({
     rate_source: maybeText,
     created_ms: z.number(),
   }),
-  timeline: z.array(z.object({ at: z.number(), text: z.string() })),
+  timeline: z.array(TimelineEvent),
   transfers: z.array(
     z.object({
       network: z.string(),
@@ -113,8 +128,8 @@ export const InvoiceDetail = z.object({
   ),
   rate_quotes: z.array(z.object({ source: z.string(), price: decimal, received_at: z.number(), used: z.boolean() })),
   can: z.object({ resend: z.boolean(), refund: z.boolean(), simulate: z.boolean() }),
-  /** Why the open invoice cannot be paid (its network is not offered), or null. */
-  unavailable: maybeText,
+  /** Why the open invoice cannot be paid (its network is not offered, and the reason), or null. */
+  unavailable: z.nullable(z.object({ network: z.string(), reason: z.enum(NOT_OFFERED_REASONS) })),
   /** While the payer has not chosen: the currencies and networks the simulate action may choose. */
   choices: z.array(z.object({ currency: z.string(), network: z.string(), label: z.string() })),
 });

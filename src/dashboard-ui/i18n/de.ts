@@ -115,6 +115,14 @@ const de: Messages = {
       unmatched: ['Nicht zugeordnete Zahlung', 'Eine Zahlung ohne Rechnungsbezug.'],
       recurrence: ['Abonnement', 'Zu einer wiederkehrenden Zahlung: abgeschlossen, Verlängerung fällig, bezahlt, gekündigt oder beendet.'],
     },
+    recurrence: {
+      wait_accept: ['Wartet auf die erste Zahlung', 'Abonniert; die erste Zahlung ist noch nicht eingegangen.'],
+      active: ['Aktiv', 'Bezahlt; die nächste Verlängerung kommt am Ende des Zeitraums.'],
+      wait_payment: ['Verlängerung fällig', 'Eine Verlängerungsrechnung ist offen und wartet auf Zahlung.'],
+      inactive: ['Beendet', 'Eine Verlängerung wurde nicht rechtzeitig bezahlt; es werden keine Rechnungen mehr erstellt.'],
+      cancel_by_merchant: ['Von Ihnen gekündigt', 'Ihr Shop hat das Abonnement gekündigt.'],
+      cancel_by_user: ['Vom Kunden gekündigt', 'Der Kunde hat das Abonnement gekündigt.'],
+    },
     transfer: {
       seen: ['Gesehen, wird bestätigt', 'Im Netzwerk, wartet auf Bestätigungen.'],
       confirmed: ['Bestätigt', 'Im Netzwerk endgültig.'],

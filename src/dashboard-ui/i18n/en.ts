@@ -120,6 +120,14 @@ export const en = {
       unmatched: ['Unmatched payment', 'A payment that named no invoice.'],
       recurrence: ['Subscription', 'About a recurring payment: subscribed, renewal due, paid, cancelled or stopped.'],
     },
+    recurrence: {
+      wait_accept: ['Waiting for the first payment', 'Subscribed; the first payment has not arrived yet.'],
+      active: ['Active', 'Paid up; the next renewal comes at the end of the period.'],
+      wait_payment: ['Renewal due', 'A renewal invoice is open and waits for payment.'],
+      inactive: ['Stopped', 'A renewal was not paid in time; no more invoices are made.'],
+      cancel_by_merchant: ['Cancelled by you', 'Your shop cancelled the subscription.'],
+      cancel_by_user: ['Cancelled by the customer', 'The customer cancelled the subscription.'],
+    },
     transfer: {
       seen: ['Seen, confirming', 'On the network, waiting for confirmations.'],
       confirmed: ['Confirmed', 'Final on the network.'],

@@ -115,6 +115,14 @@ const es: Messages = {
       unmatched: ['Pago sin asignar', 'Un pago que no indicaba ninguna factura.'],
       recurrence: ['Suscripción', 'Sobre un pago recurrente: suscrito, renovación pendiente, pagado, cancelado o detenido.'],
     },
+    recurrence: {
+      wait_accept: ['Esperando el primer pago', 'Suscrito; el primer pago aún no ha llegado.'],
+      active: ['Activa', 'Al día; la próxima renovación llega al final del periodo.'],
+      wait_payment: ['Renovación pendiente', 'Hay una factura de renovación abierta esperando el pago.'],
+      inactive: ['Detenida', 'Una renovación no se pagó a tiempo; no se crean más facturas.'],
+      cancel_by_merchant: ['Cancelada por ti', 'Tu tienda canceló la suscripción.'],
+      cancel_by_user: ['Cancelada por el cliente', 'El cliente canceló la suscripción.'],
+    },
     transfer: {
       seen: ['Visto, confirmando', 'En la red, esperando confirmaciones.'],
       confirmed: ['Confirmado', 'Definitivo en la red.'],

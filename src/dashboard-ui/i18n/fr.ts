@@ -115,6 +115,14 @@ const fr: Messages = {
       unmatched: ['Paiement non rapproché', 'Un paiement qui ne désignait aucune facture.'],
       recurrence: ['Abonnement', 'À propos d’un paiement récurrent : souscrit, renouvellement dû, payé, annulé ou arrêté.'],
     },
+    recurrence: {
+      wait_accept: ['En attente du premier paiement', 'Abonné ; le premier paiement n’est pas encore arrivé.'],
+      active: ['Actif', 'À jour ; le prochain renouvellement arrive en fin de période.'],
+      wait_payment: ['Renouvellement dû', 'Une facture de renouvellement est ouverte et attend son paiement.'],
+      inactive: ['Arrêté', 'Un renouvellement n’a pas été payé à temps ; plus aucune facture n’est émise.'],
+      cancel_by_merchant: ['Annulé par vous', 'Votre boutique a annulé l’abonnement.'],
+      cancel_by_user: ['Annulé par le client', 'Le client a annulé l’abonnement.'],
+    },
     transfer: {
       seen: ['Vu, en confirmation', 'Sur le réseau, en attente de confirmations.'],
       confirmed: ['Confirmé', 'Définitif sur le réseau.'],

@@ -115,6 +115,14 @@ const id: Messages = {
       unmatched: ['Pembayaran tak cocok', 'Pembayaran yang tidak menyebut tagihan.'],
       recurrence: ['Langganan', 'Tentang pembayaran berulang: berlangganan, perpanjangan jatuh tempo, dibayar, dibatalkan, atau dihentikan.'],
     },
+    recurrence: {
+      wait_accept: ['Menunggu pembayaran pertama', 'Berlangganan; pembayaran pertama belum tiba.'],
+      active: ['Aktif', 'Lunas; perpanjangan berikutnya di akhir periode.'],
+      wait_payment: ['Perpanjangan jatuh tempo', 'Faktur perpanjangan terbuka dan menunggu pembayaran.'],
+      inactive: ['Berhenti', 'Perpanjangan tidak dibayar tepat waktu; tidak ada faktur baru.'],
+      cancel_by_merchant: ['Dibatalkan oleh Anda', 'Toko Anda membatalkan langganan.'],
+      cancel_by_user: ['Dibatalkan oleh pelanggan', 'Pelanggan membatalkan langganan.'],
+    },
     transfer: {
       seen: ['Terlihat, dikonfirmasi', 'Di jaringan, menunggu konfirmasi.'],
       confirmed: ['Terkonfirmasi', 'Final di jaringan.'],

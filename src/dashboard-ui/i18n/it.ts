@@ -115,6 +115,14 @@ const it: Messages = {
       unmatched: ['Pagamento non abbinato', 'Un pagamento che non indicava alcuna fattura.'],
       recurrence: ['Abbonamento', 'Su un pagamento ricorrente: sottoscritto, rinnovo dovuto, pagato, annullato o interrotto.'],
     },
+    recurrence: {
+      wait_accept: ['In attesa del primo pagamento', 'Sottoscritto; il primo pagamento non è ancora arrivato.'],
+      active: ['Attivo', 'In regola; il prossimo rinnovo arriva a fine periodo.'],
+      wait_payment: ['Rinnovo dovuto', 'Una fattura di rinnovo è aperta e attende il pagamento.'],
+      inactive: ['Interrotto', 'Un rinnovo non è stato pagato in tempo; non si creano altre fatture.'],
+      cancel_by_merchant: ['Annullato da te', 'Il tuo negozio ha annullato l’abbonamento.'],
+      cancel_by_user: ['Annullato dal cliente', 'Il cliente ha annullato l’abbonamento.'],
+    },
     transfer: {
       seen: ['Visto, in conferma', 'In rete, in attesa di conferme.'],
       confirmed: ['Confermato', 'Definitivo in rete.'],

@@ -115,6 +115,14 @@ const nl: Messages = {
       unmatched: ['Niet-gekoppelde betaling', 'Een betaling die geen factuur noemde.'],
       recurrence: ['Abonnement', 'Over een terugkerende betaling: afgesloten, verlenging verschuldigd, betaald, opgezegd of gestopt.'],
     },
+    recurrence: {
+      wait_accept: ['Wacht op de eerste betaling', 'Ingeschreven; de eerste betaling is nog niet binnen.'],
+      active: ['Actief', 'Betaald; de volgende verlenging komt aan het eind van de periode.'],
+      wait_payment: ['Verlenging te betalen', 'Een verlengingsfactuur staat open en wacht op betaling.'],
+      inactive: ['Gestopt', 'Een verlenging is niet op tijd betaald; er worden geen facturen meer gemaakt.'],
+      cancel_by_merchant: ['Door jou opgezegd', 'Je winkel heeft het abonnement opgezegd.'],
+      cancel_by_user: ['Door de klant opgezegd', 'De klant heeft het abonnement opgezegd.'],
+    },
     transfer: {
       seen: ['Gezien, wordt bevestigd', 'Op het netwerk, wacht op bevestigingen.'],
       confirmed: ['Bevestigd', 'Definitief op het netwerk.'],

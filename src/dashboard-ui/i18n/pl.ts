@@ -115,6 +115,14 @@ const pl: Messages = {
       unmatched: ['Nieprzypisana płatność', 'Płatność bez wskazanej faktury.'],
       recurrence: ['Subskrypcja', 'O płatności cyklicznej: zasubskrybowana, odnowienie należne, opłacona, anulowana lub zatrzymana.'],
     },
+    recurrence: {
+      wait_accept: ['Czeka na pierwszą płatność', 'Subskrypcja założona; pierwsza płatność jeszcze nie dotarła.'],
+      active: ['Aktywna', 'Opłacona; następne odnowienie przypada na koniec okresu.'],
+      wait_payment: ['Odnowienie do zapłaty', 'Faktura odnowienia jest otwarta i czeka na zapłatę.'],
+      inactive: ['Zatrzymana', 'Odnowienie nie zostało opłacone na czas; nie powstają nowe faktury.'],
+      cancel_by_merchant: ['Anulowana przez ciebie', 'Twój sklep anulował subskrypcję.'],
+      cancel_by_user: ['Anulowana przez klienta', 'Klient anulował subskrypcję.'],
+    },
     transfer: {
       seen: ['Widoczny, potwierdzanie', 'W sieci, czeka na potwierdzenia.'],
       confirmed: ['Potwierdzony', 'Ostateczny w sieci.'],

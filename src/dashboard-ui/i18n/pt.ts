@@ -115,6 +115,14 @@ const pt: Messages = {
       unmatched: ['Pagamento sem vínculo', 'Um pagamento que não indicava fatura.'],
       recurrence: ['Assinatura', 'Sobre um pagamento recorrente: assinado, renovação pendente, pago, cancelado ou encerrado.'],
     },
+    recurrence: {
+      wait_accept: ['Aguardando o primeiro pagamento', 'Assinada; o primeiro pagamento ainda não chegou.'],
+      active: ['Ativa', 'Em dia; a próxima renovação vem no fim do período.'],
+      wait_payment: ['Renovação pendente', 'Uma fatura de renovação está aberta aguardando pagamento.'],
+      inactive: ['Encerrada', 'Uma renovação não foi paga a tempo; nenhuma fatura nova é criada.'],
+      cancel_by_merchant: ['Cancelada por você', 'Sua loja cancelou a assinatura.'],
+      cancel_by_user: ['Cancelada pelo cliente', 'O cliente cancelou a assinatura.'],
+    },
     transfer: {
       seen: ['Vista, confirmando', 'Na rede, aguardando confirmações.'],
       confirmed: ['Confirmada', 'Definitiva na rede.'],

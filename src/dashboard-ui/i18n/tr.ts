@@ -115,6 +115,14 @@ const tr: Messages = {
       unmatched: ['Eşleşmeyen ödeme', 'Fatura belirtmeyen bir ödeme.'],
       recurrence: ['Abonelik', 'Yinelenen bir ödeme hakkında: abone olundu, yenileme zamanı, ödendi, iptal edildi veya durduruldu.'],
     },
+    recurrence: {
+      wait_accept: ['İlk ödeme bekleniyor', 'Abone olundu; ilk ödeme henüz gelmedi.'],
+      active: ['Etkin', 'Ödendi; sonraki yenileme dönem sonunda.'],
+      wait_payment: ['Yenileme bekliyor', 'Bir yenileme faturası açık ve ödeme bekliyor.'],
+      inactive: ['Durduruldu', 'Bir yenileme zamanında ödenmedi; yeni fatura oluşturulmuyor.'],
+      cancel_by_merchant: ['Sizin tarafınızdan iptal edildi', 'Mağazanız aboneliği iptal etti.'],
+      cancel_by_user: ['Müşteri tarafından iptal edildi', 'Müşteri aboneliği iptal etti.'],
+    },
     transfer: {
       seen: ['Görüldü, onaylanıyor', 'Ağda, onay bekliyor.'],
       confirmed: ['Onaylandı', 'Ağda kesinleşti.'],

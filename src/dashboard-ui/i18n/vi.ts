@@ -115,6 +115,14 @@ const vi: Messages = {
       unmatched: ['Thanh toán chưa khớp', 'Khoản thanh toán không ghi hóa đơn.'],
       recurrence: ['Gói đăng ký', 'Về một khoản thanh toán định kỳ: đã đăng ký, đến hạn gia hạn, đã thanh toán, đã hủy hoặc đã dừng.'],
     },
+    recurrence: {
+      wait_accept: ['Chờ khoản thanh toán đầu tiên', 'Đã đăng ký; khoản thanh toán đầu tiên chưa tới.'],
+      active: ['Đang hoạt động', 'Đã thanh toán; lần gia hạn tiếp theo vào cuối kỳ.'],
+      wait_payment: ['Đến hạn gia hạn', 'Một hóa đơn gia hạn đang mở và chờ thanh toán.'],
+      inactive: ['Đã dừng', 'Một lần gia hạn không được trả đúng hạn; không tạo hóa đơn nữa.'],
+      cancel_by_merchant: ['Bạn đã hủy', 'Cửa hàng của bạn đã hủy gói đăng ký.'],
+      cancel_by_user: ['Khách hàng đã hủy', 'Khách hàng đã hủy gói đăng ký.'],
+    },
     transfer: {
       seen: ['Đã thấy, đang xác nhận', 'Trên mạng, chờ xác nhận.'],
       confirmed: ['Đã xác nhận', 'Đã chốt trên mạng.'],

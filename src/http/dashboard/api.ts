@@ -21,6 +21,7 @@ import type { SignedIn } from '../../dashboard/sessions.ts';
 import type { AuditActor } from '../../dashboard/audit.ts';
 import type { Merchant } from '../../merchants/store.ts';
 import type { DashboardRoute } from '../../contracts/dashboard/route.ts';
+import type { DashboardErrorCode } from '../../contracts/dashboard/codes.ts';
 import { checkCsrfToken, checkOrigin, dashboardBody, merchantInView, requireManager, requireSession } from './session.ts';
 
 export const API_PREFIX = '/api/dashboard';
@@ -98,22 +99,24 @@ function register(app: FastifyInstance, route: DashboardRoute, opts: { bodyLimit
   });
 }
 
-function fail(reply: FastifyReply, code: number, message: string, extra: Record<string, unknown> = {}) {
-  return reply.code(code).header('cache-control', 'no-store').send({ state: 1, message, ...extra });
+/** A failure envelope; `code` (when the failure has one) lets the dashboard say it in the user's language. */
+function fail(reply: FastifyReply, status: number, message: string, code: DashboardErrorCode | null, extra: Record<string, unknown> = {}) {
+  return reply.code(status).header('cache-control', 'no-store').send({ state: 1, message, ...(code ? { code } : {}), ...extra });
 }
 
-/** The one error table of the dashboard API: each error class and the status it answers. */
-const STATUSES: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
-  [SessionRequiredError, 401],
-  [BadCredentialsError, 401],
-  [CsrfError, 403],
-  [RoleForbiddenError, 403],
-  [PasswordRecheckError, 403],
-  [LinkExpiredError, 410],
-  [KeyChangedError, 409],
-  [UserInputError, 422],
-  [BusinessError, 422],
-  [NotFoundError, 404],
+/** The one error table of the dashboard API: each error class, the status it answers and its code
+ * (null: the message is particular to the request, and the dashboard shows it as it is). */
+const STATUSES: ReadonlyArray<[new (...args: never[]) => Error, number, DashboardErrorCode | null]> = [
+  [SessionRequiredError, 401, 'session_required'],
+  [BadCredentialsError, 401, 'bad_credentials'],
+  [CsrfError, 403, 'csrf'],
+  [RoleForbiddenError, 403, 'role_forbidden'],
+  [PasswordRecheckError, 403, null],
+  [LinkExpiredError, 410, 'link_expired'],
+  [KeyChangedError, 409, 'key_changed'],
+  [UserInputError, 422, null],
+  [BusinessError, 422, null],
+  [NotFoundError, 404, 'not_found'],
 ];
 
 export interface DashboardApiOptions {
@@ -130,15 +133,15 @@ export const dashboardApi: FastifyPluginAsync<DashboardApiOptions> = async (app,
   });
   app.setErrorHandler((err, req, reply) => {
     if ((err as { code?: unknown }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return fail(reply, 413, req.routeOptions.config?.tooLarge ?? 'The request is too large.');
+      return fail(reply, 413, req.routeOptions.config?.tooLarge ?? 'The request is too large.', 'too_large');
     }
     if (err instanceof LoginThrottledError) {
       reply.header('retry-after', String(err.retryAfterSeconds));
-      return fail(reply, 429, err.message, { retry_after: err.retryAfterSeconds });
+      return fail(reply, 429, err.message, 'login_throttled', { retry_after: err.retryAfterSeconds });
     }
-    if (err instanceof ValidationError) return reply.code(422).send({ state: 1, message: 'Check the highlighted fields.', errors: err.errors });
-    const status = STATUSES.find(([cls]) => err instanceof cls)?.[1];
-    if (status !== undefined) return fail(reply, status, (err as Error).message);
+    if (err instanceof ValidationError) return reply.code(422).send({ state: 1, message: 'Check the highlighted fields.', code: 'validation', errors: err.errors });
+    const entry = STATUSES.find(([cls]) => err instanceof cls);
+    if (entry) return fail(reply, entry[1], (err as Error).message, err instanceof PasswordRecheckError ? err.code : entry[2]);
     throw err; // the gateway's own handler answers the rest
   });
 
@@ -168,6 +171,6 @@ export const dashboardApi: FastifyPluginAsync<DashboardApiOptions> = async (app,
   // Anything else under the prefix: 401 without a session (never a redirect), 404 with one.
   app.all('/*', async (req, reply) => {
     await requireSession(ctx, req);
-    return fail(reply, 404, 'Not found');
+    return fail(reply, 404, 'Not found', 'not_found');
   });
 };

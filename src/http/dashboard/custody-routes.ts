@@ -17,7 +17,7 @@ import { verifyPassword } from '../../dashboard/passwords.ts';
 import { dashboardRoute, type DashboardRouteGroup } from './api.ts';
 
 async function recheckPassword(ctx: Ctx, signedIn: SignedIn, password: unknown, ip: string): Promise<void> {
-  if (typeof password !== 'string' || password === '') throw new PasswordRecheckError('Enter your password to confirm this change: nothing was changed.');
+  if (typeof password !== 'string' || password === '') throw new PasswordRecheckError(true);
   const { user } = signedIn;
   const keys = throttleKeys(user.email, ip);
   const wait = await reserveAttempt(ctx.storage, keys, ctx.now());
