@@ -223,8 +223,27 @@ export async function startMoneroRig(opts: { fund?: boolean } = {}): Promise<Mon
   const rpcd = <T,>(method: string, params?: unknown) => jsonRpc<T>(daemonUrl, method, params ?? {});
   const height = async () => (await rpcd<{ count: number }>('get_block_count')).count;
   let burn = '';
+  const poolHashes = async () => (await otherRpc<{ tx_hashes?: string[] }>(daemonUrl, 'get_transaction_pool_hashes', {})).tx_hashes ?? [];
   const mine = async (n = 1, to = burn) => {
     let left = n;
+    // monerod keeps a transaction just handed to it out of the blocks it makes while Dandelion++
+    // holds it in its stem phase, which on a loaded machine can outlast the next block. A test that
+    // pays and mines one block means "the payment is now one block deep": the first block is made
+    // again (popped, then mined after a pause) until it holds every transaction the pool held.
+    const pending = left > 0 ? await poolHashes() : [];
+    if (pending.length > 0) {
+      for (let tries = 1; ; tries++) {
+        const at = await height();
+        await rpcd('generateblocks', { amount_of_blocks: 1, wallet_address: to });
+        const block = await rpcd<{ tx_hashes?: string[] }>('get_block', { height: at });
+        const held = new Set(block.tx_hashes ?? []);
+        if (pending.every((t) => held.has(t))) break;
+        if (tries >= 120) throw new Error(`the pool's ${pending.join(', ')} still not in a block after ${tries} tries`);
+        await otherRpc(daemonUrl, 'pop_blocks', { nblocks: 1 });
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      left -= 1;
+    }
     while (left > 0) {
       const step = Math.min(left, 100);
       await rpcd('generateblocks', { amount_of_blocks: step, wallet_address: to });
