@@ -90,7 +90,11 @@ export interface PayoutFloatForm {
    * exists when it is set, key_file is not used, and the float's account is what the wallet
    * answers (the driver's payoutWallet), so `address` is never asked.
    */
-  readonly wallet?: { readonly setting: string };
+  readonly wallet?: {
+    readonly setting: string;
+    /** The float's primary address, asked of the wallet itself (`satchel payout-float address`); throws saying why it cannot. */
+    readonly address?: (network: NetworkDef, settings: NetworkConfig | undefined) => Promise<string>;
+  };
 }
 
 /** How far a network's scan has come, from its stored cursor (for /readyz and /metrics). */

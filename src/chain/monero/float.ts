@@ -21,7 +21,7 @@ export const PAYOUT_WALLET_SETTING = 'payout_wallet_rpc_url';
 
 export const moneroPayoutFloat: PayoutFloatForm = {
   accepts: 'nothing: the float is the full monero-wallet-rpc wallet at payout_wallet_rpc_url',
-  wallet: { setting: PAYOUT_WALLET_SETTING },
+  wallet: { setting: PAYOUT_WALLET_SETTING, address: (network, cfg) => floatWalletAddress(network, cfg) },
   address: () => {
     throw new Error('the Monero payout float is a wallet the operator runs: its address is asked of that wallet');
   },
@@ -50,6 +50,26 @@ export function moneroFloatSettings(network: NetworkDef, cfg: NetworkConfig | un
   if (password !== undefined && user === undefined) throw new Error(`${where}.payout_wallet_rpc_password: give payout_wallet_rpc_user too`);
   if (user !== undefined && new URL(url).username) throw new Error(`${where}: the payout wallet's login is given twice (in payout_wallet_rpc_url and payout_wallet_rpc_user): keep one`);
   return { url, login: typeof user === 'string' ? { user, password: typeof password === 'string' ? password : '' } : null };
+}
+
+/**
+ * The float wallet's primary address, asked of the wallet (account 0, index 0) and checked to be a
+ * standard address of the configured network type, so the operator funds the right wallet.
+ */
+export async function floatWalletAddress(network: NetworkDef, cfg: NetworkConfig | undefined): Promise<string> {
+  const float = moneroFloatSettings(network, cfg);
+  if (!float) throw new Error(`${network.code} has no payout float: no payout wallet is configured (networks.${network.code}.${PAYOUT_WALLET_SETTING})`);
+  const wallet = new MoneroHttp(float.url, float.login, 'payout wallet', 30_000);
+  const address = await rpcPayoutNode(wallet, wallet).address();
+  const type = networkType(cfg ?? {}, `networks.${network.code}`);
+  let parsed;
+  try {
+    parsed = parseMoneroAddress(address);
+  } catch {
+    throw new Error(`the payout wallet at ${wallet.url} answered an address that is not a Monero address`);
+  }
+  if (parsed.network !== type) throw new Error(`the payout wallet at ${wallet.url} is a ${parsed.network} wallet; networks.${network.code}.network is ${type}`);
+  return address;
 }
 
 /** What the driver hands over to build its payouts. */

@@ -8,8 +8,8 @@
 // FaultyNodeError). Amounts are 64-bit piconero integers that JSON numbers cannot hold exactly past
 // 2^53: every integer of 16 digits or more is turned into a string before parsing, so no amount ever
 // passes through a double.
-import { createHash, randomBytes } from 'node:crypto';
 import { readCapped } from '../capped-body.ts';
+import { DigestLogin } from './digest.ts';
 import { FaultyNodeError, NodeError, NodeUnreachableError } from '../errors.ts';
 import { MAX_HEIGHT } from '../node-values.ts';
 import type { Priority } from '../../registry/index.ts';
@@ -21,32 +21,10 @@ export const MONERO_PRIORITY: Readonly<Record<Priority, 1 | 2 | 3 | 4>> = { econ
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 
-const md5 = (s: string) => createHash('md5').update(s).digest('hex');
-
-interface Challenge {
-  realm: string;
-  nonce: string;
-  qop: string | null;
-  opaque: string | null;
-  algorithm: string;
-  nc: number;
-}
-
-function parseChallenge(header: string | null): Challenge | null {
-  if (!header || !/^Digest\s/i.test(header)) return null;
-  const fields: Record<string, string> = {};
-  for (const m of header.slice(7).matchAll(/(\w+)\s*=\s*(?:"([^"]*)"|([^\s,]+))/g)) fields[m[1]!.toLowerCase()] = m[2] ?? m[3] ?? '';
-  if (fields.realm === undefined || !fields.nonce) return null;
-  const qop = fields.qop ? (fields.qop.split(',').map((q) => q.trim()).includes('auth') ? 'auth' : null) : null;
-  return { realm: fields.realm, nonce: fields.nonce, qop, opaque: fields.opaque ?? null, algorithm: fields.algorithm ?? 'MD5', nc: 0 };
-}
-
 /** One server (wallet RPC or daemon) over HTTP, with digest authentication when it asks for it. */
 export class MoneroHttp {
   private readonly base: string;
-  private readonly user: string | null;
-  private readonly pass: string;
-  private challenge: Challenge | null = null;
+  private readonly login: DigestLogin | null;
 
   constructor(
     url: string,
@@ -56,8 +34,8 @@ export class MoneroHttp {
     private readonly timeoutMs = 60_000,
   ) {
     const u = new URL(url);
-    this.user = u.username ? decodeURIComponent(u.username) : (login?.user ?? null);
-    this.pass = u.username ? decodeURIComponent(u.password) : (login?.password ?? '');
+    const user = u.username ? decodeURIComponent(u.username) : (login?.user ?? null);
+    this.login = user === null ? null : new DigestLogin(user, u.username ? decodeURIComponent(u.password) : (login?.password ?? ''));
     u.username = '';
     u.password = '';
     this.base = u.toString().replace(/\/+$/, '');
@@ -68,49 +46,26 @@ export class MoneroHttp {
     return this.base;
   }
 
-  private authorization(path: string): string | null {
-    const c = this.challenge;
-    if (!c || this.user === null) return null;
-    c.nc++;
-    const nc = c.nc.toString(16).padStart(8, '0');
-    const cnonce = randomBytes(8).toString('hex');
-    let ha1 = md5(`${this.user}:${c.realm}:${this.pass}`);
-    if (/^MD5-sess$/i.test(c.algorithm)) ha1 = md5(`${ha1}:${c.nonce}:${cnonce}`);
-    const ha2 = md5(`POST:${path}`);
-    const response = c.qop ? md5(`${ha1}:${c.nonce}:${nc}:${cnonce}:${c.qop}:${ha2}`) : md5(`${ha1}:${c.nonce}:${ha2}`);
-    const parts = [`username="${this.user}"`, `realm="${c.realm}"`, `nonce="${c.nonce}"`, `uri="${path}"`, `algorithm=${c.algorithm}`, `response="${response}"`];
-    if (c.qop) parts.push(`qop=${c.qop}`, `nc=${nc}`, `cnonce="${cnonce}"`);
-    if (c.opaque !== null) parts.push(`opaque="${c.opaque}"`);
-    return `Digest ${parts.join(', ')}`;
-  }
-
   /** POSTs `body` to `path` and returns the parsed answer (big integers as strings). */
   async post(path: string, body: unknown, method: string): Promise<unknown> {
-    for (let attempt = 0; ; attempt++) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      const auth = this.authorization(path);
-      if (auth) headers.authorization = auth;
-      let res: Response;
-      try {
-        res = await fetch(`${this.base}${path}`, { method: 'POST', headers, body: toJson(body), signal: AbortSignal.timeout(this.timeoutMs) });
-      } catch (err) {
-        throw new NodeUnreachableError(method, null, `the ${this.what} at ${this.base} does not answer (${err instanceof Error ? err.message : String(err)})`);
-      }
-      if (res.status === 401) {
-        await res.body?.cancel().catch(() => {});
-        const c = parseChallenge(res.headers.get('www-authenticate'));
-        if (this.user === null) throw new NodeError(method, 401, `the ${this.what} at ${this.base} asks for a login: give user:password in its URL or the settings`);
-        if (!c || attempt > 0) throw new NodeError(method, 401, `the ${this.what} at ${this.base} refused the login`);
-        this.challenge = c;
-        continue;
-      }
-      const text = await readCapped(res, MAX_RESPONSE_BYTES, method);
-      if (!res.ok) throw new NodeError(method, res.status, `HTTP ${res.status} from the ${this.what}: ${text.slice(0, 200)}`);
-      try {
-        return JSON.parse(text.replace(/([:[,]\s*)(\d{16,})(?=\s*[,\]}])/g, '$1"$2"')) as unknown;
-      } catch {
-        throw new FaultyNodeError(method, `the ${this.what} answered something that is not JSON`);
-      }
+    const req = { url: `${this.base}${path}`, headers: { 'content-type': 'application/json' }, body: toJson(body), signal: AbortSignal.timeout(this.timeoutMs) };
+    let res: Response;
+    try {
+      res = this.login ? await this.login.post(req) : await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: req.signal });
+    } catch (err) {
+      throw new NodeUnreachableError(method, null, `the ${this.what} at ${this.base} does not answer (${err instanceof Error ? err.message : String(err)})`);
+    }
+    if (res.status === 401) {
+      await res.body?.cancel().catch(() => {});
+      if (this.login === null) throw new NodeError(method, 401, `the ${this.what} at ${this.base} asks for a login: give user:password in its URL or the settings`);
+      throw new NodeError(method, 401, `the ${this.what} at ${this.base} refused the login`);
+    }
+    const text = await readCapped(res, MAX_RESPONSE_BYTES, method);
+    if (!res.ok) throw new NodeError(method, res.status, `HTTP ${res.status} from the ${this.what}: ${text.slice(0, 200)}`);
+    try {
+      return JSON.parse(text.replace(/([:[,]\s*)(\d{16,})(?=\s*[,\]}])/g, '$1"$2"')) as unknown;
+    } catch {
+      throw new FaultyNodeError(method, `the ${this.what} answered something that is not JSON`);
     }
   }
 

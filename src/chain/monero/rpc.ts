@@ -8,12 +8,15 @@ import { readCapped } from '../capped-body.ts';
 import { FaultyNodeError, NodeError, NodeUnreachableError } from '../errors.ts';
 import { requestSignal } from '../poll-signal.ts';
 import { MONERO_NODE_LIMITS } from './limits.ts';
+import { DigestLogin } from './digest.ts';
 
 export interface MoneroRpcOptions {
   timeoutMs?: number;
   maxResponseBytes?: number;
   /** Called with each method name (metrics, tests). */
   onRequest?: (method: string) => void;
+  /** A login for a server started with `--rpc-login` (HTTP digest authentication). */
+  login?: { user: string; password: string };
 }
 
 /** A JSON-RPC error the server answered (its code and message). */
@@ -59,22 +62,26 @@ export function exactJson(text: string): unknown {
 
 export class MoneroRpc {
   private nextId = 1;
+  private readonly login: DigestLogin | null;
 
   constructor(
     /** http(s)://host:port, without a path. */
     readonly url: string,
     private readonly opts: MoneroRpcOptions = {},
-  ) {}
+  ) {
+    this.login = opts.login ? new DigestLogin(opts.login.user, opts.login.password) : null;
+  }
 
   private async post(label: string, path: string, body: unknown, timeoutMs?: number): Promise<unknown> {
     let res: Response;
+    const req = {
+      url: `${this.url.replace(/\/+$/, '')}/${path}`,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      signal: requestSignal(timeoutMs ?? this.opts.timeoutMs ?? 30_000),
+    };
     try {
-      res = await fetch(`${this.url.replace(/\/+$/, '')}/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body),
-        signal: requestSignal(timeoutMs ?? this.opts.timeoutMs ?? 30_000),
-      });
+      res = this.login ? await this.login.post(req) : await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: req.signal });
     } catch (err) {
       throw new NodeUnreachableError(label, null, `request failed: ${(err as Error).message}`);
     }

@@ -7,17 +7,24 @@
 // wallet at a time, so the count of merchants costs disk, not memory or processes.
 //
 // The wallet files are encrypted with a password the driver makes once and keeps beside them
-// (`wallet-password.secret`, mode 0600). The RPC listens on 127.0.0.1 only, without a login: what it
-// serves is view-only (incoming payments), nothing on it can spend; a local user who may reach the
-// loopback interface could read which payments the merchants received.
+// (`wallet-password.secret`, mode 0600). The RPC listens on 127.0.0.1 only and asks for a login
+// (HTTP digest): a random one made at each start, handed to the process in a config file of mode
+// 0600 (never on its command line, which every local user may read) that is removed once the process
+// answers. What it serves is view-only, nothing on it can spend; the login keeps another local user
+// from reading which payments the merchants received.
+//
+// The child's pid is kept in `wallet-rpc.pid`. A gateway killed with SIGKILL cannot stop its child:
+// at the next start that pid file names the orphan, which still holds the wallet files, and it is
+// stopped, but only when /proc shows it really is a monero-wallet-rpc serving this very folder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { NodeError, NodeUnreachableError } from '../errors.ts';
 import { MONERO_WALLET_START_MS } from './limits.ts';
 import { MoneroRpc, MoneroRpcError } from './rpc.ts';
+import { reapOrphan } from './orphan.ts';
 
 export type MoneroNetType = 'mainnet' | 'stagenet' | 'testnet';
 
@@ -110,11 +117,21 @@ export class ViewWallets {
     };
   }
 
+  /** The running child's process id (tests), or null. */
+  get pid(): number | null {
+    return this.child && this.child.exitCode === null && this.child.signalCode === null ? (this.child.pid ?? null) : null;
+  }
+
+  private get pidFile(): string {
+    return join(this.o.dir, 'wallet-rpc.pid');
+  }
+
   /** Stores the open wallet and stops the child. */
   async close(): Promise<void> {
     this.closed = true;
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    rmSync(this.pidFile, { force: true });
     try {
       await this.rpcClient?.call('store', {}, 10_000);
     } catch {
@@ -138,11 +155,16 @@ export class ViewWallets {
     this.password();
     const wasRunning = this.starts > 0;
     this.openName = null;
+    await reapOrphan(this.pidFile, this.o.dir, this.o.binary, this.o.log);
     let lastErr: unknown;
     for (let attempt = 0; attempt < 3; attempt++) {
       const port = await freePort();
+      const login = { user: 'satchel', password: randomBytes(24).toString('hex') };
+      const loginFile = join(this.o.dir, 'wallet-rpc.conf');
+      writeFileSync(loginFile, `rpc-login=${login.user}:${login.password}\n`, { mode: 0o600 });
+      chmodSync(loginFile, 0o600);
       const args = [
-        `--rpc-bind-ip=127.0.0.1`, `--rpc-bind-port=${port}`, '--disable-rpc-login', `--wallet-dir=${this.o.dir}`,
+        `--rpc-bind-ip=127.0.0.1`, `--rpc-bind-port=${port}`, `--config-file=${loginFile}`, `--wallet-dir=${this.o.dir}`,
         ...this.daemonAddress().args, '--trusted-daemon',
         '--non-interactive', '--no-dns', '--log-level=0', `--log-file=${join(this.o.dir, 'wallet-rpc.log')}`, '--max-log-files=2',
         `--shared-ringdb-dir=${join(this.o.dir, 'ringdb')}`,
@@ -150,6 +172,7 @@ export class ViewWallets {
       ];
       this.output = '';
       const child = spawn(this.o.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      if (child.pid !== undefined) writeFileSync(this.pidFile, `${child.pid}\n`, { mode: 0o600 });
       const keep = (b: Buffer) => {
         this.output = (this.output + b.toString()).slice(-4000);
       };
@@ -165,7 +188,7 @@ export class ViewWallets {
         process.removeListener('exit', onExit);
         if (this.child === child) this.openName = null;
       });
-      const rpc = new MoneroRpc(`http://127.0.0.1:${port}`, { maxResponseBytes: this.o.maxResponseBytes, timeoutMs: 30_000 });
+      const rpc = new MoneroRpc(`http://127.0.0.1:${port}`, { maxResponseBytes: this.o.maxResponseBytes, timeoutMs: 30_000, login });
       const deadline = Date.now() + MONERO_WALLET_START_MS;
       let exited: Error | null = null;
       void failed.then((e) => (exited = e));
@@ -184,6 +207,7 @@ export class ViewWallets {
           await new Promise((r) => setTimeout(r, 100));
         }
       }
+      rmSync(loginFile, { force: true });
       if (exited) {
         lastErr = new NodeUnreachableError('monero-wallet-rpc', null, `the view-only wallet RPC (${this.o.binary}) ${(exited as Error).message}: ${this.output.slice(-500)}`);
         continue;
