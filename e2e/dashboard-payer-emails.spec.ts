@@ -17,7 +17,7 @@ test('an owner turns payer emails on; a viewer reads it', async ({ page, gw }) =
   await expect(page.getByText('The payer email setting was saved.')).toBeVisible();
   await page.reload();
   await expect(page.getByRole('region', { name: 'Payer emails' }).getByRole('checkbox', { name: 'Send subscription emails to payers' })).toBeChecked();
-  await expect(page.getByRole('cell', { name: /turned payer emails for subscriptions on/ }).first()).toBeVisible();
+  await expect(page.getByRole('cell', { name: /turned on emails to subscribers/ }).first()).toBeVisible();
 
   await page.context().clearCookies();
   await acceptLink(page, await gw.user('payer-emails-viewer@e2e.example', 'viewer'), 'viewer password 1');

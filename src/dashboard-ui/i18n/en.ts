@@ -215,8 +215,8 @@ export const en = {
   pe_saved: 'The payer email setting was saved.',
   pe_on: 'Payers get subscription emails',
   pe_off: 'Payers get no subscription emails',
-  pe_audit_on: '{who} turned payer emails for subscriptions on',
-  pe_audit_off: '{who} turned payer emails for subscriptions off',
+  pe_audit_on: '{who} turned on emails to subscribers',
+  pe_audit_off: '{who} turned off emails to subscribers',
 } as const;
 
 type English = typeof en;
