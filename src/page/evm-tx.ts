@@ -21,9 +21,9 @@ export function toBaseUnits(amount: string, decimals: number): bigint {
 
 export const toHex = (value: bigint | number): string => `0x${value.toString(16)}`;
 
-const word = (hex: string) => hex.padStart(64, '0');
+export const word = (hex: string) => hex.padStart(64, '0');
 
-function addressWord(address: string): string {
+export function addressWord(address: string): string {
   if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new Error(`not an EVM address: ${address}`);
   return word(address.slice(2).toLowerCase());
 }
@@ -54,7 +54,7 @@ export class WalletError extends Error {
   }
 }
 
-function codeOf(error: unknown): number | undefined {
+export function codeOf(error: unknown): number | undefined {
   const e = error as { code?: unknown; data?: { originalError?: { code?: unknown } } } | null;
   const code = e?.data?.originalError?.code ?? e?.code;
   return typeof code === 'number' ? code : undefined;
@@ -76,15 +76,15 @@ export function classify(error: unknown): WalletError {
   return new WalletError('failed', message);
 }
 
-async function call(provider: Eip1193Provider | undefined, method: string, params?: unknown[]): Promise<unknown> {
+export async function call(provider: Eip1193Provider | undefined, method: string, params?: unknown[]): Promise<unknown> {
   if (!provider || typeof provider.request !== 'function') throw new WalletError('gone', 'no provider');
   return params ? provider.request({ method, params }) : provider.request({ method });
 }
 
-const sameChain = (answer: unknown, chainId: number) => typeof answer === 'string' && /^0x[0-9a-f]+$/i.test(answer) && BigInt(answer) === BigInt(chainId);
+export const sameChain = (answer: unknown, chainId: number) => typeof answer === 'string' && /^0x[0-9a-f]+$/i.test(answer) && BigInt(answer) === BigInt(chainId);
 
 /** Puts the wallet on the invoice's chain, adding the chain when the wallet answers 4902. */
-async function ensureChain(provider: Eip1193Provider, evm: PayerEvm): Promise<void> {
+export async function ensureChain(provider: Eip1193Provider, evm: PayerEvm): Promise<void> {
   if (sameChain(await call(provider, 'eth_chainId'), evm.chain_id)) return;
   const chainId = toHex(evm.chain_id);
   try {
