@@ -211,7 +211,8 @@ export const PayerAllowance = z.object({
   cap: decimal,
   next_pull_at: z.nullable(z.string()),
   revoke: z.string(),
-  evm: z.nullable(PayerEvm),
+  /** The chain as a browser wallet needs it (the invoice's `evm`); null when none applies. */
+  chain: z.nullable(PayerEvm),
   recorded: z.nullable(z.object({ address: z.string(), status: z.string(), cap: decimal })),
 });
 export type PayerAllowance = z.infer<typeof PayerAllowance>;

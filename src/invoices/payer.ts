@@ -179,7 +179,7 @@ async function pricedOptions(
 }
 
 /** What a browser wallet needs to pay, when the network's family has a wallet and the network is real. */
-export function walletView(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): PayerEvm | null {
+function walletView(ctx: Ctx, network: NetworkDef, currency: CurrencyDef): PayerEvm | null {
   const family = ctx.chains.family(network.code);
   if (!family?.walletPay || ctx.chains.isSimulated(network.code)) return null;
   return family.walletPay(network, ctx.config.networks[network.code], currency, explorerOrigin(ctx, network.code));

@@ -10,8 +10,7 @@ import { ApiError, allowance } from './api.ts';
 import { useAmount } from './ui.tsx';
 import { WalletGlyph } from './icons.tsx';
 import { useBrowserWallets, type BrowserWallet } from './wallets.ts';
-import { approveWithWallet } from './evm-approve.ts';
-import { WalletError } from './evm-tx.ts';
+import { WalletError, approveWithWallet } from './evm-tx.ts';
 
 const EVERY: Record<PayerRecurrence['period'], MessageKey> = {
   weekly: 'rec_every_weekly',
@@ -34,7 +33,7 @@ export function AutoRenew({ rec }: { rec: PayerRecurrence }) {
       live = false;
     };
   }, [rec.uuid, rec.network, rec.payer_currency]);
-  if (!terms || !terms.evm || !terms.evm.contract) return null;
+  if (!terms || !terms.chain || !terms.chain.contract) return null;
   return <Terms uuid={rec.uuid} terms={terms} />;
 }
 
@@ -45,12 +44,12 @@ function Terms({ uuid, terms }: { uuid: string; terms: PayerAllowance }) {
   const wallets = useBrowserWallets(true);
   const on = terms.recorded?.status === 'active';
   const [state, setState] = useState<State>(on ? { kind: 'on' } : { kind: 'idle' });
-  const evm = terms.evm!;
+  const chain = terms.chain!;
 
   async function approve(wallet: BrowserWallet) {
     setState({ kind: 'busy', wallet: wallet.id });
     try {
-      const done = await approveWithWallet(wallet.provider, evm, terms.collector, terms.cap);
+      const done = await approveWithWallet(wallet.provider, chain, terms.collector, terms.cap);
       await allowance(uuid, done);
       setState({ kind: 'on' });
     } catch (e) {
