@@ -199,6 +199,25 @@ export const PayerRecurrence = z.object({
 });
 export type PayerRecurrence = z.infer<typeof PayerRecurrence>;
 
+/** `GET/POST /api/pay/recurrence/{uuid}/allowance`: what an automatic-renewal approval grants (docs/recurring.md). */
+export const PayerAllowance = z.object({
+  network: z.string(),
+  currency: z.string(),
+  token: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)),
+  collector: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)),
+  period: z.enum(RECURRENCE_PERIODS),
+  amount_per_period: decimal,
+  periods: z.number(),
+  cap: decimal,
+  next_pull_at: z.nullable(z.string()),
+  revoke: z.string(),
+  /** The chain as a browser wallet needs it (the invoice's `evm`); null when none applies. */
+  chain: z.nullable(PayerEvm),
+  recorded: z.nullable(z.object({ address: z.string(), status: z.string(), cap: decimal })),
+});
+export type PayerAllowance = z.infer<typeof PayerAllowance>;
+export const PayerAllowanceEnvelope = z.object({ state: z.literal(0), result: PayerAllowance });
+
 export const PayerRecurrenceEnvelope = z.object({ state: z.literal(0), result: PayerRecurrence });
 
 /** `email` (for reminders) and `lang` (theirs) are optional; a server that does not keep them ignores them. */
@@ -272,6 +291,7 @@ export const payerApiPaths = {
   recurrence: (uuid: string) => `/api/pay/recurrence/${encodeURIComponent(uuid)}`,
   subscribe: (uuid: string) => `/api/pay/recurrence/${encodeURIComponent(uuid)}/subscribe`,
   cancelRecurrence: (uuid: string) => `/api/pay/recurrence/${encodeURIComponent(uuid)}/cancel`,
+  allowance: (uuid: string) => `/api/pay/recurrence/${encodeURIComponent(uuid)}/allowance`,
   simulate: () => '/simulator/pay',
 } as const;
 

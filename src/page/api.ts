@@ -2,6 +2,7 @@
 import {
   INITIAL_VIEW_ID,
   InitialView,
+  PayerAllowanceEnvelope,
   PayerErrorEnvelope,
   PayerInvoiceEnvelope,
   PayerRecurrenceEnvelope,
@@ -10,6 +11,7 @@ import {
   SubscribeResponseEnvelope,
   payerApiPaths,
   type ChooseRequest,
+  type PayerAllowance,
   type PayerInvoice,
   type PayerRecurrence,
   type PayerWallet,
@@ -90,6 +92,12 @@ export async function subscribeRecurrence(uuid: string, body: SubscribeRequest):
 export async function cancelRecurrence(uuid: string): Promise<PayerRecurrence> {
   const response = await request(absolute(payerApiPaths.cancelRecurrence(uuid)), { method: 'POST', json: {} });
   return readResult(response, PayerRecurrenceEnvelope);
+}
+
+/** What an automatic-renewal approval grants (GET), or records the payer's approval (POST). */
+export async function allowance(uuid: string, record?: { address: string; tx_hash: string }): Promise<PayerAllowance> {
+  const path = absolute(payerApiPaths.allowance(uuid));
+  return readResult(await request(path, record ? { method: 'POST', json: record } : {}), PayerAllowanceEnvelope);
 }
 
 export async function simulatePayment(body: SimulateInvoiceRequest | SimulateWalletRequest): Promise<string> {

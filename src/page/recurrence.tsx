@@ -11,6 +11,12 @@ import { Hero, useAmount } from './ui.tsx';
 import { CheckGlyph, ClockGlyph, InfoGlyph, WarnGlyph } from './icons.tsx';
 import { InvoiceFrame } from './recurrence-frame.tsx';
 import { CancelSubscription } from './recurrence-cancel.tsx';
+import { lazyView } from '../ui-kit/lazy.tsx';
+
+// Automatic renewals: its own chunk, asked for only on a subscription with a network chosen.
+const AutoRenew = lazyView(() => import('./recurrence-allowance.tsx').then((m) => m.AutoRenew));
+/** Subscribed (or subscribing, the choice made) with a network: automatic renewals may be offered. */
+const mayAutoRenew = (rec: PayerRecurrence) => rec.network !== null && rec.payer_currency !== null && (rec.status === 'active' || rec.status === 'wait_payment' || (rec.status === 'wait_accept' && rec.invoice_uuid !== null));
 
 const EVERY: Record<PayerRecurrence['period'], MessageKey> = {
   weekly: 'rec_every_weekly',
@@ -54,6 +60,7 @@ export function RecurrenceView({ recurrence: rec }: { recurrence: PayerRecurrenc
           {t('rec_active', { date: day(rec.next_payment_at) })}
         </p>
         <Summary rec={rec} />
+        {mayAutoRenew(rec) && <AutoRenew rec={rec} />}
         <CancelSubscription rec={rec} />
       </Hero>
     );
@@ -76,6 +83,7 @@ export function RecurrenceView({ recurrence: rec }: { recurrence: PayerRecurrenc
       ) : (
         <Subscribe rec={rec} />
       )}
+      {mayAutoRenew(rec) && <AutoRenew rec={rec} />}
       {rec.can_cancel && <CancelSubscription rec={rec} />}
     </section>
   );

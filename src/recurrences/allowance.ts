@@ -12,6 +12,8 @@ import type { RecurrencesTable } from '../db/schema.ts';
 import { periodStart } from './periods.ts';
 import type { RecurrencePeriod } from '../contracts/merchant-api/recurrences.ts';
 import { pullerOf } from './pulls.ts';
+import { explorerOrigin } from '../chain/explorer.ts';
+import type { PayerEvm } from '../contracts/payer.ts';
 
 /** The cap the payer is asked to approve: this many periods' amount. */
 export const ALLOWANCE_PERIODS = 12;
@@ -35,6 +37,8 @@ export interface AllowanceTerms {
   /** When the next period starts (ISO 8601, UTC), or null before the first payment. */
   next_pull_at: string | null;
   revoke: string;
+  /** The chain as a browser wallet needs it (switching, adding it); null when unknown. */
+  chain: PayerEvm | null;
   /** What is recorded now, when an allowance was: its payer address and status. */
   recorded: { address: string; status: string; cap: string } | null;
 }
@@ -70,8 +74,18 @@ function termsOf(ctx: Ctx, rec: RecurrencesTable): Omit<AllowanceTerms, 'recorde
     periods: ALLOWANCE_PERIODS,
     cap: per.mul(String(ALLOWANCE_PERIODS)).toString(),
     next_pull_at: next === null ? null : new Date(next).toISOString(),
+    chain: walletChain(ctx, rec.network, rec.payer_currency),
     revoke: `Call approve(${collector}, 0) on the ${rec.payer_currency} contract ${token} from the approving address (any wallet's "revoke" does this); renewals are then invoiced to pay by hand.`,
   };
+}
+
+/** What a browser wallet needs to approve on the network's chain (as the invoice page's `evm`), or null. */
+function walletChain(ctx: Ctx, networkCode: string, currencyCode: string): PayerEvm | null {
+  const network = ctx.registry.network(networkCode);
+  const currency = network ? ctx.registry.currencyOn(network.code, currencyCode) : undefined;
+  const family = ctx.chains.family(networkCode);
+  if (!network || !currency || !family?.walletPay || ctx.chains.isSimulated(networkCode)) return null;
+  return family.walletPay(network, ctx.config.networks[network.code], currency, explorerOrigin(ctx, network.code));
 }
 
 /** `GET /api/pay/recurrence/{uuid}/allowance`: what the payer is asked to approve. */

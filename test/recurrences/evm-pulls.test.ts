@@ -70,6 +70,9 @@ describe.each(await backends())('automatic renewals on anvil on $name', (backend
       amount_per_period: '10.00', periods: ALLOWANCE_PERIODS, cap: String(10 * ALLOWANCE_PERIODS), recorded: null,
     });
     expect(t.revoke).toContain(`approve(${g.driver().hotWallet}, 0)`);
+    // The chain as the page's wallet code needs it, to switch the wallet before approving.
+    expect(t.chain).toMatchObject({ chain_id: expect.any(Number) });
+    expect(String(t.chain.contract).toLowerCase()).toBe(g.usdt.address.toLowerCase());
     expect(Date.parse(t.next_pull_at)).toBe(Number((await rec(uuid)).next_due_at));
 
     // Not approved yet: refused, nothing written.

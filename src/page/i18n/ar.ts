@@ -149,6 +149,22 @@ const ar: Messages = {
   sim_send: 'إرسال',
   sim_sent: 'أُرسلت دفعة محاكاة. تتحدّث الصفحة عند الفحص التالي.',
   sim_failed: 'فشلت المحاكاة: {message}',
+
+  allow_title: 'الموافقة على التجديد التلقائي',
+  allow_body: 'وافق مرة واحدة من محفظتك، وفي كل فترة يُسحب مبلغ فترة واحدة بالضبط عند استحقاقه: لا أكثر ولا أبكر.',
+  allow_cap: 'حد الموافقة',
+  allow_cap_value: '{amount} ({periods} فترات)',
+  allow_per_period: 'يُسحب كل فترة',
+  allow_next: 'الدفعة التلقائية التالية',
+  allow_next_first: 'بعد الدفعة الأولى',
+  allow_collector: 'العنوان المعتمد',
+  allow_revoke: 'للإيقاف، وافق على 0 لـ {collector} في عقد {currency} {token} من العنوان نفسه (خيار "إلغاء" في المحفظة يفعل ذلك). تصدر التجديدات بعدها فواتير لتدفعها بنفسك.',
+  allow_button: 'الموافقة عبر {wallet}',
+  allow_button_browser: 'الموافقة عبر محفظة المتصفح',
+  allow_no_wallet: 'افتح هذه الصفحة في متصفح به محفظة للموافقة.',
+  allow_confirm: 'أكد الموافقة في محفظتك ثم انتظر تعدينها…',
+  allow_on: 'التجديد التلقائي مفعّل',
+  allow_failed: 'التجديد التلقائي غير مفعّل: {message}',
 };
 
 export default ar;

@@ -149,6 +149,22 @@ const de: Messages = {
   sim_send: 'Senden',
   sim_sent: 'Simulierte Zahlung gesendet. Die Seite aktualisiert sich bei der nächsten Prüfung.',
   sim_failed: 'Simulation fehlgeschlagen: {message}',
+
+  allow_title: 'Automatische Verlängerungen genehmigen',
+  allow_body: 'Einmal in Ihrer Wallet genehmigen, und jede Periode wird bei Fälligkeit genau der Betrag einer Periode abgebucht: nie mehr, nie früher.',
+  allow_cap: 'Genehmigtes Limit',
+  allow_cap_value: '{amount} ({periods} Perioden)',
+  allow_per_period: 'Abbuchung je Periode',
+  allow_next: 'Nächste automatische Zahlung',
+  allow_next_first: 'Nach der ersten Zahlung',
+  allow_collector: 'Genehmigte Adresse',
+  allow_revoke: 'Zum Beenden genehmigen Sie {collector} im {currency}-Vertrag {token} von derselben Adresse 0 (die Funktion „Widerrufen“ einer Wallet tut das). Verlängerungen werden dann in Rechnung gestellt, die Sie selbst bezahlen.',
+  allow_button: 'Mit {wallet} genehmigen',
+  allow_button_browser: 'Mit Browser-Wallet genehmigen',
+  allow_no_wallet: 'Öffnen Sie diese Seite in einem Browser mit Wallet, um zu genehmigen.',
+  allow_confirm: 'Bestätigen Sie die Genehmigung in Ihrer Wallet und warten Sie, bis sie gemint ist…',
+  allow_on: 'Automatische Verlängerungen an',
+  allow_failed: 'Automatische Verlängerungen sind nicht an: {message}',
 };
 
 export default de;

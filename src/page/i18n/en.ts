@@ -157,6 +157,22 @@ export const en = {
   sim_send: 'Send',
   sim_sent: 'Simulated payment sent. The page updates on the next check.',
   sim_failed: 'Simulation failed: {message}',
+
+  allow_title: 'Approve automatic renewals',
+  allow_body: 'Approve once from your wallet, and each period exactly one period\'s amount is taken when it is due: never more, never early.',
+  allow_cap: 'Approval cap',
+  allow_cap_value: '{amount} ({periods} periods)',
+  allow_per_period: 'Taken each period',
+  allow_next: 'Next automatic payment',
+  allow_next_first: 'After the first payment',
+  allow_collector: 'Approved address',
+  allow_revoke: 'To stop, approve {collector} for 0 on the {currency} contract {token} from the same address (a wallet\'s "revoke" does this). Renewals are then invoiced for you to pay.',
+  allow_button: 'Approve with {wallet}',
+  allow_button_browser: 'Approve with browser wallet',
+  allow_no_wallet: 'Open this page in a browser with a wallet to approve.',
+  allow_confirm: 'Confirm the approval in your wallet, then wait until it is mined…',
+  allow_on: 'Automatic renewals on',
+  allow_failed: 'Automatic renewals are not on: {message}',
 };
 
 export type MessageKey = keyof typeof en;

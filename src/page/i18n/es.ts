@@ -156,6 +156,22 @@ const es: Messages = {
   sim_send: 'Enviar',
   sim_sent: 'Pago simulado enviado. La página se actualiza en la próxima comprobación.',
   sim_failed: 'La simulación falló: {message}',
+
+  allow_title: 'Aprobar renovaciones automáticas',
+  allow_body: 'Apruebe una vez desde su billetera y en cada periodo se cobra exactamente el importe de un periodo cuando vence: nunca más, nunca antes.',
+  allow_cap: 'Límite aprobado',
+  allow_cap_value: '{amount} ({periods} periodos)',
+  allow_per_period: 'Cobrado cada periodo',
+  allow_next: 'Próximo pago automático',
+  allow_next_first: 'Después del primer pago',
+  allow_collector: 'Dirección aprobada',
+  allow_revoke: 'Para detenerlo, apruebe 0 para {collector} en el contrato {currency} {token} desde la misma dirección (la opción «revocar» de una billetera lo hace). Las renovaciones se facturan entonces para que las pague usted.',
+  allow_button: 'Aprobar con {wallet}',
+  allow_button_browser: 'Aprobar con la billetera del navegador',
+  allow_no_wallet: 'Abra esta página en un navegador con billetera para aprobar.',
+  allow_confirm: 'Confirme la aprobación en su billetera y espere a que se mine…',
+  allow_on: 'Renovaciones automáticas activadas',
+  allow_failed: 'Las renovaciones automáticas no están activadas: {message}',
 };
 
 export default es;

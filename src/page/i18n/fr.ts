@@ -149,6 +149,22 @@ const fr: Messages = {
   sim_send: 'Envoyer',
   sim_sent: 'Paiement simulé envoyé. La page se met à jour à la prochaine vérification.',
   sim_failed: 'Échec de la simulation : {message}',
+
+  allow_title: 'Autoriser les renouvellements automatiques',
+  allow_body: 'Autorisez une fois depuis votre portefeuille : à chaque période, exactement le montant d\'une période est prélevé à l\'échéance, jamais plus, jamais avant.',
+  allow_cap: 'Plafond autorisé',
+  allow_cap_value: '{amount} ({periods} périodes)',
+  allow_per_period: 'Prélevé à chaque période',
+  allow_next: 'Prochain paiement automatique',
+  allow_next_first: 'Après le premier paiement',
+  allow_collector: 'Adresse autorisée',
+  allow_revoke: 'Pour arrêter, autorisez 0 pour {collector} sur le contrat {currency} {token} depuis la même adresse (la fonction « révoquer » d\'un portefeuille le fait). Les renouvellements sont alors facturés pour que vous les payiez.',
+  allow_button: 'Autoriser avec {wallet}',
+  allow_button_browser: 'Autoriser avec le portefeuille du navigateur',
+  allow_no_wallet: 'Ouvrez cette page dans un navigateur avec un portefeuille pour autoriser.',
+  allow_confirm: 'Confirmez l\'autorisation dans votre portefeuille, puis attendez qu\'elle soit minée…',
+  allow_on: 'Renouvellements automatiques activés',
+  allow_failed: 'Les renouvellements automatiques ne sont pas activés : {message}',
 };
 
 export default fr;

@@ -149,6 +149,22 @@ const id: Messages = {
   sim_send: 'Kirim',
   sim_sent: 'Pembayaran simulasi terkirim. Halaman diperbarui pada pemeriksaan berikutnya.',
   sim_failed: 'Simulasi gagal: {message}',
+
+  allow_title: 'Setujui perpanjangan otomatis',
+  allow_body: 'Setujui sekali dari dompet Anda, dan setiap periode tepat satu periode ditarik saat jatuh tempo: tidak pernah lebih, tidak pernah lebih awal.',
+  allow_cap: 'Batas persetujuan',
+  allow_cap_value: '{amount} ({periods} periode)',
+  allow_per_period: 'Ditarik setiap periode',
+  allow_next: 'Pembayaran otomatis berikutnya',
+  allow_next_first: 'Setelah pembayaran pertama',
+  allow_collector: 'Alamat yang disetujui',
+  allow_revoke: 'Untuk berhenti, setujui 0 untuk {collector} pada kontrak {currency} {token} dari alamat yang sama (fitur "cabut" dompet melakukannya). Perpanjangan lalu ditagihkan untuk Anda bayar sendiri.',
+  allow_button: 'Setujui dengan {wallet}',
+  allow_button_browser: 'Setujui dengan dompet browser',
+  allow_no_wallet: 'Buka halaman ini di browser yang memiliki dompet untuk menyetujui.',
+  allow_confirm: 'Konfirmasi persetujuan di dompet Anda, lalu tunggu hingga ditambang…',
+  allow_on: 'Perpanjangan otomatis aktif',
+  allow_failed: 'Perpanjangan otomatis tidak aktif: {message}',
 };
 
 export default id;

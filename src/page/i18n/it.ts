@@ -149,6 +149,22 @@ const it: Messages = {
   sim_send: 'Invia',
   sim_sent: 'Pagamento simulato inviato. La pagina si aggiorna al prossimo controllo.',
   sim_failed: 'Simulazione non riuscita: {message}',
+
+  allow_title: 'Autorizza i rinnovi automatici',
+  allow_body: 'Autorizza una volta dal tuo wallet: a ogni periodo viene prelevato esattamente l\'importo di un periodo alla scadenza, mai di più, mai prima.',
+  allow_cap: 'Limite autorizzato',
+  allow_cap_value: '{amount} ({periods} periodi)',
+  allow_per_period: 'Prelevato a ogni periodo',
+  allow_next: 'Prossimo pagamento automatico',
+  allow_next_first: 'Dopo il primo pagamento',
+  allow_collector: 'Indirizzo autorizzato',
+  allow_revoke: 'Per interrompere, autorizza 0 per {collector} sul contratto {currency} {token} dallo stesso indirizzo (la funzione "revoca" di un wallet lo fa). I rinnovi vengono poi fatturati e li paghi tu.',
+  allow_button: 'Autorizza con {wallet}',
+  allow_button_browser: 'Autorizza con il wallet del browser',
+  allow_no_wallet: 'Apri questa pagina in un browser con un wallet per autorizzare.',
+  allow_confirm: 'Conferma l\'autorizzazione nel wallet, poi attendi che venga minata…',
+  allow_on: 'Rinnovi automatici attivi',
+  allow_failed: 'I rinnovi automatici non sono attivi: {message}',
 };
 
 export default it;

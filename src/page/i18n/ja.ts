@@ -149,6 +149,22 @@ const ja: Messages = {
   sim_send: '送信',
   sim_sent: 'シミュレートした支払いを送信しました。次の確認でページが更新されます。',
   sim_failed: 'シミュレーションに失敗しました: {message}',
+
+  allow_title: '自動更新を承認',
+  allow_body: 'ウォレットで一度承認すると、各期間の期日に1期間分の金額だけが引き落とされます。それ以上も、期日前も引き落とされません。',
+  allow_cap: '承認上限',
+  allow_cap_value: '{amount}（{periods} 期間）',
+  allow_per_period: '各期間の引き落とし',
+  allow_next: '次回の自動支払い',
+  allow_next_first: '初回の支払い後',
+  allow_collector: '承認先アドレス',
+  allow_revoke: '停止するには、同じアドレスから {currency} コントラクト {token} で {collector} の承認額を 0 にしてください（ウォレットの「取り消し」機能で行えます）。以降の更新は請求書で手動払いになります。',
+  allow_button: '{wallet} で承認',
+  allow_button_browser: 'ブラウザのウォレットで承認',
+  allow_no_wallet: '承認するには、ウォレットのあるブラウザでこのページを開いてください。',
+  allow_confirm: 'ウォレットで承認を確定し、ブロックに取り込まれるまでお待ちください…',
+  allow_on: '自動更新オン',
+  allow_failed: '自動更新はオンになっていません: {message}',
 };
 
 export default ja;

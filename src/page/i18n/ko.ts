@@ -149,6 +149,22 @@ const ko: Messages = {
   sim_send: '보내기',
   sim_sent: '시뮬레이션 결제를 보냈습니다. 다음 확인 때 페이지가 업데이트됩니다.',
   sim_failed: '시뮬레이션 실패: {message}',
+
+  allow_title: '자동 갱신 승인',
+  allow_body: '지갑에서 한 번 승인하면 매 기간 만기일에 정확히 한 기간의 금액만 인출됩니다. 더 많이도, 더 일찍도 인출되지 않습니다.',
+  allow_cap: '승인 한도',
+  allow_cap_value: '{amount} ({periods}개 기간)',
+  allow_per_period: '기간마다 인출',
+  allow_next: '다음 자동 결제',
+  allow_next_first: '첫 결제 후',
+  allow_collector: '승인된 주소',
+  allow_revoke: '중지하려면 같은 주소에서 {currency} 컨트랙트 {token}에서 {collector}의 승인액을 0으로 하세요(지갑의 "취소" 기능이 이를 수행합니다). 이후 갱신은 직접 결제하도록 청구서가 발행됩니다.',
+  allow_button: '{wallet}(으)로 승인',
+  allow_button_browser: '브라우저 지갑으로 승인',
+  allow_no_wallet: '승인하려면 지갑이 있는 브라우저에서 이 페이지를 여세요.',
+  allow_confirm: '지갑에서 승인을 확인한 뒤 채굴될 때까지 기다리세요…',
+  allow_on: '자동 갱신 켜짐',
+  allow_failed: '자동 갱신이 켜지지 않았습니다: {message}',
 };
 
 export default ko;

@@ -149,6 +149,22 @@ const nl: Messages = {
   sim_send: 'Versturen',
   sim_sent: 'Gesimuleerde betaling verstuurd. De pagina werkt bij de volgende controle bij.',
   sim_failed: 'Simulatie mislukt: {message}',
+
+  allow_title: 'Automatische verlengingen goedkeuren',
+  allow_body: 'Keur één keer goed in je wallet, en elke periode wordt bij de vervaldatum precies het bedrag van één periode afgeschreven: nooit meer, nooit eerder.',
+  allow_cap: 'Goedgekeurd maximum',
+  allow_cap_value: '{amount} ({periods} perioden)',
+  allow_per_period: 'Afgeschreven per periode',
+  allow_next: 'Volgende automatische betaling',
+  allow_next_first: 'Na de eerste betaling',
+  allow_collector: 'Goedgekeurd adres',
+  allow_revoke: 'Om te stoppen keur je vanaf hetzelfde adres 0 goed voor {collector} op het {currency}-contract {token} (de functie "intrekken" van een wallet doet dit). Verlengingen worden dan gefactureerd zodat je ze zelf betaalt.',
+  allow_button: 'Goedkeuren met {wallet}',
+  allow_button_browser: 'Goedkeuren met browserwallet',
+  allow_no_wallet: 'Open deze pagina in een browser met een wallet om goed te keuren.',
+  allow_confirm: 'Bevestig de goedkeuring in je wallet en wacht tot ze gemined is…',
+  allow_on: 'Automatische verlengingen aan',
+  allow_failed: 'Automatische verlengingen staan niet aan: {message}',
 };
 
 export default nl;

@@ -149,6 +149,22 @@ const pl: Messages = {
   sim_send: 'Wyślij',
   sim_sent: 'Wysłano symulowaną płatność. Strona odświeży się przy następnym sprawdzeniu.',
   sim_failed: 'Symulacja nieudana: {message}',
+
+  allow_title: 'Zatwierdź automatyczne odnowienia',
+  allow_body: 'Zatwierdź raz w portfelu, a w każdym okresie w terminie pobierana będzie dokładnie kwota jednego okresu: nigdy więcej, nigdy wcześniej.',
+  allow_cap: 'Limit zatwierdzenia',
+  allow_cap_value: '{amount} ({periods} okresów)',
+  allow_per_period: 'Pobierane co okres',
+  allow_next: 'Następna płatność automatyczna',
+  allow_next_first: 'Po pierwszej płatności',
+  allow_collector: 'Zatwierdzony adres',
+  allow_revoke: 'Aby zatrzymać, zatwierdź 0 dla {collector} w kontrakcie {currency} {token} z tego samego adresu (robi to funkcja „odwołaj” portfela). Odnowienia będą wtedy fakturowane do zapłaty przez Ciebie.',
+  allow_button: 'Zatwierdź przez {wallet}',
+  allow_button_browser: 'Zatwierdź portfelem przeglądarki',
+  allow_no_wallet: 'Otwórz tę stronę w przeglądarce z portfelem, aby zatwierdzić.',
+  allow_confirm: 'Potwierdź zatwierdzenie w portfelu i poczekaj, aż zostanie wykopane…',
+  allow_on: 'Automatyczne odnowienia włączone',
+  allow_failed: 'Automatyczne odnowienia nie są włączone: {message}',
 };
 
 export default pl;

@@ -156,6 +156,22 @@ const pt: Messages = {
   sim_send: 'Enviar',
   sim_sent: 'Pagamento simulado enviado. A página se atualiza na próxima verificação.',
   sim_failed: 'A simulação falhou: {message}',
+
+  allow_title: 'Aprovar renovações automáticas',
+  allow_body: 'Aprove uma vez pela sua carteira e, a cada período, é cobrado exatamente o valor de um período no vencimento: nunca mais, nunca antes.',
+  allow_cap: 'Limite aprovado',
+  allow_cap_value: '{amount} ({periods} períodos)',
+  allow_per_period: 'Cobrado a cada período',
+  allow_next: 'Próximo pagamento automático',
+  allow_next_first: 'Após o primeiro pagamento',
+  allow_collector: 'Endereço aprovado',
+  allow_revoke: 'Para parar, aprove 0 para {collector} no contrato {currency} {token} a partir do mesmo endereço (a opção "revogar" de uma carteira faz isso). As renovações passam a ser cobradas por fatura para você pagar.',
+  allow_button: 'Aprovar com {wallet}',
+  allow_button_browser: 'Aprovar com a carteira do navegador',
+  allow_no_wallet: 'Abra esta página num navegador com carteira para aprovar.',
+  allow_confirm: 'Confirme a aprovação na sua carteira e aguarde a mineração…',
+  allow_on: 'Renovações automáticas ativadas',
+  allow_failed: 'As renovações automáticas não estão ativadas: {message}',
 };
 
 export default pt;

@@ -156,6 +156,22 @@ const tr: Messages = {
   sim_send: 'Gönder',
   sim_sent: 'Simüle edilmiş ödeme gönderildi. Sayfa bir sonraki kontrolde güncellenir.',
   sim_failed: 'Simülasyon başarısız: {message}',
+
+  allow_title: 'Otomatik yenilemeleri onayla',
+  allow_body: 'Cüzdanınızdan bir kez onaylayın; her dönem, vadesi geldiğinde tam olarak bir dönemlik tutar alınır: asla fazlası, asla erken değil.',
+  allow_cap: 'Onay limiti',
+  allow_cap_value: '{amount} ({periods} dönem)',
+  allow_per_period: 'Her dönem alınan',
+  allow_next: 'Sonraki otomatik ödeme',
+  allow_next_first: 'İlk ödemeden sonra',
+  allow_collector: 'Onaylanan adres',
+  allow_revoke: 'Durdurmak için aynı adresten {currency} sözleşmesi {token} üzerinde {collector} için 0 onaylayın (cüzdanın "iptal" seçeneği bunu yapar). Yenilemeler o zaman elle ödemeniz için faturalanır.',
+  allow_button: '{wallet} ile onayla',
+  allow_button_browser: 'Tarayıcı cüzdanı ile onayla',
+  allow_no_wallet: 'Onaylamak için bu sayfayı cüzdanlı bir tarayıcıda açın.',
+  allow_confirm: 'Onayı cüzdanınızda doğrulayın ve bloğa eklenmesini bekleyin…',
+  allow_on: 'Otomatik yenileme açık',
+  allow_failed: 'Otomatik yenileme açık değil: {message}',
 };
 
 export default tr;

@@ -149,6 +149,22 @@ const vi: Messages = {
   sim_send: 'Gửi',
   sim_sent: 'Đã gửi thanh toán mô phỏng. Trang sẽ cập nhật ở lần kiểm tra tiếp theo.',
   sim_failed: 'Mô phỏng thất bại: {message}',
+
+  allow_title: 'Chấp thuận gia hạn tự động',
+  allow_body: 'Chấp thuận một lần từ ví của bạn, và mỗi kỳ sẽ trích đúng số tiền của một kỳ khi đến hạn: không bao giờ nhiều hơn, không bao giờ sớm hơn.',
+  allow_cap: 'Hạn mức chấp thuận',
+  allow_cap_value: '{amount} ({periods} kỳ)',
+  allow_per_period: 'Trích mỗi kỳ',
+  allow_next: 'Thanh toán tự động tiếp theo',
+  allow_next_first: 'Sau lần thanh toán đầu tiên',
+  allow_collector: 'Địa chỉ được chấp thuận',
+  allow_revoke: 'Để dừng, hãy chấp thuận 0 cho {collector} trên hợp đồng {currency} {token} từ cùng địa chỉ (tính năng "thu hồi" của ví làm việc này). Khi đó các kỳ gia hạn sẽ được lập hóa đơn để bạn tự thanh toán.',
+  allow_button: 'Chấp thuận bằng {wallet}',
+  allow_button_browser: 'Chấp thuận bằng ví trình duyệt',
+  allow_no_wallet: 'Mở trang này trong trình duyệt có ví để chấp thuận.',
+  allow_confirm: 'Xác nhận chấp thuận trong ví, rồi chờ giao dịch được đào…',
+  allow_on: 'Đã bật gia hạn tự động',
+  allow_failed: 'Chưa bật gia hạn tự động: {message}',
 };
 
 export default vi;

@@ -156,6 +156,22 @@ const zh: Messages = {
   sim_send: '发送',
   sim_sent: '模拟付款已发送。页面会在下次检查时更新。',
   sim_failed: '模拟失败：{message}',
+
+  allow_title: '批准自动续费',
+  allow_body: '在钱包中批准一次，每个周期到期时只扣取一个周期的金额：绝不多扣，绝不提前。',
+  allow_cap: '批准上限',
+  allow_cap_value: '{amount}（{periods} 个周期）',
+  allow_per_period: '每个周期扣取',
+  allow_next: '下次自动付款',
+  allow_next_first: '首次付款之后',
+  allow_collector: '被批准的地址',
+  allow_revoke: '如需停止，请从同一地址在 {currency} 合约 {token} 上将 {collector} 的额度批准为 0（钱包的“撤销”功能即可）。之后的续费将以账单形式由您手动支付。',
+  allow_button: '使用 {wallet} 批准',
+  allow_button_browser: '使用浏览器钱包批准',
+  allow_no_wallet: '请在装有钱包的浏览器中打开此页面以进行批准。',
+  allow_confirm: '请在钱包中确认批准，然后等待上链…',
+  allow_on: '自动续费已开启',
+  allow_failed: '自动续费未开启：{message}',
 };
 
 export default zh;
