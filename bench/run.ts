@@ -23,6 +23,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['EVM flush gas against the sweep, on anvil (issue 26)', async () => (await import('./flush.ts')).flushBench()],
   ['TON driver on @ton/sandbox (issue 27)', async () => (await import('./ton.ts')).tonBench()],
   ['Solana driver on LiteSVM (issue 28)', async () => (await import('./solana.ts')).solanaBench()],
+  ['Monero driver on a regtest monerod (issue 29)', async () => (await import('./monero.ts')).moneroBench()],
 ];
 
 // `npm run bench -- evm bitcoin` runs only the sections whose title contains one of the words
