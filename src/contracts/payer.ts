@@ -192,6 +192,8 @@ export const PayerRecurrence = z.object({
   options: z.nullable(z.array(PayerCurrencyOption)),
   /** Whether the payer may cancel it now (`active` or `wait_payment`). */
   can_cancel: z.boolean(),
+  /** Automatic renewals (an allowance the gateway pulls each period from) are offered for the chosen currency and network. */
+  auto_renew: z.boolean(),
   merchant: PayerMerchant,
   test_mode: z.boolean(),
   /** Unix milliseconds at the moment the server answered. */

@@ -16,7 +16,7 @@ import { lazyView } from '../ui-kit/lazy.tsx';
 // Automatic renewals: its own chunk, asked for only on a subscription with a network chosen.
 const AutoRenew = lazyView(() => import('./recurrence-allowance.tsx').then((m) => m.AutoRenew));
 /** Subscribed (or subscribing, the choice made) with a network: automatic renewals may be offered. */
-const mayAutoRenew = (rec: PayerRecurrence) => rec.network !== null && rec.payer_currency !== null && (rec.status === 'active' || rec.status === 'wait_payment' || (rec.status === 'wait_accept' && rec.invoice_uuid !== null));
+const mayAutoRenew = (rec: PayerRecurrence) => rec.auto_renew && rec.network !== null && rec.payer_currency !== null && (rec.status === 'active' || rec.status === 'wait_payment' || (rec.status === 'wait_accept' && rec.invoice_uuid !== null));
 
 const EVERY: Record<PayerRecurrence['period'], MessageKey> = {
   weekly: 'rec_every_weekly',

@@ -88,6 +88,20 @@ function walletChain(ctx: Ctx, networkCode: string, currencyCode: string): Payer
   return family.walletPay(network, ctx.config.networks[network.code], currency, explorerOrigin(ctx, network.code));
 }
 
+/**
+ * Whether this recurrence can renew itself (its chosen currency is a token with a collector on an
+ * EVM network): the payer view says so, so the page asks for the terms only where they exist.
+ */
+export function autoRenewOffered(ctx: Ctx, rec: RecurrencesTable): boolean {
+  try {
+    termsOf(ctx, rec);
+    return true;
+  } catch (err) {
+    if (err instanceof BusinessError) return false;
+    throw err;
+  }
+}
+
 /** `GET /api/pay/recurrence/{uuid}/allowance`: what the payer is asked to approve. */
 export async function allowanceTerms(ctx: Ctx, uuid: string): Promise<AllowanceTerms> {
   const rec = await load(ctx, uuid);

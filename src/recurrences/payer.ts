@@ -10,6 +10,7 @@ import { isUuid } from '../contracts/rules.ts';
 import type { PayerCurrencyOption, PayerRecurrence } from '../contracts/payer.ts';
 import type { RecurrencePeriod, RecurrenceStatus } from '../contracts/recurrence-status.ts';
 import type { RecurrenceRow } from './recurrence-object.ts';
+import { autoRenewOffered } from './allowance.ts';
 
 export const RECURRENCE_NOT_FOUND = 'Recurrence not found';
 
@@ -64,6 +65,7 @@ export async function recurrencePayerView(ctx: Ctx, uuid: string): Promise<Payer
     invoice_uuid: rec.invoice_id,
     options,
     can_cancel: PAYER_CANCELLABLE.has(rec.status),
+    auto_renew: autoRenewOffered(ctx, rec),
     merchant: await getPublicProfile(ctx.storage.db, rec.merchant_id),
     test_mode: test,
     server_time: ctx.now(),

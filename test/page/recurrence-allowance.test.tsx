@@ -22,7 +22,7 @@ const rec = PayerRecurrence.parse({
   kind: 'recurrence', uuid: UUID, name: 'Pro plan', status: 'active', amount: '10.00', currency: 'USD', currency_is_fiat: true,
   period: 'weekly', discount_amount: null, discount_days: null, end_of_discount: null, payer_currency: 'USDT', network: 'ETH',
   network_name: 'Ethereum', payer_amount: '10.00', next_payment_at: Date.parse(NEXT) / 1000, pay_before: null, invoice_uuid: 'inv-1',
-  options: null, can_cancel: true, merchant: { display_name: 'Shop', logo_url: null, accent: null, theme: null, language: null },
+  options: null, can_cancel: true, auto_renew: true, merchant: { display_name: 'Shop', logo_url: null, accent: null, theme: null, language: null },
   test_mode: false, server_time: T0,
 });
 

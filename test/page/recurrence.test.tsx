@@ -19,7 +19,7 @@ function recurrence(overrides: Partial<PayerRecurrence> = {}): PayerRecurrence {
     kind: 'recurrence', uuid: UUID, name: 'Pro plan', status: 'wait_accept', amount: '10.00', currency: 'USD', currency_is_fiat: true,
     period: 'monthly', discount_amount: '2.00', discount_days: 7, end_of_discount: null, payer_currency: null, network: null,
     network_name: null, payer_amount: null, next_payment_at: null, pay_before: null, invoice_uuid: null, options: chooseOptions,
-    can_cancel: false, merchant: { display_name: 'Shop', logo_url: null, accent: null, theme: null, language: null }, test_mode: false,
+    can_cancel: false, auto_renew: false, merchant: { display_name: 'Shop', logo_url: null, accent: null, theme: null, language: null }, test_mode: false,
     server_time: T0, ...overrides,
   });
 }

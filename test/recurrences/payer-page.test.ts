@@ -56,7 +56,7 @@ describe.each(await backends())('the payer of a recurrence on $name', (backend) 
     expect(v).toMatchObject({
       kind: 'recurrence', uuid, name: 'Pro plan', status: 'wait_accept', amount: '10.00', currency: 'USD', currency_is_fiat: true,
       period: 'monthly', discount_amount: '1.50', discount_days: 7, end_of_discount: null, payer_currency: null, network: null,
-      next_payment_at: null, invoice_uuid: null, can_cancel: false, test_mode: true,
+      next_payment_at: null, invoice_uuid: null, can_cancel: false, auto_renew: false, test_mode: true,
     });
     // The invoice chooser's list: currencies with their networks, priced for one period.
     const usdt = v.options!.find((o) => o.currency === 'USDT')!;
