@@ -116,6 +116,10 @@ export interface AllowancePuller {
   broadcastPull(id: string): Promise<'sent' | 'refused'>;
   /** What became of the stored pull: `pending` until final, `unknown` when none is stored. */
   pullStatus(id: string): Promise<'pending' | 'confirmed' | 'failed' | 'unknown'>;
+  /** The hash of the pull's stored transaction (signed, whatever became of it), or null when none is stored. Reads the database only. */
+  storedPull(id: string): Promise<string | null>;
+  /** The address whose key signed `message` (EIP-191 personal_sign) as `signature`, or null when it is not a valid signature. */
+  messageSigner(message: string, signature: string): Promise<string | null>;
 }
 
 export interface ChainDriver {

@@ -2,7 +2,8 @@
 // (adding it when the wallet lacks it), check the balance, send exactly the amount due. Nothing
 // else is asked of the wallet to pay an invoice: no approval, no message to sign. Amounts are bigint base units
 // from decimal strings, never JS numbers. Loaded only with ./evm-pay.tsx, and with
-// ./recurrence-allowance.tsx for the one approval automatic renewals ask (approveWithWallet).
+// ./recurrence-allowance.tsx for the one approval automatic renewals ask (approveWithWallet) and
+// the message signed to prove the approving address is the payer's (signWithWallet).
 import type { PayerEvm } from '../contracts/payer.ts';
 import type { Eip1193Provider } from './wallets.ts';
 
@@ -183,6 +184,27 @@ export async function approveWithWallet(provider: Eip1193Provider, evm: PayerEvm
     if (typeof hash !== 'string') throw new WalletError('failed', 'the wallet returned no transaction');
     await mined(provider, hash, pollMs);
     return { address: from, tx_hash: hash };
+  } catch (error) {
+    throw classify(error);
+  }
+}
+
+/** The UTF-8 bytes of `text` as 0x-hex (what personal_sign is given). */
+export function utf8Hex(text: string): string {
+  let hex = '0x';
+  for (const b of new TextEncoder().encode(text)) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/**
+ * Asks the wallet to sign `message` (EIP-191 personal_sign) with `address`: the proof that the
+ * approving address is the payer's (../contracts/allowance-message.ts). Resolves to the signature.
+ */
+export async function signWithWallet(provider: Eip1193Provider, address: string, message: string): Promise<string> {
+  try {
+    const signature = await call(provider, 'personal_sign', [utf8Hex(message), address]);
+    if (typeof signature !== 'string' || !/^0x[0-9a-f]{130}$/i.test(signature)) throw new WalletError('failed', 'the wallet returned no signature');
+    return signature;
   } catch (error) {
     throw classify(error);
   }

@@ -1,5 +1,5 @@
 // "Approve automatic renewals" (docs/recurring.md): on a subscription paid with a token on an EVM
-// network that offers it, the payer approves the gateway's collector once from a browser wallet;
+// network that offers it, the payer approves the gateway's collector once from a browser wallet (then signs a message proving the address is theirs);
 // each period exactly one period's amount is then taken when due. The terms (cap, amount per
 // period, period, next date, collector, how to revoke) are shown before the wallet is asked
 // anything. Loaded lazily from ./recurrence.tsx, only for a subscription on a chosen network.
@@ -10,7 +10,8 @@ import { ApiError, allowance } from './api.ts';
 import { useAmount } from './ui.tsx';
 import { WalletGlyph } from './icons.tsx';
 import { useBrowserWallets, type BrowserWallet } from './wallets.ts';
-import { WalletError, approveWithWallet } from './evm-tx.ts';
+import { WalletError, approveWithWallet, signWithWallet } from './evm-tx.ts';
+import { allowanceMessage } from '../contracts/allowance-message.ts';
 
 const EVERY: Record<PayerRecurrence['period'], MessageKey> = {
   weekly: 'rec_every_weekly',
@@ -18,7 +19,7 @@ const EVERY: Record<PayerRecurrence['period'], MessageKey> = {
   three_month: 'rec_every_three_month',
 };
 
-type State = { kind: 'idle' } | { kind: 'busy'; wallet: string } | { kind: 'on' } | { kind: 'error'; message: string };
+type State = { kind: 'idle' } | { kind: 'busy'; wallet: string; step: 'approve' | 'sign' } | { kind: 'on' } | { kind: 'error'; message: string };
 
 export function AutoRenew({ rec }: { rec: PayerRecurrence }) {
   const [terms, setTerms] = useState<PayerAllowance | null>(null);
@@ -47,10 +48,14 @@ function Terms({ uuid, terms }: { uuid: string; terms: PayerAllowance }) {
   const chain = terms.chain!;
 
   async function approve(wallet: BrowserWallet) {
-    setState({ kind: 'busy', wallet: wallet.id });
+    setState({ kind: 'busy', wallet: wallet.id, step: 'approve' });
     try {
       const done = await approveWithWallet(wallet.provider, chain, terms.collector, terms.cap);
-      await allowance(uuid, done);
+      // The approval is public: the signature proves the approving address is this payer's.
+      setState({ kind: 'busy', wallet: wallet.id, step: 'sign' });
+      const message = allowanceMessage({ uuid, network: terms.network, currency: terms.currency, token: terms.token, collector: terms.collector, cap: terms.cap });
+      const signature = await signWithWallet(wallet.provider, done.address, message);
+      await allowance(uuid, { ...done, signature });
       setState({ kind: 'on' });
     } catch (e) {
       const message = e instanceof WalletError || e instanceof ApiError ? e.message : String(e);
@@ -60,7 +65,7 @@ function Terms({ uuid, terms }: { uuid: string; terms: PayerAllowance }) {
 
   const next = terms.next_pull_at === null ? t('allow_next_first') : new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(Date.parse(terms.next_pull_at));
   let message = '';
-  if (state.kind === 'busy') message = t('allow_confirm');
+  if (state.kind === 'busy') message = t(state.step === 'sign' ? 'allow_sign' : 'allow_confirm');
   else if (state.kind === 'on') message = t('allow_on');
   else if (state.kind === 'error') message = t('allow_failed', { message: state.message });
 

@@ -1,6 +1,7 @@
 // The payer's side of automatic renewals (docs/recurring.md): what to approve, shown before the
 // payer signs (`GET /api/pay/recurrence/{uuid}/allowance`), and the allowance recorded once the
-// chain shows it (`POST` the same path `{address, tx_hash}`). The payer approves the network's
+// chain shows it and the approving address signed for this subscription (`POST` the same path
+// `{address, tx_hash, signature}`). The payer approves the network's
 // collector for a cap of ALLOWANCE_PERIODS periods; each period the worker pulls exactly one
 // (./pulls.ts).
 import type { Ctx } from '../context.ts';
@@ -14,6 +15,7 @@ import type { RecurrencePeriod } from '../contracts/merchant-api/recurrences.ts'
 import { pullerOf } from './pulls.ts';
 import { explorerOrigin } from '../chain/explorer.ts';
 import type { PayerEvm } from '../contracts/payer.ts';
+import { allowanceMessage } from '../contracts/allowance-message.ts';
 
 /** The cap the payer is asked to approve: this many periods' amount. */
 export const ALLOWANCE_PERIODS = 12;
@@ -112,20 +114,31 @@ export async function allowanceTerms(ctx: Ctx, uuid: string): Promise<AllowanceT
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+/** An EIP-191 personal_sign signature: r, s and v, 65 bytes. */
+const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 
 /**
- * `POST /api/pay/recurrence/{uuid}/allowance {address, tx_hash}`: records the payer's allowance
- * once the chain shows allowance(address, collector) covers at least one period; recording again
- * (a new approval, another address) replaces it. Nothing is written on a refusal.
+ * `POST /api/pay/recurrence/{uuid}/allowance {address, tx_hash, signature}`: records the payer's
+ * allowance once `address` signed this subscription's allowance message (../contracts/
+ * allowance-message.ts: every approval of the shared collector is public, so the address alone
+ * proves nothing) and the chain shows allowance(address, collector) covers at least one period;
+ * recording again (a new approval, another address) replaces it. Nothing is written on a refusal.
  */
-export async function recordAllowance(ctx: Ctx, uuid: string, address: unknown, txHash: unknown): Promise<AllowanceTerms> {
+export async function recordAllowance(ctx: Ctx, uuid: string, address: unknown, txHash: unknown, signature: unknown): Promise<AllowanceTerms> {
   const errors: Record<string, string[]> = {};
   if (typeof address !== 'string' || !ADDRESS.test(address)) errors.address = ['validation.regex'];
   if (txHash !== undefined && txHash !== null && (typeof txHash !== 'string' || !TX_HASH.test(txHash))) errors.tx_hash = ['validation.regex'];
+  if (signature === undefined || signature === null || signature === '') errors.signature = ['validation.required'];
+  else if (typeof signature !== 'string' || !SIGNATURE.test(signature)) errors.signature = ['validation.regex'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const rec = await load(ctx, uuid);
   const terms = termsOf(ctx, rec);
   const puller = pullerOf(ctx, terms.network)!;
+  const message = allowanceMessage({ uuid: rec.id, network: terms.network, currency: terms.currency, token: terms.token, collector: terms.collector, cap: terms.cap });
+  const signer = await puller.messageSigner(message, signature as string);
+  if (signer !== (address as string).toLowerCase()) {
+    throw new BusinessError(`The signature is not by ${address as string}: sign this subscription's allowance message with the approving address`, 'signature_mismatch');
+  }
   let seen: { allowance: string; balance: string };
   try {
     seen = await puller.allowanceOf(terms.currency, address as string);

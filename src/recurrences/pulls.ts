@@ -5,7 +5,8 @@
 // at most once: its pull row is reserved (unique per recurrence and period) before anything is
 // signed, the driver signs and stores the transaction idempotently on the pull's id, the row records
 // its hash (`planned`) before the broadcast, and a pull found `planned` after a crash is broadcast
-// again from the stored bytes, never signed anew. An allowance or balance found short, or a pull the
+// again from the stored bytes, never signed anew (a stored transaction whose hash the row missed is
+// recorded first: a pull is never marked failed while its signed transaction exists). An allowance or balance found short, or a pull the
 // chain refused, leaves the renewal invoice to be paid by hand (and reported for the reminder).
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
@@ -65,13 +66,39 @@ async function fallBack(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull,
   await hooks.fallback?.(ctx, f);
 }
 
+/**
+ * The hash of the pull's transaction: recorded on the row, or stored by the driver under the pull's
+ * id (signed, then a crash before the row recorded it). Read from the database, so it is known
+ * even while the network's node is silent.
+ */
+async function storedTxid(ctx: Ctx, pull: Pull): Promise<string | null> {
+  if (pull.txid !== null) return pull.txid;
+  if (!ctx.registry.network(pull.network)) return null;
+  return (await ctx.chains.driver(pull.network).allowances?.storedPull(pull.id)) ?? null;
+}
+
 /** Carries a reserved or planned pull on: signs (once), records the hash, broadcasts, records `sent`. */
 async function carry(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull): Promise<void> {
+  const stored = await storedTxid(ctx, pull);
+  if (stored !== null && pull.txid === null) {
+    // Signed and stored, then a crash before its hash was recorded: that transaction exists (the
+    // chain poll broadcasts what is stored), so the pull carries on as sent, never failed.
+    await update(ctx, pull.id, { txid: stored });
+    pull = { ...pull, txid: stored };
+  }
   const puller = pullerOf(ctx, pull.network);
-  if (!puller) return fallBack(ctx, log, hooks, pull, 'no_collector', 'failed');
+  if (!puller) {
+    // The node not answering yet (after a restart): a signed pull stays planned and is carried on
+    // by a later round; one never signed is invoiced to the payer.
+    if (pull.txid !== null) {
+      log.warn({ recurrence: pull.recurrence_id, period: pull.period, txid: pull.txid }, 'recurrence pull waits for its network to answer');
+      return;
+    }
+    return fallBack(ctx, log, hooks, pull, 'no_collector', 'failed');
+  }
   if (pull.txid === null) {
-    // Reserved, not yet signed (or signed and stored by the driver, then a crash: the same id answers
-    // it). A subscription cancelled, or an invoice paid by hand, meanwhile is not pulled any more.
+    // Reserved, not yet signed. A subscription cancelled, or an invoice paid by hand, meanwhile is
+    // not pulled any more.
     const still = await ctx.storage.db.selectFrom('recurrences').select(['status', 'invoice_id']).where('id', '=', pull.recurrence_id).executeTakeFirst();
     const open = await ctx.storage.db.selectFrom('invoices').select(['status', 'payment_amount']).where('id', '=', pull.invoice_id).executeTakeFirst();
     if (still?.status !== 'wait_payment' || still.invoice_id !== pull.invoice_id || open?.status !== 'process' || open.payment_amount !== null) {

@@ -5,7 +5,7 @@
 // deposit address and is received like any payment. The only call it signs here is
 // transferFrom(payer, deposit address, amount), stored before it is broadcast (./outgoing.ts), so
 // the same pull id never gets a second signature or nonce.
-import { encodeFunctionData, erc20Abi, getAddress, isAddress } from 'viem';
+import { encodeFunctionData, erc20Abi, getAddress, isAddress, isHex, recoverMessageAddress } from 'viem';
 import type { AllowancePuller } from '../contract.ts';
 import { SendRejectedError } from '../errors.ts';
 import { Decimal } from '../../money/decimal.ts';
@@ -103,5 +103,18 @@ export class EvmAllowances implements AllowancePuller {
     if (row.status === 'confirmed') return 'confirmed';
     if (row.status === 'failed') return 'failed';
     return 'pending';
+  }
+
+  async storedPull(id: string): Promise<string | null> {
+    return (await this.out.byRequest(requestId(id)))?.txid ?? null;
+  }
+
+  async messageSigner(message: string, signature: string): Promise<string | null> {
+    if (!isHex(signature, { strict: true })) return null;
+    try {
+      return (await recoverMessageAddress({ message, signature })).toLowerCase();
+    } catch {
+      return null; // not a signature (bad length, v or point)
+    }
   }
 }

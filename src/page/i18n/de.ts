@@ -165,6 +165,7 @@ const de: Messages = {
   allow_confirm: 'Bestätigen Sie die Genehmigung in Ihrer Wallet und warten Sie, bis sie gemint ist…',
   allow_on: 'Automatische Verlängerungen an',
   allow_failed: 'Automatische Verlängerungen sind nicht an: {message}',
+  allow_sign: 'Signieren Sie jetzt die Nachricht in Ihrer Wallet: Sie beweist, dass diese Adresse Ihnen gehört (keine Transaktion, keine Gebühr)…',
 };
 
 export default de;

@@ -173,6 +173,7 @@ export const en = {
   allow_confirm: 'Confirm the approval in your wallet, then wait until it is mined…',
   allow_on: 'Automatic renewals on',
   allow_failed: 'Automatic renewals are not on: {message}',
+  allow_sign: 'Now sign the message in your wallet: it proves this address is yours (no transaction, no fee)…',
 };
 
 export type MessageKey = keyof typeof en;

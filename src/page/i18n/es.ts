@@ -172,6 +172,7 @@ const es: Messages = {
   allow_confirm: 'Confirme la aprobación en su billetera y espere a que se mine…',
   allow_on: 'Renovaciones automáticas activadas',
   allow_failed: 'Las renovaciones automáticas no están activadas: {message}',
+  allow_sign: 'Ahora firma el mensaje en tu billetera: demuestra que esta dirección es tuya (sin transacción, sin comisión)…',
 };
 
 export default es;

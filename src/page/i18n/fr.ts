@@ -165,6 +165,7 @@ const fr: Messages = {
   allow_confirm: 'Confirmez l\'autorisation dans votre portefeuille, puis attendez qu\'elle soit minée…',
   allow_on: 'Renouvellements automatiques activés',
   allow_failed: 'Les renouvellements automatiques ne sont pas activés : {message}',
+  allow_sign: 'Signez maintenant le message dans votre portefeuille : il prouve que cette adresse est la vôtre (aucune transaction, sans frais)…',
 };
 
 export default fr;

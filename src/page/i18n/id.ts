@@ -165,6 +165,7 @@ const id: Messages = {
   allow_confirm: 'Konfirmasi persetujuan di dompet Anda, lalu tunggu hingga ditambang…',
   allow_on: 'Perpanjangan otomatis aktif',
   allow_failed: 'Perpanjangan otomatis tidak aktif: {message}',
+  allow_sign: 'Sekarang tanda tangani pesan di dompet Anda: ini membuktikan alamat ini milik Anda (tanpa transaksi, tanpa biaya)…',
 };
 
 export default id;

@@ -165,6 +165,7 @@ const it: Messages = {
   allow_confirm: 'Conferma l\'autorizzazione nel wallet, poi attendi che venga minata…',
   allow_on: 'Rinnovi automatici attivi',
   allow_failed: 'I rinnovi automatici non sono attivi: {message}',
+  allow_sign: 'Ora firma il messaggio nel tuo wallet: dimostra che questo indirizzo è tuo (nessuna transazione, nessuna commissione)…',
 };
 
 export default it;

@@ -165,6 +165,7 @@ const ja: Messages = {
   allow_confirm: 'ウォレットで承認を確定し、ブロックに取り込まれるまでお待ちください…',
   allow_on: '自動更新オン',
   allow_failed: '自動更新はオンになっていません: {message}',
+  allow_sign: 'ウォレットでメッセージに署名してください。このアドレスがあなたのものであることを証明します（取引なし、手数料なし）…',
 };
 
 export default ja;

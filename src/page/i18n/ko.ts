@@ -165,6 +165,7 @@ const ko: Messages = {
   allow_confirm: '지갑에서 승인을 확인한 뒤 채굴될 때까지 기다리세요…',
   allow_on: '자동 갱신 켜짐',
   allow_failed: '자동 갱신이 켜지지 않았습니다: {message}',
+  allow_sign: '이제 지갑에서 메시지에 서명하세요. 이 주소가 본인 것임을 증명합니다(거래 없음, 수수료 없음)…',
 };
 
 export default ko;

@@ -165,6 +165,7 @@ const nl: Messages = {
   allow_confirm: 'Bevestig de goedkeuring in je wallet en wacht tot ze gemined is…',
   allow_on: 'Automatische verlengingen aan',
   allow_failed: 'Automatische verlengingen staan niet aan: {message}',
+  allow_sign: 'Onderteken nu het bericht in je wallet: het bewijst dat dit adres van jou is (geen transactie, geen kosten)…',
 };
 
 export default nl;

@@ -165,6 +165,7 @@ const pl: Messages = {
   allow_confirm: 'Potwierdź zatwierdzenie w portfelu i poczekaj, aż zostanie wykopane…',
   allow_on: 'Automatyczne odnowienia włączone',
   allow_failed: 'Automatyczne odnowienia nie są włączone: {message}',
+  allow_sign: 'Teraz podpisz wiadomość w portfelu: potwierdza, że ten adres należy do Ciebie (bez transakcji, bez opłat)…',
 };
 
 export default pl;

@@ -172,6 +172,7 @@ const pt: Messages = {
   allow_confirm: 'Confirme a aprovação na sua carteira e aguarde a mineração…',
   allow_on: 'Renovações automáticas ativadas',
   allow_failed: 'As renovações automáticas não estão ativadas: {message}',
+  allow_sign: 'Agora assine a mensagem na sua carteira: ela prova que este endereço é seu (sem transação, sem taxa)…',
 };
 
 export default pt;

@@ -172,6 +172,7 @@ const tr: Messages = {
   allow_confirm: 'Onayı cüzdanınızda doğrulayın ve bloğa eklenmesini bekleyin…',
   allow_on: 'Otomatik yenileme açık',
   allow_failed: 'Otomatik yenileme açık değil: {message}',
+  allow_sign: 'Şimdi cüzdanınızda mesajı imzalayın: bu adresin size ait olduğunu kanıtlar (işlem yok, ücret yok)…',
 };
 
 export default tr;

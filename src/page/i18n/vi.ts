@@ -165,6 +165,7 @@ const vi: Messages = {
   allow_confirm: 'Xác nhận chấp thuận trong ví, rồi chờ giao dịch được đào…',
   allow_on: 'Đã bật gia hạn tự động',
   allow_failed: 'Chưa bật gia hạn tự động: {message}',
+  allow_sign: 'Bây giờ hãy ký tin nhắn trong ví của bạn: điều này chứng minh địa chỉ này là của bạn (không có giao dịch, không mất phí)…',
 };
 
 export default vi;

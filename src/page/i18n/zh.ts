@@ -172,6 +172,7 @@ const zh: Messages = {
   allow_confirm: '请在钱包中确认批准，然后等待上链…',
   allow_on: '自动续费已开启',
   allow_failed: '自动续费未开启：{message}',
+  allow_sign: '现在请在钱包中签署该消息：它证明此地址属于您（无交易，无手续费）…',
 };
 
 export default zh;
