@@ -1,9 +1,13 @@
 // Automatic renewals on a real EVM chain (anvil): the payer approves the collector once, and each
 // period the worker pulls exactly that period's amount into the renewal invoice's deposit address,
 // never early, never twice (also across a crash between the broadcast and its record); a revoked
-// allowance falls back to the renewal invoice paid by hand.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// allowance falls back to the renewal invoice paid by hand. An allowance is recorded only with the
+// approving address's signature over the subscription's terms: anyone's approval of the shared
+// collector is public, so an address alone is refused.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { erc20Abi, getAddress, parseUnits, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { allowanceMessage } from '../../src/contracts/allowance-message.ts';
 import { backends } from '../helpers/backends.ts';
 import { PAYER, startEvmGateway, type EvmGateway } from '../chain/gateway-setup.ts';
 import { advanceRecurrences } from '../../src/recurrences/lifecycle.ts';
@@ -34,6 +38,12 @@ describe.each(await backends())('automatic renewals on anvil on $name', (backend
     const hash = await g.anvil.wallet(PAYER).writeContract({ address: g.usdt.address, abi: erc20Abi, functionName: 'approve', args: [spender as Hex, units(amount)] });
     await g.mineAndTick();
     return hash;
+  };
+  /** The payer's wallet signs this subscription's allowance message (or `signer` does) and POSTs it for `address`. */
+  const register = async (uuid: string, o: { address?: string; tx_hash?: Hex; signer?: { signMessage(a: { message: string }): Promise<Hex> }; signFor?: string } = {}) => {
+    const t = (await pay(`${uuid}/allowance`)).json().result;
+    const signature = await (o.signer ?? g.anvil.wallet(PAYER)).signMessage({ message: allowanceMessage({ ...t, uuid: o.signFor ?? uuid }) });
+    return pay(`${uuid}/allowance`, 'POST', { address: o.address ?? payer(), signature, ...(o.tx_hash ? { tx_hash: o.tx_hash } : {}) });
   };
   /** Ends a test's recurrence: the payer's allowance for the collector is shared by all of its recurrences. */
   const done = async (uuid: string) => expect((await g.api('/v1/recurrence/cancel', { uuid })).status).toBe(200);
@@ -76,16 +86,19 @@ describe.each(await backends())('automatic renewals on anvil on $name', (backend
     expect(Date.parse(t.next_pull_at)).toBe(Number((await rec(uuid)).next_due_at));
 
     // Not approved yet: refused, nothing written.
-    const early = await pay(`${uuid}/allowance`, 'POST', { address: payer() });
+    const early = await register(uuid);
     expect(early.statusCode).toBe(422);
     expect(early.json()).toMatchObject({ state: 1, code: 'allowance_short' });
     const bad = await pay(`${uuid}/allowance`, 'POST', { address: 'nope', tx_hash: '0x12' });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json()).toEqual({ state: 1, errors: { address: ['validation.regex'], tx_hash: ['validation.regex'] } });
+    expect(bad.json()).toEqual({ state: 1, errors: { address: ['validation.regex'], tx_hash: ['validation.regex'], signature: ['validation.required'] } });
+    const unsigned = await pay(`${uuid}/allowance`, 'POST', { address: payer(), signature: '0x1234' });
+    expect(unsigned.statusCode).toBe(422);
+    expect(unsigned.json()).toEqual({ state: 1, errors: { signature: ['validation.regex'] } });
     expect(await db().selectFrom('recurrence_allowances').selectAll().where('recurrence_id', '=', uuid).execute()).toEqual([]);
 
     const tx = await approve(t.collector, t.cap);
-    const ok = await pay(`${uuid}/allowance`, 'POST', { address: payer(), tx_hash: tx });
+    const ok = await register(uuid, { tx_hash: tx });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().result.recorded).toEqual({ address: payer().toLowerCase(), status: 'active', cap: t.cap });
     expect((await pay('00000000-0000-4000-8000-000000000000/allowance')).statusCode).toBe(404);
@@ -96,7 +109,7 @@ describe.each(await backends())('automatic renewals on anvil on $name', (backend
     const uuid = await activeOne();
     const collector = g.driver().hotWallet;
     await approve(collector, String(10 * ALLOWANCE_PERIODS));
-    expect((await pay(`${uuid}/allowance`, 'POST', { address: payer() })).statusCode).toBe(200);
+    expect((await register(uuid)).statusCode).toBe(200);
     for (let k = 1; k <= 3; k++) {
       const before = await g.usdt.balanceOf(payer());
       // Not due yet: nothing is pulled.
@@ -128,7 +141,7 @@ describe.each(await backends())('automatic renewals on anvil on $name', (backend
     const uuid = await activeOne();
     const collector = g.driver().hotWallet;
     await approve(collector, '100');
-    expect((await pay(`${uuid}/allowance`, 'POST', { address: payer() })).statusCode).toBe(200);
+    expect((await register(uuid)).statusCode).toBe(200);
     await approve(collector, '0'); // the payer revokes
     const before = await g.usdt.balanceOf(payer());
     await moveTo(Number((await rec(uuid)).next_due_at));
@@ -157,7 +170,7 @@ describe.each(await backends())('automatic renewals on anvil on $name', (backend
   it('a crash between the broadcast and its record pulls once: the stored transaction is sent again, never re-signed', async () => {
     const uuid = await activeOne();
     await approve(g.driver().hotWallet, '100');
-    expect((await pay(`${uuid}/allowance`, 'POST', { address: payer() })).statusCode).toBe(200);
+    expect((await register(uuid)).statusCode).toBe(200);
     const before = await g.usdt.balanceOf(payer());
     await moveTo(Number((await rec(uuid)).next_due_at));
     await advanceRecurrences(g.ctx);
@@ -190,7 +203,7 @@ describe.each(await backends())('automatic renewals on anvil on $name', (backend
   it('a crash right after reserving a pull: carried on while still due, dropped once the subscription is cancelled', async () => {
     const [a, b] = [await activeOne(), await activeOne()];
     await approve(g.driver().hotWallet, '100');
-    for (const uuid of [a, b]) expect((await pay(`${uuid}/allowance`, 'POST', { address: payer() })).statusCode).toBe(200);
+    for (const uuid of [a, b]) expect((await register(uuid)).statusCode).toBe(200);
     const before = await g.usdt.balanceOf(payer());
     await moveTo(Math.max(Number((await rec(a)).next_due_at), Number((await rec(b)).next_due_at)));
     await advanceRecurrences(g.ctx);
@@ -216,5 +229,65 @@ describe.each(await backends())('automatic renewals on anvil on $name', (backend
     expect(await g.usdt.balanceOf(payer())).toBe(before - units('10'));
     expect((await rec(a)).status).toBe('active');
     await done(a);
+  });
+
+  it("a stranger cannot record the victim's approval: another key's signature, or the victim's for another subscription, is refused and the victim never pulled", async () => {
+    const [victims, mallorys] = [await activeOne(), await activeOne()];
+    // The victim approves the shared collector for their own subscription; the approval is public.
+    await approve(g.driver().hotWallet, '120');
+    expect((await register(victims)).statusCode).toBe(200);
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    for (const attempt of [register(mallorys, { signer: stranger }), register(mallorys, { signFor: victims })]) {
+      const refused = await attempt;
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(refused.json()).toMatchObject({ state: 1, code: 'signature_mismatch' });
+    }
+    expect(await db().selectFrom('recurrence_allowances').selectAll().where('recurrence_id', '=', mallorys).execute()).toEqual([]);
+    await done(victims);
+    const before = await g.usdt.balanceOf(payer());
+    await moveTo(Number((await rec(mallorys)).next_due_at));
+    await g.tick();
+    await g.mineAndTick(CONFIRMATIONS + 1);
+    await g.tick();
+    expect((await rec(mallorys)).status).toBe('wait_payment');
+    expect(await pulls(mallorys)).toEqual([]);
+    expect(await g.usdt.balanceOf(payer())).toBe(before);
+    await done(mallorys);
+  });
+
+  it('a crash after the pull was signed and stored, before its hash was recorded: sent and confirmed once, never failed, even after a cancel', async () => {
+    const uuid = await activeOne();
+    await approve(g.driver().hotWallet, '100');
+    expect((await register(uuid)).statusCode).toBe(200);
+    const before = await g.usdt.balanceOf(payer());
+    await moveTo(Number((await rec(uuid)).next_due_at));
+    await advanceRecurrences(g.ctx);
+    // What the crash leaves: the pull reserved, its transaction signed and stored by the driver, the row without its hash.
+    const r = await rec(uuid);
+    const renewal = await inv(r.invoice_id!);
+    const pull = { id: `stored-${uuid}`, currency: 'USDT', from: payer().toLowerCase(), to: renewal.address!, amount: renewal.payer_amount! };
+    await db().insertInto('recurrence_pulls').values({
+      id: pull.id, recurrence_id: uuid, period: r.period_index, invoice_id: renewal.id, network: 'ETH', currency: 'USDT',
+      from_address: pull.from, to_address: pull.to, amount: pull.amount, txid: null, status: 'planned', error: null, created_at: g.clock.now, updated_at: g.clock.now,
+    }).execute();
+    const { txid } = await g.driver().allowances.preparePull(pull);
+    // Meanwhile the payer cancels on the page.
+    expect((await pay(`${uuid}/cancel`, 'POST')).statusCode).toBe(200);
+    // The process comes back with the node not answering yet: the signed pull waits, never failed.
+    const silent = vi.spyOn(g.ctx.chains, 'offered').mockReturnValue(false);
+    try {
+      await pullRenewals(g.ctx, { warn: () => {}, error: (o) => { throw new Error(JSON.stringify(o)); } });
+    } finally {
+      silent.mockRestore();
+    }
+    expect(await pulls(uuid)).toMatchObject([{ id: pull.id, status: 'planned', txid, error: null }]);
+    // The node answers: the stored transaction is the pull, carried on and confirmed, charged once.
+    await g.tick();
+    await g.mineAndTick(CONFIRMATIONS + 1);
+    await g.tick();
+    expect(await pulls(uuid)).toMatchObject([{ id: pull.id, status: 'confirmed', txid, error: null }]);
+    expect(await db().selectFrom('scan_outgoing').select('txid').where('request_id', '=', `pull:${pull.id}`).execute()).toEqual([{ txid }]);
+    expect(await g.usdt.balanceOf(payer())).toBe(before - units('10'));
+    expect(await g.usdt.balanceOf(renewal.address!)).toBe(units('10'));
   });
 });
