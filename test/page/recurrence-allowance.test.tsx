@@ -2,12 +2,15 @@
 // "Approve automatic renewals" on the subscription page: the terms (cap and periods, amount per
 // period, next date, collector, how to revoke) are shown before the wallet is asked anything; the
 // button connects the browser wallet, switches its chain, sends approve(collector, cap) on the token,
-// waits for the receipt, then posts {address, tx_hash}; a wallet refusal is said and nothing is posted.
+// waits for the receipt, asks the wallet to sign (personal_sign) the subscription's allowance message
+// from the approving address, then posts {address, tx_hash, signature}; a wallet refusal (of the
+// approval or of the signature) is said and nothing is posted.
 import { afterEach, expect, test, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/preact';
 import { fakeServer, ok, renderPage, resetPage, T0 } from './helpers.tsx';
 import { PayerRecurrence, type PayerAllowance } from '../../src/contracts/payer.ts';
-import { APPROVE_SELECTOR } from '../../src/page/evm-tx.ts';
+import { APPROVE_SELECTOR, utf8Hex } from '../../src/page/evm-tx.ts';
+import { allowanceMessage } from '../../src/contracts/allowance-message.ts';
 
 afterEach(resetPage);
 
@@ -16,6 +19,7 @@ const TOKEN = '0x' + 'ab'.repeat(20);
 const COLLECTOR = '0x' + 'cd'.repeat(20);
 const PAYER = '0x' + '12'.repeat(20);
 const HASH = '0x' + '9f'.repeat(32);
+const SIG = '0x' + '5e'.repeat(64) + '1b';
 const NEXT = '2030-02-22T12:00:00.000Z';
 
 const rec = PayerRecurrence.parse({
@@ -33,8 +37,8 @@ const terms: PayerAllowance = {
   recorded: null,
 };
 
-/** An injected wallet on chain 5 that switches to 1 when asked; `refuse` makes it reject the transaction. */
-function wallet(refuse = false) {
+/** An injected wallet on chain 5 that switches to 1 when asked; `refuse` makes it reject the transaction (or the signature). */
+function wallet(refuse: false | 'approve' | 'sign' = false) {
   let chain = '0x5';
   const asked: { method: string; params?: unknown }[] = [];
   const request = vi.fn(async (args: { method: string; params?: unknown }) => {
@@ -43,8 +47,9 @@ function wallet(refuse = false) {
       case 'eth_requestAccounts': return [PAYER];
       case 'eth_chainId': return chain;
       case 'wallet_switchEthereumChain': chain = (args.params as { chainId: string }[])[0]!.chainId; return null;
-      case 'eth_sendTransaction': if (refuse) throw Object.assign(new Error('User rejected the request.'), { code: 4001 }); return HASH;
+      case 'eth_sendTransaction': if (refuse === 'approve') throw Object.assign(new Error('User rejected the request.'), { code: 4001 }); return HASH;
       case 'eth_getTransactionReceipt': return { status: '0x1' };
+      case 'personal_sign': if (refuse === 'sign') throw Object.assign(new Error('User denied message signature.'), { code: 4001 }); return SIG;
       default: throw new Error(`unexpected ${args.method}`);
     }
   });
@@ -86,12 +91,20 @@ test('shows the terms before signing, approves the cap on the token from the wal
   expect(sent[0]).toEqual({ from: PAYER, to: TOKEN, value: '0x0', data: APPROVE_SELECTOR + COLLECTOR.slice(2).padStart(64, '0') + (120_000_000).toString(16).padStart(64, '0') });
   expect(asked.map((a) => a.method)).toContain('wallet_switchEthereumChain');
   expect(asked.findIndex((a) => a.method === 'eth_getTransactionReceipt')).toBeGreaterThan(asked.findIndex((a) => a.method === 'eth_sendTransaction'));
-  expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ address: PAYER, tx_hash: HASH });
+  // Once mined, the approving address signs the subscription's terms (the server recovers the signer).
+  const signIndex = asked.findIndex((a) => a.method === 'personal_sign');
+  expect(signIndex).toBeGreaterThan(asked.findIndex((a) => a.method === 'eth_getTransactionReceipt'));
+  const message = allowanceMessage({ uuid: UUID, network: 'ETH', currency: 'USDT', token: TOKEN, collector: COLLECTOR, cap: '120' });
+  expect(message).toContain(`Subscription: ${UUID}`);
+  expect(message).toContain(`Collector: ${COLLECTOR}`);
+  expect(message).toContain('Cap: 120 USDT');
+  expect(asked[signIndex]!.params).toEqual([utf8Hex(message), PAYER]);
+  expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ address: PAYER, tx_hash: HASH, signature: SIG });
   expect(screen.queryByRole('button', { name: 'Approve with browser wallet' })).toBeNull();
 });
 
 test('a refusal in the wallet is said, and nothing is recorded', async () => {
-  wallet(true);
+  wallet('approve');
   const calls = server(terms);
   renderPage(`/pay/recurrence/${UUID}`);
   fireEvent.click(await screen.findByRole('button', { name: 'Approve with browser wallet' }));
@@ -99,6 +112,21 @@ test('a refusal in the wallet is said, and nothing is recorded', async () => {
   await waitFor(() => expect(region.textContent).toContain('Automatic renewals are not on: User rejected the request.'));
   expect(calls.some((c) => c.method === 'POST')).toBe(false);
   expect(screen.getByRole('button', { name: 'Approve with browser wallet' })).toBeTruthy();
+});
+
+test('a refused signature after the approval: said, and nothing is recorded', async () => {
+  const asked = wallet('sign');
+  const calls = server(terms);
+  renderPage(`/pay/recurrence/${UUID}`);
+  fireEvent.click(await screen.findByRole('button', { name: 'Approve with browser wallet' }));
+  const region = await screen.findByRole('region', { name: 'Approve automatic renewals' });
+  await waitFor(() => expect(region.textContent).toContain('Automatic renewals are not on: User denied message signature.'));
+  expect(asked.map((a) => a.method)).toContain('eth_sendTransaction');
+  expect(calls.some((c) => c.method === 'POST')).toBe(false);
+});
+
+test('utf8Hex: the UTF-8 bytes personal_sign is given', () => {
+  expect(utf8Hex('Satchel\n€')).toBe('0x' + Buffer.from('Satchel\n€', 'utf8').toString('hex'));
 });
 
 test('not offered (a coin, another network): no section', async () => {
