@@ -2,8 +2,9 @@
 // code only, as in page-wallet.spec.ts) announced by EIP-6963 and forwarding to a local anvil; a
 // gateway process whose ETH network runs the real `evm` driver in hot custody (its hot wallet is
 // the collector). The payer subscribes with USDT on ETH, sees the terms before anything is asked of
-// the wallet, approves through the wallet, sees "Automatic renewals on", and the chain shows
-// allowance(payer, collector) equal to the cap.
+// the wallet, approves through the wallet, signs the subscription's allowance message (personal_sign,
+// forwarded to anvil, which signs for its unlocked dev accounts), sees "Automatic renewals on", and
+// the chain shows allowance(payer, collector) equal to the cap.
 import type { Page } from '@playwright/test';
 import { parseUnits } from 'viem';
 import { capture, expect, heading, test } from './support/page-helpers.ts';
@@ -149,6 +150,12 @@ test('subscribe with USDT on ETH, see the terms, approve from the wallet, see it
   expect(sent).toHaveLength(1);
   expect((sent[0]!.params as { to: string }[])[0]!.to.toLowerCase()).toBe(chain.usdt.address.toLowerCase());
   const payer = chain.anvil.account(PAYER).address;
+  // The proof of ownership: one personal_sign from the approving address, after the approval.
+  const signed = wallet.calls.filter((c) => c.method === 'personal_sign');
+  expect(signed).toHaveLength(1);
+  expect(String((signed[0]!.params as string[])[1]).toLowerCase()).toBe(payer.toLowerCase());
+  expect(Buffer.from(String((signed[0]!.params as string[])[0]).slice(2), 'hex').toString('utf8')).toContain(`Subscription: ${rec.uuid}`);
+  expect(wallet.calls.indexOf(signed[0]!)).toBeGreaterThan(wallet.calls.indexOf(sent[0]!));
   expect(await allowanceOnChain(payer, terms.result.collector)).toBe(parseUnits(terms.result.cap, 6));
   const after = (await (await fetch(`${gw.url}/api/pay/recurrence/${rec.uuid}/allowance`)).json()) as { result: { recorded: { address: string; status: string } | null } };
   expect(after.result.recorded).toMatchObject({ address: payer.toLowerCase(), status: 'active' });
