@@ -6,8 +6,9 @@
 // on another connection is answered 401 "stale". So a login sends its requests itself (`post`),
 // over one kept-alive connection, not through fetch, whose pool may use a new one for each.
 import { createHash, randomBytes } from 'node:crypto';
-import { Agent, request } from 'node:http';
+import { Agent, request, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { readCapped } from '../capped-body.ts';
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
@@ -45,6 +46,53 @@ export interface DigestPost {
   headers: Record<string, string>;
   body: string;
   signal?: AbortSignal;
+  /** The call's name in errors. */
+  method?: string;
+}
+
+/** The most a 401 challenge's body may hold (monero's are empty or a line of text). */
+const CHALLENGE_BODY_BYTES = 64 * 1024;
+
+/**
+ * An answer's body as a web stream, pulled: the socket is paused while the reader is not asking for
+ * more. Events that arrive after the reader cancelled it (a chunk already in flight, the end, an
+ * error) are ignored, never pushed into the closed stream, whose controller would throw inside the
+ * socket's listener (an uncaught exception). Cancelling destroys the socket: the rest of an answer
+ * that was refused for its size is not downloaded.
+ */
+function bodyStream(res: IncomingMessage): ReadableStream<Uint8Array> {
+  let finished = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      res.on('data', (c: Buffer) => {
+        if (finished) return;
+        controller.enqueue(new Uint8Array(c));
+        if ((controller.desiredSize ?? 1) <= 0) res.pause();
+      });
+      res.on('end', () => {
+        if (finished) return;
+        finished = true;
+        controller.close();
+      });
+      res.on('error', (e) => {
+        if (finished) return;
+        finished = true;
+        controller.error(e);
+      });
+      res.on('close', () => {
+        if (finished) return;
+        finished = true;
+        controller.error(new Error('the connection closed before the answer was complete'));
+      });
+    },
+    pull() {
+      res.resume();
+    },
+    cancel() {
+      finished = true;
+      res.destroy();
+    },
+  });
 }
 
 export class DigestLogin {
@@ -89,7 +137,10 @@ export class DigestLogin {
       const auth = this.header(path);
       const res = await this.once(u, { ...req.headers, ...(auth ? { authorization: auth } : {}) }, req.body, req.signal);
       if (res.status !== 401 || attempt > 0 || !this.take(res.headers.get('www-authenticate'))) return res;
-      await res.body?.cancel().catch(() => {});
+      // The challenge's body is read to its end (not dropped), so that the signed retry goes over
+      // this same kept-alive connection, which holds the digest session; one past the cap drops the
+      // connection and is the caller's FaultyNodeError.
+      await readCapped(res, CHALLENGE_BODY_BYTES, req.method ?? 'digest login');
     }
   }
 
@@ -101,18 +152,10 @@ export class DigestLogin {
       const req = send(u, options, (res) => {
         const h = new Headers();
         for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
-        const stream = new ReadableStream<Uint8Array>({
-          start(controller) {
-            res.on('data', (c: Buffer) => controller.enqueue(new Uint8Array(c)));
-            res.on('end', () => controller.close());
-            res.on('error', (e) => controller.error(e));
-          },
-          cancel() {
-            res.resume();
-          },
-        });
-        resolve(new Response(stream, { status: res.statusCode ?? 502, headers: h }));
+        resolve(new Response(bodyStream(res), { status: res.statusCode ?? 502, headers: h }));
       });
+      // After the answer's headers came, a late error of the request (its socket reset) is the
+      // body's to report (bodyStream); the listener stays so that it is never an unhandled 'error'.
       req.on('error', reject);
       req.end(body);
     });

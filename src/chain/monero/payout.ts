@@ -48,11 +48,12 @@ export class MoneroHttp {
 
   /** POSTs `body` to `path` and returns the parsed answer (big integers as strings). */
   async post(path: string, body: unknown, method: string): Promise<unknown> {
-    const req = { url: `${this.base}${path}`, headers: { 'content-type': 'application/json' }, body: toJson(body), signal: AbortSignal.timeout(this.timeoutMs) };
+    const req = { url: `${this.base}${path}`, headers: { 'content-type': 'application/json' }, body: toJson(body), signal: AbortSignal.timeout(this.timeoutMs), method };
     let res: Response;
     try {
       res = this.login ? await this.login.post(req) : await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: req.signal });
     } catch (err) {
+      if (err instanceof FaultyNodeError) throw err;
       throw new NodeUnreachableError(method, null, `the ${this.what} at ${this.base} does not answer (${err instanceof Error ? err.message : String(err)})`);
     }
     if (res.status === 401) {
@@ -60,7 +61,13 @@ export class MoneroHttp {
       if (this.login === null) throw new NodeError(method, 401, `the ${this.what} at ${this.base} asks for a login: give user:password in its URL or the settings`);
       throw new NodeError(method, 401, `the ${this.what} at ${this.base} refused the login`);
     }
-    const text = await readCapped(res, MAX_RESPONSE_BYTES, method);
+    let text: string;
+    try {
+      text = await readCapped(res, MAX_RESPONSE_BYTES, method);
+    } catch (err) {
+      if (err instanceof FaultyNodeError) throw err;
+      throw new NodeUnreachableError(method, null, `the ${this.what} at ${this.base} broke off its answer (${err instanceof Error ? err.message : String(err)})`);
+    }
     if (!res.ok) throw new NodeError(method, res.status, `HTTP ${res.status} from the ${this.what}: ${text.slice(0, 200)}`);
     try {
       return JSON.parse(text.replace(/([:[,]\s*)(\d{16,})(?=\s*[,\]}])/g, '$1"$2"')) as unknown;

@@ -79,10 +79,12 @@ export class MoneroRpc {
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
       signal: requestSignal(timeoutMs ?? this.opts.timeoutMs ?? 30_000),
+      method: label,
     };
     try {
       res = this.login ? await this.login.post(req) : await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: req.signal });
     } catch (err) {
+      if (err instanceof FaultyNodeError) throw err;
       throw new NodeUnreachableError(label, null, `request failed: ${(err as Error).message}`);
     }
     let text: string;

@@ -13,9 +13,10 @@
 // answers. What it serves is view-only, nothing on it can spend; the login keeps another local user
 // from reading which payments the merchants received.
 //
-// The child's pid is kept in `wallet-rpc.pid`. A gateway killed with SIGKILL cannot stop its child:
-// at the next start that pid file names the orphan, which still holds the wallet files, and it is
-// stopped, but only when /proc shows it really is a monero-wallet-rpc serving this very folder.
+// The child's pid is kept in `wallet-rpc.pid`, with the gateway's own ("walletPid ownerPid"), until
+// the child has exited. A gateway killed with SIGKILL cannot stop its child: at the next start that
+// pid file names the orphan, which still holds the wallet files, and it is stopped, but only when its
+// owner is gone and /proc shows it really is a monero-wallet-rpc serving this very folder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ import { join } from 'node:path';
 import { NodeError, NodeUnreachableError } from '../errors.ts';
 import { MONERO_WALLET_START_MS } from './limits.ts';
 import { MoneroRpc, MoneroRpcError } from './rpc.ts';
-import { reapOrphan } from './orphan.ts';
+import { parsePidFile, pidFileText, reapOrphan } from './orphan.ts';
 
 export type MoneroNetType = 'mainnet' | 'stagenet' | 'testnet';
 
@@ -131,7 +132,6 @@ export class ViewWallets {
     this.closed = true;
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    rmSync(this.pidFile, { force: true });
     try {
       await this.rpcClient?.call('store', {}, 10_000);
     } catch {
@@ -142,6 +142,15 @@ export class ViewWallets {
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
     });
+  }
+
+  /** Removes the pid file when it still names `pid` (another process may have written its own since). */
+  private forgetPid(pid: number | undefined): void {
+    try {
+      if (pid !== undefined && parsePidFile(readFileSync(this.pidFile, 'utf8'))?.pid === pid) rmSync(this.pidFile, { force: true });
+    } catch {
+      /* no file */
+    }
   }
 
   private password(): string {
@@ -172,7 +181,7 @@ export class ViewWallets {
       ];
       this.output = '';
       const child = spawn(this.o.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      if (child.pid !== undefined) writeFileSync(this.pidFile, `${child.pid}\n`, { mode: 0o600 });
+      if (child.pid !== undefined) writeFileSync(this.pidFile, pidFileText(child.pid), { mode: 0o600 });
       const keep = (b: Buffer) => {
         this.output = (this.output + b.toString()).slice(-4000);
       };
@@ -187,6 +196,8 @@ export class ViewWallets {
       child.once('exit', () => {
         process.removeListener('exit', onExit);
         if (this.child === child) this.openName = null;
+        // Only now: a gateway killed while its child was still stopping leaves the file for the next start.
+        this.forgetPid(child.pid);
       });
       const rpc = new MoneroRpc(`http://127.0.0.1:${port}`, { maxResponseBytes: this.o.maxResponseBytes, timeoutMs: 30_000, login });
       const deadline = Date.now() + MONERO_WALLET_START_MS;
