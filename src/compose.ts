@@ -39,6 +39,14 @@ import { advanceRecurrences } from './recurrences/lifecycle.ts';
 import { sendRecurrenceEmails } from './recurrences/emails.ts';
 import { pullRenewals } from './recurrences/pulls.ts';
 
+/** How long one step of the `recurrences` job (the pulls, the emails) takes new work each round. */
+export const RECURRENCE_STEP_MS = 20_000;
+
+/** Aborts at the step's deadline, or when the round's own signal does (shutdown). */
+function stepSignal(round: AbortSignal): AbortSignal {
+  return AbortSignal.any([round, AbortSignal.timeout(RECURRENCE_STEP_MS)]);
+}
+
 /** The chain families this gateway knows: one line each (src/chain/<family>/index.ts). */
 export const families = new Families([
   simulatedFamily,
@@ -77,10 +85,14 @@ export const features: Features = {
     expiry: (ctx) => expireDue(ctx),
     payouts: payoutJob,
     // Renewals first, then the automatic ones among them pulled from their allowances, then the
-    // payer emails of those changes (and of cancels made through the API) queued.
-    recurrences: async (ctx) => {
-      const moved = (await advanceRecurrences(ctx)) + (await pullRenewals(ctx));
-      await sendRecurrenceEmails(ctx);
+    // payer emails of those changes (and of cancels made through the API) queued. The pulls wait on
+    // chain nodes and the emails on an SMTP server: each step takes new work for RECURRENCE_STEP_MS
+    // at most (what is left is taken next round, the other jobs and networks never wait for it), and
+    // none once the worker shuts down.
+    recurrences: async (ctx, signal) => {
+      let moved = await advanceRecurrences(ctx);
+      if (!signal.aborted) moved += await pullRenewals(ctx, console, {}, 100, stepSignal(signal));
+      if (!signal.aborted) await sendRecurrenceEmails(ctx, 50, stepSignal(signal));
       return moved;
     },
   },

@@ -29,6 +29,7 @@ import * as m026 from './migrations/026_dashboard_language.ts';
 import * as m027 from './migrations/027_recurrences.ts';
 import * as m028 from './migrations/028_recurrence_allowances.ts';
 import * as m029 from './migrations/029_recurrence_emails.ts';
+import * as m030 from './migrations/030_allowance_amount.ts';
 
 // Listed in code (not read from a folder) so that bundlers and tsx resolve them the same way.
 const migrations: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '027_recurrences': m027,
   '028_recurrence_allowances': m028,
   '029_recurrence_emails': m029,
+  '030_allowance_amount': m030,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -158,6 +158,8 @@ export async function recordAllowance(ctx: Ctx, uuid: string, address: unknown, 
     collector: terms.collector,
     payer_address: (address as string).toLowerCase(),
     cap: seen.allowance,
+    // What the payer was shown and approved per period: no pull takes more (./pulls.ts).
+    amount_per_period: Decimal.parse(terms.amount_per_period).toString(),
     approve_txid: typeof txHash === 'string' ? txHash.toLowerCase() : null,
     status: 'active',
     created_at: now,

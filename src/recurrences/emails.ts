@@ -106,14 +106,16 @@ async function merchantName(ctx: Ctx, merchantId: string): Promise<string> {
 
 /**
  * Sends the queued payer emails that are due; returns how many left. Each is claimed first by one
- * conditional update: whoever does not win it sends nothing.
+ * conditional update: whoever does not win it sends nothing. Once `signal` aborts (the step's
+ * deadline, or shutdown) no further one is claimed: the rest stay pending for the next round.
  */
-export async function sendRecurrenceEmails(ctx: Ctx, limit = 50): Promise<number> {
+export async function sendRecurrenceEmails(ctx: Ctx, limit = 50, signal?: AbortSignal): Promise<number> {
   const db = ctx.storage.db;
   const now = ctx.now();
   const due = await db.selectFrom('recurrence_emails').selectAll().where('status', '=', 'pending').where('next_attempt_at', '<=', now).orderBy('created_at').limit(limit).execute();
   let sent = 0;
   for (const e of due) {
+    if (signal?.aborted) break;
     const claim = await db
       .updateTable('recurrence_emails')
       .set({ status: 'sending', attempts: e.attempts + 1 })

@@ -6,11 +6,14 @@
 // signed, the driver signs and stores the transaction idempotently on the pull's id, the row records
 // its hash (`planned`) before the broadcast, and a pull found `planned` after a crash is broadcast
 // again from the stored bytes, never signed anew (a stored transaction whose hash the row missed is
-// recorded first: a pull is never marked failed while its signed transaction exists). An allowance or balance found short, or a pull the
-// chain refused, leaves the renewal invoice to be paid by hand (and reported for the reminder).
+// recorded first: a pull is never marked failed while its signed transaction exists). A renewal
+// that asks more than the payer approved per period, an allowance or balance found short, or a pull
+// the chain refused, leaves the renewal invoice to be paid by hand (and reported for the reminder);
+// the allowance itself is revoked only when the chain shows it below one period.
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import type { AllowancePuller } from '../chain/contract.ts';
+import { NodeError } from '../chain/errors.ts';
 import type { RecurrencePullsTable } from '../db/schema.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { RecurrencePeriod } from '../contracts/merchant-api/recurrences.ts';
@@ -21,8 +24,12 @@ export interface PullLogger {
   error(o: unknown, msg?: string): void;
 }
 
-/** Why a period was not pulled and its renewal invoice waits for the payer instead. */
-export type PullFallbackReason = 'allowance' | 'balance' | 'refused' | 'reverted' | 'no_collector';
+/**
+ * Why a period was not pulled and its renewal invoice waits for the payer instead. `amount`: the
+ * renewal invoice (re-quoted each period for a fiat-priced plan) asks more than the amount per
+ * period the payer approved.
+ */
+export type PullFallbackReason = 'amount' | 'allowance' | 'balance' | 'refused' | 'reverted' | 'no_collector';
 
 /** A renewal left to the payer: what the reminder (docs/recurring.md, emails) is sent for. */
 export interface PullFallback {
@@ -54,11 +61,42 @@ async function update(ctx: Ctx, id: string, patch: Partial<Pull>): Promise<void>
   });
 }
 
-async function fallBack(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull, reason: PullFallbackReason, status: 'skipped' | 'failed'): Promise<void> {
+/**
+ * Whether the payer's allowance is really gone: the chain shows it below one period's approved
+ * amount (`seen`: the allowance just read, else it is read again now). A pull that reverted for a
+ * balance that dropped, or a read that fails, says nothing about the allowance: it stays active and
+ * the next period is pulled again.
+ */
+async function allowanceGone(ctx: Ctx, log: PullLogger, pull: Pull, seen?: string): Promise<boolean> {
+  const row = await ctx.storage.db.selectFrom('recurrence_allowances').select(['status', 'payer_address', 'amount_per_period']).where('recurrence_id', '=', pull.recurrence_id).executeTakeFirst();
+  // Nothing to revoke, or recorded anew (another address) since this pull was planned.
+  if (!row || row.status !== 'active' || row.payer_address !== pull.from_address) return false;
+  const perPeriod = row.amount_per_period ?? pull.amount;
+  if (seen === undefined) {
+    const puller = pullerOf(ctx, pull.network);
+    if (!puller) return false;
+    try {
+      seen = (await puller.allowanceOf(pull.currency, pull.from_address)).allowance;
+    } catch (err) {
+      log.warn({ err, recurrence: pull.recurrence_id, period: pull.period }, 'allowance could not be read again: kept for the next period');
+      return false;
+    }
+  }
+  return Decimal.parse(seen).lt(perPeriod);
+}
+
+async function fallBack(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull, reason: PullFallbackReason, status: 'skipped' | 'failed', seen?: string): Promise<void> {
+  // Only an allowance the chain shows short ends automatic renewals; read before the write below.
+  const revoke = (reason === 'allowance' || reason === 'reverted') && (await allowanceGone(ctx, log, pull, seen));
   await ctx.storage.write(async (trx) => {
     await trx.updateTable('recurrence_pulls').set({ status, error: reason, updated_at: ctx.now() }).where('id', '=', pull.id).execute();
-    if (reason === 'allowance' || reason === 'reverted') {
-      await trx.updateTable('recurrence_allowances').set({ status: 'revoked', updated_at: ctx.now() }).where('recurrence_id', '=', pull.recurrence_id).execute();
+    if (revoke) {
+      await trx
+        .updateTable('recurrence_allowances')
+        .set({ status: 'revoked', updated_at: ctx.now() })
+        .where('recurrence_id', '=', pull.recurrence_id)
+        .where('payer_address', '=', pull.from_address)
+        .execute();
     }
   });
   const f: PullFallback = { recurrence: pull.recurrence_id, period: pull.period, invoice: pull.invoice_id, reason };
@@ -105,6 +143,11 @@ async function carry(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull): P
       await update(ctx, pull.id, { status: 'failed', error: 'not_due' });
       return;
     }
+    // Never signed for more than the payer approved per period (a pull reserved before that was kept).
+    const approved = await ctx.storage.db.selectFrom('recurrence_allowances').select('amount_per_period').where('recurrence_id', '=', pull.recurrence_id).executeTakeFirst();
+    if (!approved || approved.amount_per_period === null || Decimal.parse(pull.amount).gt(approved.amount_per_period)) {
+      return fallBack(ctx, log, hooks, pull, 'amount', 'skipped');
+    }
     const { txid } = await puller.preparePull({ id: pull.id, currency: pull.currency, from: pull.from_address, to: pull.to_address, amount: pull.amount });
     await update(ctx, pull.id, { txid });
     pull = { ...pull, txid };
@@ -123,8 +166,12 @@ async function settle(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull): 
   else if (status === 'failed') await fallBack(ctx, log, hooks, pull, 'reverted', 'failed');
 }
 
-/** Reserves the pull of a renewal due now, or records why it falls back to the invoice. */
-async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: string): Promise<Pull | null> {
+/**
+ * Reserves the pull of a renewal due now (the pull), or records why it falls back to the invoice
+ * (`skipped`: the period's pull row says so, so it is not taken again), or leaves it for a later
+ * round (null: not due yet, or not for a pull at all).
+ */
+async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: string): Promise<Pull | 'skipped' | null> {
   const db = ctx.storage.db;
   const rec = await db.selectFrom('recurrences').selectAll().where('id', '=', recurrenceId).executeTakeFirst();
   if (!rec || rec.status !== 'wait_payment' || !rec.invoice_id || rec.anchor_at === null) return null;
@@ -156,9 +203,13 @@ async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: s
   };
   const puller = pullerOf(ctx, pull.network);
   let short: PullFallbackReason | null = puller ? null : 'no_collector';
-  if (puller) {
+  let seen: { allowance: string; balance: string } | undefined;
+  // A fiat-priced plan's renewal is re-quoted each period: never pull more than the payer approved
+  // per period (nor with an allowance whose approved amount is unknown). The payer pays it by hand.
+  if (allowance.amount_per_period === null || Decimal.parse(pull.amount).gt(allowance.amount_per_period)) short = 'amount';
+  else if (puller) {
     // Checked before anything is signed: a revoked or short allowance, or a payer without the funds, is invoiced.
-    const seen = await puller.allowanceOf(pull.currency, pull.from_address);
+    seen = await puller.allowanceOf(pull.currency, pull.from_address);
     if (Decimal.parse(seen.allowance).lt(pull.amount)) short = 'allowance';
     else if (Decimal.parse(seen.balance).lt(pull.amount)) short = 'balance';
   }
@@ -169,50 +220,124 @@ async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: s
   });
   if (!inserted) return null; // another worker planned this period
   if (short) {
-    await fallBack(ctx, log, hooks, pull, short, 'skipped');
-    return null;
+    await fallBack(ctx, log, hooks, { ...pull, status: 'skipped', error: short }, short, 'skipped', seen?.allowance);
+    return 'skipped';
   }
   return pull;
+}
+
+/** A renewal that may be pulled: the recurrence, when its period fell due (grace_until orders by it), its network. */
+interface DueRow {
+  id: string;
+  grace_until: number | null;
+  network: string;
+}
+
+/**
+ * Renewals waiting for their pull, oldest due first (a period's grace ends a fixed time after it
+ * falls due), after `after` in that order. Only those a pull can be for: an open renewal invoice
+ * nothing was paid to, on the allowance's network and token, and no pull row for the period yet (a
+ * skipped one is the period's answer): a renewal paid by hand, in part or in full, is never taken
+ * again and again in place of others.
+ */
+function dueRenewals(ctx: Ctx, after: { grace: number; id: string } | null, limit: number): Promise<DueRow[]> {
+  return ctx.storage.db
+    .selectFrom('recurrences as r')
+    .innerJoin('recurrence_allowances as a', 'a.recurrence_id', 'r.id')
+    .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
+    .leftJoin('recurrence_pulls as p', (j) => j.onRef('p.recurrence_id', '=', 'r.id').onRef('p.period', '=', 'r.period_index'))
+    .select(['r.id', 'r.grace_until', 'a.network'])
+    .where('r.status', '=', 'wait_payment')
+    .where('r.grace_until', 'is not', null)
+    .where('a.status', '=', 'active')
+    .whereRef('a.network', '=', 'r.network')
+    .where('p.id', 'is', null)
+    .where('i.status', '=', 'process')
+    .where('i.payment_amount', 'is', null)
+    .whereRef('i.network', '=', 'a.network')
+    .whereRef('i.payer_currency', '=', 'a.currency')
+    .$if(after !== null, (q) =>
+      q.where((eb) => eb.or([eb('r.grace_until', '>', after!.grace), eb.and([eb('r.grace_until', '=', after!.grace), eb('r.id', '>', after!.id)])])),
+    )
+    .orderBy('r.grace_until')
+    .orderBy('r.id')
+    .limit(limit)
+    .execute() as Promise<DueRow[]>;
+}
+
+/** Pulls under way (`planned`, `sent`), oldest first, after `after` in that order. */
+function openPulls(ctx: Ctx, after: { at: number; id: string } | null, limit: number): Promise<Pull[]> {
+  return ctx.storage.db
+    .selectFrom('recurrence_pulls')
+    .selectAll()
+    .where('status', 'in', ['planned', 'sent'])
+    .$if(after !== null, (q) => q.where((eb) => eb.or([eb('created_at', '>', after!.at), eb.and([eb('created_at', '=', after!.at), eb('id', '>', after!.id)])])))
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** A node that failed once this round is not asked again until the next: it would only use up the step's time. */
+function nodeDown(err: unknown): boolean {
+  return err instanceof NodeError;
 }
 
 /**
  * The worker's pull step (after the renewals of the `recurrences` job): pulls left `planned` by a
  * crash are carried on from their stored transaction, sent ones are settled by their receipts, and
- * every renewal invoice of a recurrence with an allowance not pulled yet is pulled. Returns how
- * many pulls moved.
+ * then renewal invoices of recurrences with an allowance are pulled, oldest due first, at most
+ * `limit` of them a round (what is left is taken next round). Once `signal` aborts (the step's
+ * deadline, or the worker shutting down) nothing new is taken: the item under way ends, and the
+ * rest waits for the next round. Returns how many pulls moved.
  */
-export async function pullRenewals(ctx: Ctx, log: PullLogger = console, hooks: PullHooks = {}, limit = 100): Promise<number> {
-  const db = ctx.storage.db;
+export async function pullRenewals(ctx: Ctx, log: PullLogger = console, hooks: PullHooks = {}, limit = 100, signal?: AbortSignal): Promise<number> {
   let moved = 0;
-  const open = await db.selectFrom('recurrence_pulls').selectAll().where('status', 'in', ['planned', 'sent']).orderBy('created_at').limit(limit).execute();
-  for (const pull of open) {
-    try {
-      if (pull.status === 'planned') await carry(ctx, log, hooks, pull);
-      else await settle(ctx, log, hooks, pull);
-      moved++;
-    } catch (err) {
-      log.error({ err, recurrence: pull.recurrence_id, period: pull.period }, 'recurrence pull could not be carried on');
+  // Networks whose node failed this round: their other items wait for the next round.
+  const down = new Set<string>();
+  // Every open pull, a page at a time (oldest first): one stuck on a silent network holds up no other.
+  let lastOpen: { at: number; id: string } | null = null;
+  for (let more = true; more && !signal?.aborted; ) {
+    const open = await openPulls(ctx, lastOpen, limit);
+    more = open.length === limit;
+    for (const pull of open) {
+      if (signal?.aborted) break;
+      lastOpen = { at: Number(pull.created_at), id: pull.id };
+      if (down.has(pull.network)) continue;
+      try {
+        if (pull.status === 'planned') await carry(ctx, log, hooks, pull);
+        else await settle(ctx, log, hooks, pull);
+        moved++;
+      } catch (err) {
+        if (nodeDown(err)) down.add(pull.network);
+        log.error({ err, recurrence: pull.recurrence_id, period: pull.period }, 'recurrence pull could not be carried on');
+      }
     }
   }
-  const due = await db
-    .selectFrom('recurrences')
-    .innerJoin('recurrence_allowances', 'recurrence_allowances.recurrence_id', 'recurrences.id')
-    .leftJoin('recurrence_pulls', (j) => j.onRef('recurrence_pulls.recurrence_id', '=', 'recurrences.id').onRef('recurrence_pulls.period', '=', 'recurrences.period_index'))
-    .select('recurrences.id')
-    .where('recurrences.status', '=', 'wait_payment')
-    .where('recurrence_allowances.status', '=', 'active')
-    .where('recurrence_pulls.id', 'is', null)
-    .limit(limit)
-    .execute();
-  for (const { id } of due) {
-    try {
-      const pull = await plan(ctx, log, hooks, id);
-      if (pull) {
-        await carry(ctx, log, hooks, pull);
-        moved++;
+  // Then new pulls. A renewal left for later (its period not started, its node down) is passed
+  // over without counting against `limit`, so it holds up no other; one planned or skipped has its
+  // pull row and is not selected again for its period.
+  let taken = 0;
+  let lastDue: { grace: number; id: string } | null = null;
+  for (let more = true; more && taken < limit && !signal?.aborted; ) {
+    const due = await dueRenewals(ctx, lastDue, limit);
+    more = due.length === limit;
+    for (const { id, grace_until, network } of due) {
+      if (signal?.aborted || taken >= limit) break;
+      lastDue = { grace: Number(grace_until), id };
+      if (down.has(network)) continue;
+      try {
+        const pull = await plan(ctx, log, hooks, id);
+        if (pull === null) continue;
+        taken++;
+        if (pull !== 'skipped') {
+          await carry(ctx, log, hooks, pull);
+          moved++;
+        }
+      } catch (err) {
+        if (nodeDown(err)) down.add(network);
+        log.error({ err, recurrence: id }, 'recurrence pull could not be made');
       }
-    } catch (err) {
-      log.error({ err, recurrence: id }, 'recurrence pull could not be made');
     }
   }
   return moved;

@@ -1,4 +1,4 @@
-// Automatic renewals on EVM networks (migration 028, src/recurrences/pulls.ts). Times are epoch
+// Automatic renewals on EVM networks (migrations 028 and 030, src/recurrences/pulls.ts). Times are epoch
 // milliseconds; amounts are decimal text.
 
 export interface RecurrenceAllowancesTable {
@@ -9,6 +9,9 @@ export interface RecurrenceAllowancesTable {
   collector: string;
   payer_address: string;
   cap: string;
+  /** The amount per period the payer approved (migration 030): no pull takes more. Null only for
+   * a row older than the column whose recurrence is gone. */
+  amount_per_period: string | null;
   approve_txid: string | null;
   /** active | revoked */
   status: string;
