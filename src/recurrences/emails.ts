@@ -17,7 +17,7 @@ import { money } from '../money/format.ts';
 import { PAGE_LANGUAGES, type PageLanguage } from '../contracts/payer.ts';
 import type { RecurrencePeriod } from '../contracts/merchant-api/recurrences.ts';
 import { recurrenceEmail, type EmailKind } from './email-texts/index.ts';
-import type { PullFallback } from './pulls.ts';
+import { pullerOf, type PullFallback } from './pulls.ts';
 
 /** What a payer may give with the subscription: an address for the emails, and their language. */
 export interface PayerContact {
@@ -66,12 +66,13 @@ export function emailKindOf(row: Pick<RecurrencesTable, 'status' | 'period_index
 
 /**
  * Whether the renewal `row` now waits for (`wait_payment`) will be pulled by the worker: an active
- * allowance on its network and payer currency. Its payer is then told that nothing is to be done
+ * allowance on its network and payer currency, and a collector on that network. Its payer is then told that nothing is to be done
  * (`renewal_auto`), not asked to pay by hand: a prompt payer would pay twice (`paid_over`). A pull
  * that falls back after all sends the renewal reminder then (queuePullFallbackEmail).
  */
-export async function collectedAutomatically(trx: Transaction<DB>, row: Pick<RecurrencesTable, 'id' | 'network' | 'payer_currency'>): Promise<boolean> {
-  if (row.network === null || row.payer_currency === null) return false;
+export async function collectedAutomatically(ctx: Ctx, trx: Transaction<DB>, row: Pick<RecurrencesTable, 'id' | 'network' | 'payer_currency'>): Promise<boolean> {
+  // A network without a collector to pull with falls back at once: the payer is asked to pay.
+  if (row.network === null || row.payer_currency === null || pullerOf(ctx, row.network) === null) return false;
   const allowance = await trx
     .selectFrom('recurrence_allowances')
     .select('recurrence_id')
@@ -123,7 +124,7 @@ async function queue(ctx: Ctx, trx: Transaction<DB>, row: RecurrencesTable, kind
 export async function enqueueRecurrenceEmail(ctx: Ctx, trx: Transaction<DB>, row: RecurrencesTable, invoiceId: string | null): Promise<void> {
   let kind = emailKindOf(row);
   if (kind === null || !(await mailable(ctx, trx, row))) return;
-  if (kind === 'renewal_due' && (await collectedAutomatically(trx, row))) kind = 'renewal_auto';
+  if (kind === 'renewal_due' && (await collectedAutomatically(ctx, trx, row))) kind = 'renewal_auto';
   await queue(ctx, trx, row, kind, row.version, invoiceId);
 }
 
