@@ -36,7 +36,7 @@ import { recordUnmatched } from './unmatched/record.ts';
 import { createMailer } from './mail/index.ts';
 import { createInvoice } from './invoices/create.ts';
 import { advanceRecurrences } from './recurrences/lifecycle.ts';
-import { sendRecurrenceEmails } from './recurrences/emails.ts';
+import { queuePullFallbackEmail, sendRecurrenceEmails } from './recurrences/emails.ts';
 import { pullRenewals } from './recurrences/pulls.ts';
 
 /** How long one step of the `recurrences` job (the pulls, the emails) takes new work each round. */
@@ -91,7 +91,7 @@ export const features: Features = {
     // none once the worker shuts down.
     recurrences: async (ctx, signal) => {
       let moved = await advanceRecurrences(ctx);
-      if (!signal.aborted) moved += await pullRenewals(ctx, console, {}, 100, stepSignal(signal));
+      if (!signal.aborted) moved += await pullRenewals(ctx, console, { fallback: queuePullFallbackEmail }, 100, stepSignal(signal));
       if (!signal.aborted) await sendRecurrenceEmails(ctx, 50, stepSignal(signal));
       return moved;
     },

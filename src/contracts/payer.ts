@@ -156,6 +156,18 @@ export const PayerWallet = z.object({
 });
 export type PayerWallet = z.infer<typeof PayerWallet>;
 
+/** How the current renewal is being collected from the payer's approved allowance (docs/recurring.md). */
+export const AUTO_PULL_STATUSES = ['pending', 'sent', 'confirmed'] as const;
+export const PayerAutoPull = z.object({
+  /** pending: the worker is about to pull it; sent: the pull is broadcast; confirmed: it is final on chain. */
+  status: z.enum(AUTO_PULL_STATUSES),
+  /** The pull's transaction once sent. */
+  txid: z.nullable(z.string()),
+  /** That transaction on the network's explorer, when the gateway shows one for it. */
+  explorer_url: z.nullable(z.string()),
+});
+export type PayerAutoPull = z.infer<typeof PayerAutoPull>;
+
 /**
  * A recurrence as its payer sees it (docs/recurring.md): what is subscribed to, the choice of
  * currency and network while it is open, and where it stands. Never the merchant's url_callback or
@@ -194,6 +206,12 @@ export const PayerRecurrence = z.object({
   can_cancel: z.boolean(),
   /** Automatic renewals (an allowance the gateway pulls each period from) are offered for the chosen currency and network. */
   auto_renew: z.boolean(),
+  /**
+   * The renewal due (`wait_payment`) is being collected automatically: the page shows no invoice to
+   * pay (paying it too would pay twice). Null otherwise, and when the pull fell back to the invoice.
+   * A server without it reads as null.
+   */
+  auto_pull: z._default(z.nullable(PayerAutoPull), null),
   merchant: PayerMerchant,
   test_mode: z.boolean(),
   /** Unix milliseconds at the moment the server answered. */
@@ -249,6 +267,9 @@ export const PayerWalletEnvelope = z.object({ state: z.literal(0), result: Payer
  */
 export const CHOOSE_REFUSALS = ['choice_missing', 'not_available', 'already_chosen', 'expired'] as const;
 export type ChooseRefusal = (typeof CHOOSE_REFUSALS)[number];
+/** A recurrence's subscribe refuses as a choice does, and `not_waiting` once it left `wait_accept` (subscribed and paid, or ended). */
+export const SUBSCRIBE_REFUSALS = [...CHOOSE_REFUSALS, 'not_waiting'] as const;
+export type SubscribeRefusal = (typeof SUBSCRIBE_REFUSALS)[number];
 
 /** `code`: one of CHOOSE_REFUSALS when the refusal has one (a page that does not know it shows `message`). */
 export const PayerErrorEnvelope = z.object({ state: z.literal(1), message: z.string(), code: z.optional(z.string()) });

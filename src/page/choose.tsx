@@ -1,7 +1,7 @@
 // The payer picks a currency and network when the merchant left the choice open.
 import { useState } from 'preact/hooks';
 import { useT, type MessageKey, type Translate } from './i18n/index.ts';
-import type { ChooseRefusal, PayerCurrencyOption, PayerInvoice } from '../contracts/payer.ts';
+import type { PayerCurrencyOption, PayerInvoice, SubscribeRefusal } from '../contracts/payer.ts';
 import { useStore } from './store.ts';
 import { CoinIcon, StoreLink, useAmount } from './ui.tsx';
 import { SearchGlyph } from './icons.tsx';
@@ -25,17 +25,19 @@ export function filterOptions(options: PayerCurrencyOption[], query: string): Pa
   return shown;
 }
 
-const REFUSALS: Record<ChooseRefusal, MessageKey> = {
+/** The payer API's refusals of a choice (an invoice's) or a subscription (a recurrence's), as the page words them. */
+const REFUSALS: Record<SubscribeRefusal, MessageKey> = {
   choice_missing: 'choose_refused_choice_missing',
   not_available: 'choose_refused_not_available',
   already_chosen: 'choose_refused_already_chosen',
   expired: 'choose_refused_expired',
+  not_waiting: 'choose_refused_not_waiting',
 };
 
 /** Why the choice failed, in the payer's language when the server said it with a code the page knows. */
 function refusal(t: Translate, e: unknown): string {
   if (!(e instanceof ApiError)) return t('load_error_body');
-  const key = e.code !== null && Object.hasOwn(REFUSALS, e.code) ? REFUSALS[e.code as ChooseRefusal] : null;
+  const key = e.code !== null && Object.hasOwn(REFUSALS, e.code) ? REFUSALS[e.code as SubscribeRefusal] : null;
   return key ? t(key) : e.message;
 }
 

@@ -4,13 +4,14 @@
 import { useState } from 'preact/hooks';
 import { useI18n, useT, type MessageKey } from './i18n/index.ts';
 import type { PayerRecurrence } from '../contracts/payer.ts';
-import { subscribeRecurrence } from './api.ts';
+import { ApiError, subscribeRecurrence } from './api.ts';
 import { ChooseList } from './choose.tsx';
 import { useStore } from './store.ts';
 import { Hero, useAmount } from './ui.tsx';
 import { CheckGlyph, ClockGlyph, InfoGlyph, WarnGlyph } from './icons.tsx';
 import { InvoiceFrame } from './recurrence-frame.tsx';
 import { CancelSubscription } from './recurrence-cancel.tsx';
+import { AutoPullNotice } from './recurrence-auto-pull.tsx';
 import { lazyView } from '../ui-kit/lazy.tsx';
 
 // Automatic renewals: its own chunk, asked for only on a subscription with a network chosen.
@@ -69,12 +70,15 @@ export function RecurrenceView({ recurrence: rec }: { recurrence: PayerRecurrenc
     <section class="screen" aria-labelledby="screen-title">
       <Head rec={rec} />
       <Summary rec={rec} />
-      {rec.status === 'wait_payment' && (
+      {rec.status === 'wait_payment' && rec.auto_pull === null && (
         <p class="rec-state is-due" role="status">
           <ClockGlyph /> {t('rec_due_body', { date: day(rec.pay_before) })}
         </p>
       )}
-      {rec.invoice_uuid ? (
+      {rec.status === 'wait_payment' && rec.auto_pull !== null ? (
+        // Collected from the approved wallet: no invoice to pay by hand (that would pay twice).
+        <AutoPullNotice pull={rec.auto_pull} />
+      ) : rec.invoice_uuid ? (
         <>
           <h2 class="subtitle-strong">{t(rec.status === 'wait_payment' ? 'rec_due_title' : 'rec_first_title')}</h2>
           {rec.status === 'wait_accept' && <p class="lead">{t('rec_first_body')}</p>}
@@ -150,7 +154,14 @@ function Subscribe({ rec }: { rec: PayerRecurrence }) {
       document.getElementById('rec-email')?.focus();
       return false;
     }
-    await subscribeRecurrence(rec.uuid, { currency, network, ...(typed ? { email: typed } : {}), lang: i18n.lang.value });
+    try {
+      await subscribeRecurrence(rec.uuid, { currency, network, ...(typed ? { email: typed } : {}), lang: i18n.lang.value });
+    } catch (e) {
+      // Subscribed (and paid) from another tab, or ended meanwhile: the list stays with the refusal
+      // worded in the payer's language (ChooseList), and the page reads where it stands.
+      if (e instanceof ApiError && e.code === 'not_waiting') store.refresh();
+      throw e;
+    }
     store.refresh();
     return true;
   }

@@ -5,6 +5,8 @@
 // `recurrences` job sends what is queued. A row is claimed (pending -> sending) by one statement
 // before its message goes out, so two workers side by side, or a job run twice, send it once; a
 // process that dies while the SMTP server holds the message leaves it `sending`, never sent again.
+// Statuses of a row: pending | sending | sent | failed | skipped (a `renewal_auto` superseded by the
+// reminder of a pull that fell back before it went out).
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
@@ -15,6 +17,7 @@ import { money } from '../money/format.ts';
 import { PAGE_LANGUAGES, type PageLanguage } from '../contracts/payer.ts';
 import type { RecurrencePeriod } from '../contracts/merchant-api/recurrences.ts';
 import { recurrenceEmail, type EmailKind } from './email-texts/index.ts';
+import { pullerOf, type PullFallback } from './pulls.ts';
 
 /** What a payer may give with the subscription: an address for the emails, and their language. */
 export interface PayerContact {
@@ -62,15 +65,34 @@ export function emailKindOf(row: Pick<RecurrencesTable, 'status' | 'period_index
 }
 
 /**
- * Queues the payer's email for `row` as it now stands, in the transaction of its status change
- * (the outbox: a crash neither loses nor invents one). Nothing without SMTP, without the
- * merchant's switch on, or without the payer's address. One per transition: the row's version.
+ * Whether the renewal `row` now waits for (`wait_payment`) will be pulled by the worker: an active
+ * allowance on its network and payer currency, and a collector on that network. Its payer is then told that nothing is to be done
+ * (`renewal_auto`), not asked to pay by hand: a prompt payer would pay twice (`paid_over`). A pull
+ * that falls back after all sends the renewal reminder then (queuePullFallbackEmail).
  */
-export async function enqueueRecurrenceEmail(ctx: Ctx, trx: Transaction<DB>, row: RecurrencesTable, invoiceId: string | null): Promise<void> {
-  const kind = emailKindOf(row);
-  if (kind === null || !row.payer_email || !ctx.mail.configured) return;
+export async function collectedAutomatically(ctx: Ctx, trx: Transaction<DB>, row: Pick<RecurrencesTable, 'id' | 'network' | 'payer_currency'>): Promise<boolean> {
+  // A network without a collector to pull with falls back at once: the payer is asked to pay.
+  if (row.network === null || row.payer_currency === null || pullerOf(ctx, row.network) === null) return false;
+  const allowance = await trx
+    .selectFrom('recurrence_allowances')
+    .select('recurrence_id')
+    .where('recurrence_id', '=', row.id)
+    .where('status', '=', 'active')
+    .where('network', '=', row.network)
+    .where('currency', '=', row.payer_currency)
+    .executeTakeFirst();
+  return allowance !== undefined;
+}
+
+/** Whether `row`'s payer gets emails: an address, SMTP configured, the merchant's switch on. */
+async function mailable(ctx: Ctx, trx: Transaction<DB>, row: RecurrencesTable): Promise<boolean> {
+  if (!row.payer_email || !ctx.mail.configured) return false;
   const merchant = await trx.selectFrom('merchants').select('payer_emails').where('id', '=', row.merchant_id).executeTakeFirst();
-  if (!merchant || Number(merchant.payer_emails ?? 0) !== 1) return;
+  return merchant !== undefined && Number(merchant.payer_emails ?? 0) === 1;
+}
+
+/** One row of the outbox, unique per (recurrence, transition): a second queueing of the same one is a no-op. */
+async function queue(ctx: Ctx, trx: Transaction<DB>, row: RecurrencesTable, kind: EmailKind, transition: number, invoiceId: string | null): Promise<void> {
   const now = ctx.now();
   await trx
     .insertInto('recurrence_emails')
@@ -78,9 +100,9 @@ export async function enqueueRecurrenceEmail(ctx: Ctx, trx: Transaction<DB>, row
       id: randomUUID(),
       recurrence_id: row.id,
       merchant_id: row.merchant_id,
-      transition: row.version,
+      transition,
       kind,
-      recipient: row.payer_email,
+      recipient: row.payer_email!,
       lang: row.payer_lang ?? 'en',
       invoice_id: invoiceId,
       status: 'pending',
@@ -92,6 +114,49 @@ export async function enqueueRecurrenceEmail(ctx: Ctx, trx: Transaction<DB>, row
     })
     .onConflict((oc) => oc.columns(['recurrence_id', 'transition']).doNothing())
     .execute();
+}
+
+/**
+ * Queues the payer's email for `row` as it now stands, in the transaction of its status change
+ * (the outbox: a crash neither loses nor invents one). Nothing without SMTP, without the
+ * merchant's switch on, or without the payer's address. One per transition: the row's version.
+ */
+export async function enqueueRecurrenceEmail(ctx: Ctx, trx: Transaction<DB>, row: RecurrencesTable, invoiceId: string | null): Promise<void> {
+  let kind = emailKindOf(row);
+  if (kind === null || !(await mailable(ctx, trx, row))) return;
+  if (kind === 'renewal_due' && (await collectedAutomatically(ctx, trx, row))) kind = 'renewal_auto';
+  await queue(ctx, trx, row, kind, row.version, invoiceId);
+}
+
+/**
+ * The fallback reminder's outbox key: a renewal's period (1 and up) negated, so it never meets a
+ * version (0 and up) and each period gets one reminder however often its pull falls back.
+ */
+const fallbackTransition = (period: number): number => -period;
+
+/**
+ * A renewal the worker meant to pull fell back to its invoice (`PullFallback` of ./pulls.ts: a
+ * short allowance or balance, a refused or reverted pull): the payer is asked to pay by hand with
+ * the `renewal_due` email after all, once per recurrence and period. The job's `fallback` hook of
+ * pullRenewals. Nothing when the recurrence moved on meanwhile (paid, cancelled, lapsed). A
+ * `renewal_auto` email of the same renewal not sent yet is dropped (`skipped`): the payer gets the
+ * reminder alone, never "nothing to do" and "please pay" side by side.
+ */
+export async function queuePullFallbackEmail(ctx: Ctx, f: PullFallback): Promise<void> {
+  await ctx.storage.write(async (trx) => {
+    const row = await ctx.storage.forUpdate(trx.selectFrom('recurrences').selectAll().where('id', '=', f.recurrence)).executeTakeFirst();
+    if (!row || row.status !== 'wait_payment' || row.invoice_id !== f.invoice || row.period_index !== f.period || f.period < 1) return;
+    if (!(await mailable(ctx, trx, row))) return;
+    await trx
+      .updateTable('recurrence_emails')
+      .set({ status: 'skipped', last_error: 'superseded by the renewal reminder (the automatic pull fell back)' })
+      .where('recurrence_id', '=', row.id)
+      .where('kind', '=', 'renewal_auto')
+      .where('invoice_id', '=', f.invoice)
+      .where('status', '=', 'pending')
+      .execute();
+    await queue(ctx, trx, row, 'renewal_due', fallbackTransition(f.period), f.invoice);
+  });
 }
 
 async function merchantName(ctx: Ctx, merchantId: string): Promise<string> {

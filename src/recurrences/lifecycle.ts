@@ -75,7 +75,8 @@ async function periodInvoice(ctx: Ctx, rec: RecurrenceRow, period: number, lifet
  * network every period is paid in and gets the first period's invoice (the discounted price when
  * there is a discount). The recurrence stays `wait_accept` until that invoice is paid. Asked
  * again, it answers the same invoice (refreshed when it expired unpaid); the first choice stands.
- * `contact`: the payer's address and language for the emails (./emails.ts), the latest given.
+ * `contact`: the payer's address and language for the emails (./emails.ts): the first address given
+ * stays (a later call neither replaces nor clears it); until one is given, the latest language.
  */
 export async function subscribe(ctx: Ctx, uuid: string, currency: unknown, network: unknown, contact: PayerContact | null = null): Promise<{ recurrence: RecurrenceRow; invoice: string }> {
   if (typeof currency !== 'string' || typeof network !== 'string' || currency === '' || network === '') {
@@ -98,9 +99,12 @@ export async function subscribe(ctx: Ctx, uuid: string, currency: unknown, netwo
   const recurrence = await ctx.storage.write(async (trx) => {
     const row = await ctx.storage.forUpdate(trx.selectFrom('recurrences').selectAll().where('id', '=', rec.id)).executeTakeFirstOrThrow();
     if (row.status !== 'wait_accept') throw new BusinessError('The subscription is not waiting to be accepted', 'not_waiting');
-    const who = contact === null ? {} : { payer_email: contact.email, payer_lang: contact.lang };
+    // The first address given stays: anyone holding the link may call subscribe while it waits to
+    // be accepted, and a later call must not take the payer's emails over (nor silence them by
+    // clearing it). Its language stays with it. Until an address is given, the latest call's counts.
+    const who = contact === null || row.payer_email !== null ? {} : { payer_email: contact.email, payer_lang: contact.lang };
     if (row.invoice_id === invoice.uuid) {
-      if (contact !== null) await trx.updateTable('recurrences').set(who).where('id', '=', row.id).execute();
+      if (Object.keys(who).length > 0) await trx.updateTable('recurrences').set(who).where('id', '=', row.id).execute();
       return { ...row, ...who };
     }
     const patch = { payer_currency: def.code, network: net, ...figures, ...who, invoice_id: invoice.uuid, period_index: 0, updated_at: ctx.now(), version: row.version + 1 };

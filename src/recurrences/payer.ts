@@ -7,10 +7,12 @@ import { money } from '../money/format.ts';
 import { currencyNetworkLabel } from '../registry/index.ts';
 import { getPublicProfile } from '../merchants/profile.ts';
 import { isUuid } from '../contracts/rules.ts';
-import type { PayerCurrencyOption, PayerRecurrence } from '../contracts/payer.ts';
+import type { PayerAutoPull, PayerCurrencyOption, PayerRecurrence } from '../contracts/payer.ts';
+import { explorerTxUrl } from '../chain/explorer.ts';
 import type { RecurrencePeriod, RecurrenceStatus } from '../contracts/recurrence-status.ts';
 import type { RecurrenceRow } from './recurrence-object.ts';
 import { autoRenewOffered } from './allowance.ts';
+import { pullerOf } from './pulls.ts';
 
 export const RECURRENCE_NOT_FOUND = 'Recurrence not found';
 
@@ -30,6 +32,31 @@ function nextPayment(ctx: Ctx, rec: RecurrenceRow): number | null {
   if (rec.status === 'active') return seconds(rec.next_due_at);
   if (rec.status === 'wait_payment' && rec.grace_until !== null) return seconds(Number(rec.grace_until) - ctx.config.recurrenceGraceMs);
   return null;
+}
+
+/**
+ * Whether the renewal due is being collected automatically (the page then shows no invoice to pay:
+ * paying it by hand as well would pay twice). From the period's pull when there is one: planned is
+ * pending, sent and confirmed as they are, skipped or failed is null (the invoice is paid by hand).
+ * Before the worker's next round there is none yet: pending when the pull step will pull it, the
+ * same conditions as its own (an active allowance on the invoice's network and currency, a collector
+ * to pull with, the invoice open with nothing paid to it).
+ */
+async function autoPull(ctx: Ctx, rec: RecurrenceRow): Promise<PayerAutoPull | null> {
+  if (rec.status !== 'wait_payment' || rec.invoice_id === null || rec.period_index < 1) return null;
+  const db = ctx.storage.db;
+  const pull = await db.selectFrom('recurrence_pulls').selectAll().where('recurrence_id', '=', rec.id).where('period', '=', rec.period_index).executeTakeFirst();
+  if (pull) {
+    if (pull.status === 'planned') return { status: 'pending', txid: null, explorer_url: null };
+    if (pull.status !== 'sent' && pull.status !== 'confirmed') return null;
+    return { status: pull.status, txid: pull.txid, explorer_url: explorerTxUrl(ctx, pull.network, pull.txid) };
+  }
+  const allowance = await db.selectFrom('recurrence_allowances').select(['network', 'currency']).where('recurrence_id', '=', rec.id).where('status', '=', 'active').executeTakeFirst();
+  if (!allowance || allowance.network !== rec.network || allowance.currency !== rec.payer_currency) return null;
+  const inv = await db.selectFrom('invoices').select(['status', 'payment_amount', 'network', 'payer_currency']).where('id', '=', rec.invoice_id).executeTakeFirst();
+  if (!inv || inv.status !== 'process' || inv.payment_amount !== null || inv.network !== allowance.network || inv.payer_currency !== allowance.currency) return null;
+  if (pullerOf(ctx, allowance.network) === null) return null;
+  return { status: 'pending', txid: null, explorer_url: null };
 }
 
 /** The payer's view of the recurrence `uuid` (404 when there is none). */
@@ -66,6 +93,7 @@ export async function recurrencePayerView(ctx: Ctx, uuid: string): Promise<Payer
     options,
     can_cancel: PAYER_CANCELLABLE.has(rec.status),
     auto_renew: autoRenewOffered(ctx, rec),
+    auto_pull: await autoPull(ctx, rec),
     merchant: await getPublicProfile(ctx.storage.db, rec.merchant_id),
     test_mode: test,
     server_time: ctx.now(),

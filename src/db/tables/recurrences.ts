@@ -45,14 +45,17 @@ export interface RecurrenceEmailsTable {
   id: string;
   recurrence_id: string;
   merchant_id: string;
-  /** The recurrence's version after the transition that queued it: one email per transition. */
+  /**
+   * The recurrence's version after the transition that queued it: one email per transition. A
+   * fallback reminder (a pull that fell back) has the negated period: one per period.
+   */
   transition: number;
-  /** subscribed | renewal_due | paid | failed | cancelled */
+  /** subscribed | renewal_due | renewal_auto | paid | failed | cancelled */
   kind: string;
   recipient: string;
   lang: string;
   invoice_id: string | null;
-  /** pending | sending | sent | failed */
+  /** pending | sending | sent | failed | skipped (a renewal_auto superseded by the fallback reminder) */
   status: string;
   attempts: number;
   next_attempt_at: number;

@@ -166,6 +166,12 @@ const de: Messages = {
   allow_on: 'Automatische Verlängerungen an',
   allow_failed: 'Automatische Verlängerungen sind nicht an: {message}',
   allow_sign: 'Signieren Sie jetzt die Nachricht in Ihrer Wallet: Sie beweist, dass diese Adresse Ihnen gehört (keine Transaktion, keine Gebühr)…',
+
+  rec_auto_title: 'Diese Verlängerung wird automatisch eingezogen',
+  rec_auto_body: 'Der Betrag wird bei Fälligkeit von der Wallet eingezogen, die Sie freigegeben haben: Hier ist nichts zu bezahlen.',
+  rec_auto_sent: 'Die Zahlung wurde von Ihrer freigegebenen Wallet gesendet und wartet auf Bestätigung. Hier ist nichts zu bezahlen.',
+  rec_auto_confirmed: 'Die Zahlung von Ihrer freigegebenen Wallet ist bestätigt. Hier ist nichts zu bezahlen.',
+  choose_refused_not_waiting: 'Dieses Abonnement wartet nicht mehr auf die Annahme. Die Seite zeigt jetzt, wie es steht.',
 };
 
 export default de;

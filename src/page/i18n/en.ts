@@ -174,6 +174,12 @@ export const en = {
   allow_on: 'Automatic renewals on',
   allow_failed: 'Automatic renewals are not on: {message}',
   allow_sign: 'Now sign the message in your wallet: it proves this address is yours (no transaction, no fee)…',
+
+  rec_auto_title: 'This renewal is being collected automatically',
+  rec_auto_body: 'It is taken from the wallet you approved when it is due: there is nothing to pay here.',
+  rec_auto_sent: 'The payment was sent from your approved wallet and is waiting for confirmation. There is nothing to pay here.',
+  rec_auto_confirmed: 'The payment from your approved wallet is confirmed. There is nothing to pay here.',
+  choose_refused_not_waiting: 'This subscription is no longer waiting to be accepted. The page now shows where it stands.',
 };
 
 export type MessageKey = keyof typeof en;

@@ -173,6 +173,12 @@ const es: Messages = {
   allow_on: 'Renovaciones automáticas activadas',
   allow_failed: 'Las renovaciones automáticas no están activadas: {message}',
   allow_sign: 'Ahora firma el mensaje en tu billetera: demuestra que esta dirección es tuya (sin transacción, sin comisión)…',
+
+  rec_auto_title: 'Esta renovación se cobra automáticamente',
+  rec_auto_body: 'Se toma de la cartera que autorizaste cuando vence: aquí no tienes nada que pagar.',
+  rec_auto_sent: 'El pago se envió desde tu cartera autorizada y espera confirmación. Aquí no tienes nada que pagar.',
+  rec_auto_confirmed: 'El pago desde tu cartera autorizada está confirmado. Aquí no tienes nada que pagar.',
+  choose_refused_not_waiting: 'Esta suscripción ya no está pendiente de aceptar. La página muestra ahora su estado.',
 };
 
 export default es;

@@ -166,6 +166,12 @@ const fr: Messages = {
   allow_on: 'Renouvellements automatiques activés',
   allow_failed: 'Les renouvellements automatiques ne sont pas activés : {message}',
   allow_sign: 'Signez maintenant le message dans votre portefeuille : il prouve que cette adresse est la vôtre (aucune transaction, sans frais)…',
+
+  rec_auto_title: 'Ce renouvellement est prélevé automatiquement',
+  rec_auto_body: 'Il est prélevé à l’échéance sur le portefeuille que vous avez autorisé : vous n’avez rien à payer ici.',
+  rec_auto_sent: 'Le paiement est parti de votre portefeuille autorisé et attend sa confirmation. Vous n’avez rien à payer ici.',
+  rec_auto_confirmed: 'Le paiement depuis votre portefeuille autorisé est confirmé. Vous n’avez rien à payer ici.',
+  choose_refused_not_waiting: 'Cet abonnement n’attend plus d’être accepté. La page montre maintenant où il en est.',
 };
 
 export default fr;

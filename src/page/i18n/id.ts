@@ -166,6 +166,12 @@ const id: Messages = {
   allow_on: 'Perpanjangan otomatis aktif',
   allow_failed: 'Perpanjangan otomatis tidak aktif: {message}',
   allow_sign: 'Sekarang tanda tangani pesan di dompet Anda: ini membuktikan alamat ini milik Anda (tanpa transaksi, tanpa biaya)…',
+
+  rec_auto_title: 'Perpanjangan ini ditagih secara otomatis',
+  rec_auto_body: 'Jumlahnya ditarik dari dompet yang Anda setujui saat jatuh tempo: tidak ada yang perlu dibayar di sini.',
+  rec_auto_sent: 'Pembayaran telah dikirim dari dompet yang Anda setujui dan menunggu konfirmasi. Tidak ada yang perlu dibayar di sini.',
+  rec_auto_confirmed: 'Pembayaran dari dompet yang Anda setujui telah dikonfirmasi. Tidak ada yang perlu dibayar di sini.',
+  choose_refused_not_waiting: 'Langganan ini tidak lagi menunggu diterima. Halaman kini menunjukkan statusnya.',
 };
 
 export default id;

@@ -166,6 +166,12 @@ const it: Messages = {
   allow_on: 'Rinnovi automatici attivi',
   allow_failed: 'I rinnovi automatici non sono attivi: {message}',
   allow_sign: 'Ora firma il messaggio nel tuo wallet: dimostra che questo indirizzo è tuo (nessuna transazione, nessuna commissione)…',
+
+  rec_auto_title: 'Questo rinnovo viene addebitato automaticamente',
+  rec_auto_body: 'Viene prelevato alla scadenza dal wallet che hai autorizzato: qui non devi pagare nulla.',
+  rec_auto_sent: 'Il pagamento è partito dal tuo wallet autorizzato ed è in attesa di conferma. Qui non devi pagare nulla.',
+  rec_auto_confirmed: 'Il pagamento dal tuo wallet autorizzato è confermato. Qui non devi pagare nulla.',
+  choose_refused_not_waiting: 'Questo abbonamento non è più in attesa di essere accettato. La pagina ora ne mostra lo stato.',
 };
 
 export default it;

@@ -166,6 +166,12 @@ const ko: Messages = {
   allow_on: '자동 갱신 켜짐',
   allow_failed: '자동 갱신이 켜지지 않았습니다: {message}',
   allow_sign: '이제 지갑에서 메시지에 서명하세요. 이 주소가 본인 것임을 증명합니다(거래 없음, 수수료 없음)…',
+
+  rec_auto_title: '이번 갱신은 자동으로 결제됩니다',
+  rec_auto_body: '기한이 되면 승인하신 지갑에서 결제됩니다. 여기서 결제하실 필요가 없습니다.',
+  rec_auto_sent: '승인하신 지갑에서 결제가 전송되어 확인을 기다리고 있습니다. 여기서 결제하실 필요가 없습니다.',
+  rec_auto_confirmed: '승인하신 지갑에서의 결제가 확인되었습니다. 여기서 결제하실 필요가 없습니다.',
+  choose_refused_not_waiting: '이 구독은 더 이상 수락을 기다리고 있지 않습니다. 이제 페이지에 현재 상태가 표시됩니다.',
 };
 
 export default ko;

@@ -166,6 +166,12 @@ const nl: Messages = {
   allow_on: 'Automatische verlengingen aan',
   allow_failed: 'Automatische verlengingen staan niet aan: {message}',
   allow_sign: 'Onderteken nu het bericht in je wallet: het bewijst dat dit adres van jou is (geen transactie, geen kosten)…',
+
+  rec_auto_title: 'Deze verlenging wordt automatisch geïnd',
+  rec_auto_body: 'Het bedrag wordt op de vervaldatum afgeschreven van de wallet die je hebt goedgekeurd: hier hoef je niets te betalen.',
+  rec_auto_sent: 'De betaling is verstuurd vanaf je goedgekeurde wallet en wacht op bevestiging. Hier hoef je niets te betalen.',
+  rec_auto_confirmed: 'De betaling vanaf je goedgekeurde wallet is bevestigd. Hier hoef je niets te betalen.',
+  choose_refused_not_waiting: 'Dit abonnement wacht niet meer op acceptatie. De pagina toont nu hoe het ervoor staat.',
 };
 
 export default nl;

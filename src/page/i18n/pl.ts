@@ -166,6 +166,12 @@ const pl: Messages = {
   allow_on: 'Automatyczne odnowienia włączone',
   allow_failed: 'Automatyczne odnowienia nie są włączone: {message}',
   allow_sign: 'Teraz podpisz wiadomość w portfelu: potwierdza, że ten adres należy do Ciebie (bez transakcji, bez opłat)…',
+
+  rec_auto_title: 'To odnowienie jest pobierane automatycznie',
+  rec_auto_body: 'Kwota zostanie pobrana w terminie z portfela, który zatwierdziłeś: tutaj nie musisz nic płacić.',
+  rec_auto_sent: 'Płatność została wysłana z Twojego zatwierdzonego portfela i czeka na potwierdzenie. Tutaj nie musisz nic płacić.',
+  rec_auto_confirmed: 'Płatność z Twojego zatwierdzonego portfela jest potwierdzona. Tutaj nie musisz nic płacić.',
+  choose_refused_not_waiting: 'Ta subskrypcja nie czeka już na akceptację. Strona pokazuje teraz jej stan.',
 };
 
 export default pl;

@@ -173,6 +173,12 @@ const pt: Messages = {
   allow_on: 'Renovações automáticas ativadas',
   allow_failed: 'As renovações automáticas não estão ativadas: {message}',
   allow_sign: 'Agora assine a mensagem na sua carteira: ela prova que este endereço é seu (sem transação, sem taxa)…',
+
+  rec_auto_title: 'Esta renovação está sendo cobrada automaticamente',
+  rec_auto_body: 'Ela é retirada da carteira que você autorizou no vencimento: não há nada a pagar aqui.',
+  rec_auto_sent: 'O pagamento foi enviado da sua carteira autorizada e aguarda confirmação. Não há nada a pagar aqui.',
+  rec_auto_confirmed: 'O pagamento da sua carteira autorizada foi confirmado. Não há nada a pagar aqui.',
+  choose_refused_not_waiting: 'Esta assinatura não está mais aguardando aceitação. A página agora mostra a situação dela.',
 };
 
 export default pt;

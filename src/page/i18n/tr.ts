@@ -173,6 +173,12 @@ const tr: Messages = {
   allow_on: 'Otomatik yenileme açık',
   allow_failed: 'Otomatik yenileme açık değil: {message}',
   allow_sign: 'Şimdi cüzdanınızda mesajı imzalayın: bu adresin size ait olduğunu kanıtlar (işlem yok, ücret yok)…',
+
+  rec_auto_title: 'Bu yenileme otomatik olarak tahsil ediliyor',
+  rec_auto_body: 'Vadesi geldiğinde onay verdiğiniz cüzdandan alınır: burada ödemeniz gereken bir şey yok.',
+  rec_auto_sent: 'Ödeme onay verdiğiniz cüzdandan gönderildi ve onay bekliyor. Burada ödemeniz gereken bir şey yok.',
+  rec_auto_confirmed: 'Onay verdiğiniz cüzdandan yapılan ödeme onaylandı. Burada ödemeniz gereken bir şey yok.',
+  choose_refused_not_waiting: 'Bu abonelik artık kabul edilmeyi beklemiyor. Sayfa şimdi aboneliğin durumunu gösteriyor.',
 };
 
 export default tr;

@@ -166,6 +166,12 @@ const vi: Messages = {
   allow_on: 'Đã bật gia hạn tự động',
   allow_failed: 'Chưa bật gia hạn tự động: {message}',
   allow_sign: 'Bây giờ hãy ký tin nhắn trong ví của bạn: điều này chứng minh địa chỉ này là của bạn (không có giao dịch, không mất phí)…',
+
+  rec_auto_title: 'Khoản gia hạn này đang được thu tự động',
+  rec_auto_body: 'Khoản này được thu từ ví bạn đã chấp thuận khi đến hạn: bạn không cần thanh toán gì ở đây.',
+  rec_auto_sent: 'Khoản thanh toán đã được gửi từ ví bạn chấp thuận và đang chờ xác nhận. Bạn không cần thanh toán gì ở đây.',
+  rec_auto_confirmed: 'Khoản thanh toán từ ví bạn chấp thuận đã được xác nhận. Bạn không cần thanh toán gì ở đây.',
+  choose_refused_not_waiting: 'Gói đăng ký này không còn chờ chấp nhận. Trang hiện cho thấy tình trạng của gói.',
 };
 
 export default vi;

@@ -173,6 +173,12 @@ const zh: Messages = {
   allow_on: '自动续费已开启',
   allow_failed: '自动续费未开启：{message}',
   allow_sign: '现在请在钱包中签署该消息：它证明此地址属于您（无交易，无手续费）…',
+
+  rec_auto_title: '本次续费正在自动扣取',
+  rec_auto_body: '到期时将从您授权的钱包中扣取：您无需在此付款。',
+  rec_auto_sent: '款项已从您授权的钱包发出，正在等待确认。您无需在此付款。',
+  rec_auto_confirmed: '来自您授权钱包的付款已确认。您无需在此付款。',
+  choose_refused_not_waiting: '此订阅已不再等待确认。页面现在显示其当前状态。',
 };
 
 export default zh;

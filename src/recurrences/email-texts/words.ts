@@ -3,8 +3,12 @@
 // name, {price} the amount per period (one of `period`, whose {amount} is "10.00 USDT").
 import type { RecurrencePeriod } from '../../contracts/merchant-api/recurrences.ts';
 
-/** The five emails a payer can get: subscribed (active), renewal due (wait_payment), a renewal paid, failed (inactive), cancelled. */
-export const EMAIL_KINDS = ['subscribed', 'renewal_due', 'paid', 'failed', 'cancelled'] as const;
+/**
+ * The emails a payer can get: subscribed (active), renewal due (wait_payment), the renewal collected
+ * automatically (wait_payment with an active allowance: nothing to do), a renewal paid, failed
+ * (inactive), cancelled.
+ */
+export const EMAIL_KINDS = ['subscribed', 'renewal_due', 'renewal_auto', 'paid', 'failed', 'cancelled'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 export interface EmailWords {
