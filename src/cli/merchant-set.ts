@@ -28,12 +28,20 @@ export async function merchantSetCli(args: string[], out: Out, env: NodeJS.Proce
     out.error('merchant set needs --merchant <uuid>');
     return 2;
   }
+  // Every option given is checked before anything is written: a typo in one of them refuses the
+  // whole command, so `--payer-emails on --refund-key eiter` does not turn the emails on and quietly
+  // skip the refund key.
   const emails = values['payer-emails'];
   if (emails !== undefined && emails !== 'on' && emails !== 'off') {
-    out.error('--payer-emails takes on or off');
+    out.error(`--payer-emails takes on or off, not "${emails}"; nothing was changed`);
     return 2;
   }
-  const setting = values['refund-key'] === undefined && emails !== undefined ? null : parseRefundKeySetting(values['refund-key']);
+  const refundKey = values['refund-key'];
+  const setting = refundKey === undefined ? null : parseRefundKeySetting(refundKey);
+  if (refundKey !== undefined && !setting) {
+    out.error(`--refund-key takes payout or either, not "${refundKey}"; nothing was changed`);
+    return 2;
+  }
   if (!setting && emails === undefined) {
     out.error('merchant set needs --refund-key payout|either or --payer-emails on|off');
     return 2;

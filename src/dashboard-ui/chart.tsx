@@ -1,6 +1,6 @@
 // The 30-day chart (uPlot, loaded lazily with this module): paid volume in USD as bars and the
 // number of paid invoices as a line. Screen readers get the same numbers as a table.
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { DayPoint } from '../contracts/dashboard/invoices.ts';
@@ -18,14 +18,18 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
   const box = useRef<HTMLDivElement>(null);
   // Read here so a change of language draws the chart again with its words and dates.
   const lang = locale.value;
-  useEffect(() => {
+  // A layout effect: the chart is made, at its box's width, before the browser paints the box, so
+  // no frame shows it at another width.
+  useLayoutEffect(() => {
     // The days are UTC calendar days: each tick reads as that day in the user's language ("27 nov.").
     const dayFormat = new Intl.DateTimeFormat(lang, { month: 'short', day: 'numeric', timeZone: 'UTC' });
     const el = box.current;
     if (!el) return;
     const xs = days.map((d) => Date.parse(d.day + 'T00:00:00Z') / 1000);
-    // The box's own width: a phone's card is narrower than any fixed minimum would be.
-    const width = () => Math.max(200, el.clientWidth);
+    // Always the box's own width, read when the chart is made and at every change of the box's
+    // size (a phone turned, a window resized, a card reflowed): never wider than the box, which
+    // would clip the chart's right end (and a phone's card is narrower than any fixed minimum).
+    const width = () => Math.floor(el.clientWidth);
     // Display only: the exact amounts are in the table below and in the invoices.
     const volume = days.map((d) => Number(d.paid_usd));
     const counts = days.map((d) => d.paid);
@@ -72,7 +76,15 @@ export function VolumeChart({ days }: { days: DayPoint[] }) {
     };
     const themes = new MutationObserver(redraw);
     themes.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-    const resize = new ResizeObserver(() => plot.setSize({ width: width(), height: 240 }));
+    const fit = () => {
+      const w = width();
+      if (w !== plot.width) plot.setSize({ width: w, height: 240 });
+    };
+    // The box may have changed between the render and now (a late style, a scrollbar): fitted at
+    // once, then at every change of its size. The observer's callback runs after layout and before
+    // paint, so a resized chart is never painted at its old width.
+    fit();
+    const resize = new ResizeObserver(fit);
     resize.observe(el);
     return () => {
       themes.disconnect();
