@@ -77,7 +77,7 @@ describe.each(await backends())('EIP-2612 permit for automatic renewals on $name
     const again = await pay(`${uuid}/allowance`, 'POST', { address: plan.address, signature, permit });
     expect(again.json().result.permit_tx).toBe(permitTx);
     expect(await permitRows()).toHaveLength(1);
-    expect((await permitRows())[0]!.from_address.toLowerCase()).toBe(g.driver().hotWallet.toLowerCase());
+    expect((await permitRows())[0]!.from_address?.toLowerCase()).toBe(g.driver().hotWallet.toLowerCase());
 
     await mined(wallet, permitTx, { pollMs: 10 });
     expect(await onChain()).toBe(parseUnits(t.cap, 6));
