@@ -126,6 +126,13 @@ export interface AllowancePuller {
    */
   permitDomain?(currency: string): Promise<PermitDomain | null>;
   /**
+   * Whether `address` is a contract (a smart-contract wallet) that accepts `signature` for
+   * `message` by EIP-1271 (`isValidSignature(EIP-191 hash of message, signature)` answers the magic
+   * value) at the latest block. False for an address without code. Throws a ChainError when the node
+   * cannot be asked.
+   */
+  contractSigned?(address: string, message: string, signature: string): Promise<boolean>;
+  /**
    * Checks the owner's permit(owner, collector, value, deadline) signature against the token's
    * current nonce, then signs, stores and broadcasts permit() from the collector (which pays the
    * gas); idempotent on the signature. A permit the token would refuse throws SendRejectedError

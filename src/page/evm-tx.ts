@@ -351,7 +351,8 @@ export function utf8Hex(text: string): string {
 export async function signWithWallet(provider: Eip1193Provider, address: string, message: string): Promise<string> {
   try {
     const signature = await call(provider, 'personal_sign', [utf8Hex(message), address]);
-    if (typeof signature !== 'string' || !/^0x[0-9a-f]{130}$/i.test(signature)) throw new WalletError('failed', 'the wallet returned no signature');
+    // 65 bytes from an account; longer from a smart-contract wallet (EIP-1271).
+    if (typeof signature !== 'string' || !/^0x(?:[0-9a-f]{2}){65,2048}$/i.test(signature)) throw new WalletError('failed', 'the wallet returned no signature');
     return signature;
   } catch (error) {
     throw classify(error);

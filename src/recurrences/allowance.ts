@@ -137,6 +137,21 @@ export async function allowanceTerms(ctx: Ctx, uuid: string): Promise<AllowanceT
   return { ...terms, permit, recorded: row ? { address: row.payer_address, status: row.status, cap: row.cap } : null };
 }
 
+/**
+ * A smart-contract wallet's signature (EIP-1271): the address has code and its isValidSignature
+ * accepts the signature for the message. Asked only when the signature does not recover to the
+ * address, so an ordinary account costs no extra call.
+ */
+async function contractSigned(network: string, puller: AllowancePuller, address: string, message: string, signature: string): Promise<boolean> {
+  if (!puller.contractSigned) return false;
+  try {
+    return await puller.contractSigned(address, message, signature);
+  } catch (err) {
+    if (err instanceof ChainError) throw new BusinessError(`The ${network} node could not be asked; try again`, 'node_unavailable');
+    throw err;
+  }
+}
+
 /** A permit as posted: `{value, deadline, signature}`. */
 interface PermitBody {
   value: string;
@@ -187,6 +202,8 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 /** An EIP-191 personal_sign signature: r, s and v, 65 bytes. */
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
+/** The allowance message's signature: 65 bytes from an account, up to 2 KB from a smart-contract wallet (EIP-1271, e.g. several owners'). */
+const MESSAGE_SIGNATURE = /^0x(?:[0-9a-fA-F]{2}){65,2048}$/;
 
 /**
  * `POST /api/pay/recurrence/{uuid}/allowance {address, tx_hash, signature}`: records the payer's
@@ -200,7 +217,7 @@ export async function recordAllowance(ctx: Ctx, uuid: string, address: unknown, 
   if (typeof address !== 'string' || !ADDRESS.test(address)) errors.address = ['validation.regex'];
   if (txHash !== undefined && txHash !== null && (typeof txHash !== 'string' || !TX_HASH.test(txHash))) errors.tx_hash = ['validation.regex'];
   if (signature === undefined || signature === null || signature === '') errors.signature = ['validation.required'];
-  else if (typeof signature !== 'string' || !SIGNATURE.test(signature)) errors.signature = ['validation.regex'];
+  else if (typeof signature !== 'string' || !MESSAGE_SIGNATURE.test(signature)) errors.signature = ['validation.regex'];
   const permitted = permitBody(permit, errors);
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const rec = await load(ctx, uuid);
@@ -208,7 +225,7 @@ export async function recordAllowance(ctx: Ctx, uuid: string, address: unknown, 
   const puller = pullerOf(ctx, terms.network)!;
   const message = allowanceMessage({ uuid: rec.id, network: terms.network, currency: terms.currency, token: terms.token, collector: terms.collector, cap: terms.cap });
   const signer = await puller.messageSigner(message, signature as string);
-  if (signer !== (address as string).toLowerCase()) {
+  if (signer !== (address as string).toLowerCase() && !(await contractSigned(terms.network, puller, address as string, message, signature as string))) {
     throw new BusinessError(`The signature is not by ${address as string}: sign this subscription's allowance message with the approving address`, 'signature_mismatch');
   }
   // A permit: the collector submits it. Until the chain shows the allowance, nothing is recorded:

@@ -6,7 +6,7 @@
 // transferFrom(payer, deposit address, amount), stored before it is broadcast (./outgoing.ts), so
 // the same pull id never gets a second signature or nonce. Where the token has EIP-2612 permit, the
 // collector also submits the payer's signed permit (paying its gas, so the payer sends nothing).
-import { decodeFunctionResult, domainSeparator, encodeFunctionData, erc20Abi, getAddress, isAddress, isHex, keccak256, parseAbi, parseSignature, recoverMessageAddress, recoverTypedDataAddress } from 'viem';
+import { decodeFunctionResult, domainSeparator, hashMessage, encodeFunctionData, erc20Abi, getAddress, isAddress, isHex, keccak256, parseAbi, parseSignature, recoverMessageAddress, recoverTypedDataAddress } from 'viem';
 import type { AllowancePuller, PermitDomain } from '../contract.ts';
 import { NodeError, NodeUnreachableError, SendRejectedError } from '../errors.ts';
 import { Decimal } from '../../money/decimal.ts';
@@ -21,7 +21,11 @@ const permitAbi = parseAbi([
   'function version() view returns (string)',
   'function eip712Domain() view returns (bytes1 fields, string name, string version, uint256 chainId, address verifyingContract, bytes32 salt, uint256[] extensions)',
   'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
+  'function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)',
 ]);
+
+/** What EIP-1271's isValidSignature answers for a valid signature. */
+const EIP1271_MAGIC = '0x1626ba7e';
 
 /** EIP-2612's Permit, as the payer's wallet signs it (eth_signTypedData_v4). */
 export const PERMIT_TYPES = {
@@ -255,5 +259,15 @@ export class EvmAllowances implements AllowancePuller {
     const refused = await this.out.firstBroadcast(row);
     if (refused) throw new SendRejectedError('rejected', refused.message);
     return { txid: row.txid };
+  }
+
+  async contractSigned(address: string, message: string, signature: string): Promise<boolean> {
+    if (!isHex(signature, { strict: true })) return false;
+    const who = this.address(address);
+    const code = await this.c.rpc.call<unknown>('eth_getCode', [who, 'latest']);
+    if (typeof code !== 'string' || code === '0x' || code === '0x0') return false;
+    const out = await this.tryCall(who, encodeFunctionData({ abi: permitAbi, functionName: 'isValidSignature', args: [hashMessage(message), signature as `0x${string}`] }));
+    // The magic value is the first 4 bytes of the returned word.
+    return out !== null && out.slice(0, 10).toLowerCase() === EIP1271_MAGIC;
   }
 }

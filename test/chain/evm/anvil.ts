@@ -147,7 +147,9 @@ interface Compiled {
 }
 /** The token contracts of TestToken.sol: the plain one, one with EIP-2612 permit, one with USDT's approve rule. */
 export type TokenKind = 'TestToken' | 'PermitToken' | 'StrictApproveToken';
-let compiledAll: Record<TokenKind, Compiled> | undefined;
+/** Everything TestToken.sol holds: the tokens and an EIP-1271 contract wallet. */
+export type FixtureContract = TokenKind | 'TestContractWallet';
+let compiledAll: Record<FixtureContract, Compiled> | undefined;
 
 /** Compiles test/fixtures/contracts/TestToken.sol (see compileTokens) and answers TestToken. */
 export function compileTestToken(): Compiled {
@@ -158,7 +160,7 @@ export function compileTestToken(): Compiled {
  * Compiles test/fixtures/contracts/TestToken.sol with solc (the npm JS compiler). Loading solc
  * takes seconds, so the output is cached in the temp folder, keyed by the source and solc version.
  */
-export function compileTokens(): Record<TokenKind, Compiled> {
+export function compileTokens(): Record<FixtureContract, Compiled> {
   if (compiledAll) return compiledAll;
   const source = readFileSync(TOKEN_SOURCE, 'utf8');
   const solcVersion = (require('solc/package.json') as { version: string }).version;
@@ -166,7 +168,7 @@ export function compileTokens(): Record<TokenKind, Compiled> {
   const dir = join(tmpdir(), 'satchel-test-solc');
   const file = join(dir, `TestTokens-${key}.json`);
   try {
-    compiledAll = JSON.parse(readFileSync(file, 'utf8')) as Record<TokenKind, Compiled>;
+    compiledAll = JSON.parse(readFileSync(file, 'utf8')) as Record<FixtureContract, Compiled>;
     return compiledAll;
   } catch {
     // not cached yet
@@ -187,11 +189,11 @@ export function compileTokens(): Record<TokenKind, Compiled> {
   };
   const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const one = (name: TokenKind): Compiled => {
+  const one = (name: FixtureContract): Compiled => {
     const c = out.contracts['TestToken.sol']![name]!;
     return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
   };
-  const all = { TestToken: one('TestToken'), PermitToken: one('PermitToken'), StrictApproveToken: one('StrictApproveToken') };
+  const all = { TestToken: one('TestToken'), PermitToken: one('PermitToken'), StrictApproveToken: one('StrictApproveToken'), TestContractWallet: one('TestContractWallet') };
   mkdirSync(dir, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(all));
