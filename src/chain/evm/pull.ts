@@ -8,7 +8,7 @@
 // collector also submits the payer's signed permit (paying its gas, so the payer sends nothing).
 import { decodeFunctionResult, domainSeparator, hashMessage, encodeFunctionData, erc20Abi, getAddress, isAddress, isHex, keccak256, parseAbi, parseSignature, recoverMessageAddress, recoverTypedDataAddress } from 'viem';
 import type { AllowancePuller, PermitDomain } from '../contract.ts';
-import { NodeError, NodeUnreachableError, SendRejectedError } from '../errors.ts';
+import { HotWalletShortError, NodeError, NodeUnreachableError, SendRejectedError } from '../errors.ts';
 import { Decimal } from '../../money/decimal.ts';
 import { toUnits, type Asset, type EvmChain } from './chain.ts';
 import type { EvmOutgoing } from './outgoing.ts';
@@ -257,6 +257,8 @@ export class EvmAllowances implements AllowancePuller {
       priority: 'recommended',
     });
     const refused = await this.out.firstBroadcast(row);
+    // Refused and discarded: the collector short of gas is not the payer's doing.
+    if (refused && /insufficient funds/i.test(refused.message)) throw new HotWalletShortError(c.native.code, refused.message);
     if (refused) throw new SendRejectedError('rejected', refused.message);
     return { txid: row.txid };
   }
