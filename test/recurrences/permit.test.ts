@@ -3,7 +3,7 @@
 // transaction, no gas) and the subscription's allowance message, and the gateway's collector submits
 // permit() paying the gas; once mined the allowance is recorded and renewals are pulled from it.
 // A bad permit (expired, signed by someone else, a value other than signed) is refused with
-// `permit_invalid` and nothing is written or sent. The page's own wallet code drives the wallet.
+// `permit_invalid` and nothing is written or sent; a collector without gas gives `permit_unavailable`. The page's own wallet code drives the wallet.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erc20Abi, getAddress, parseUnits, type Hex } from 'viem';
 import { allowanceMessage } from '../../src/contracts/allowance-message.ts';
@@ -139,6 +139,13 @@ describe.each(await backends())('EIP-2612 permit for automatic renewals on $name
     const otherSig = await signWithWallet(wallet, plan.address, allowanceMessage({ ...t, uuid: '00000000-0000-4000-8000-000000000000' }));
     const mismatch = await pay(`${uuid}/allowance`, 'POST', { address: plan.address, signature: otherSig, permit: good });
     expect(mismatch.json()).toMatchObject({ code: 'signature_mismatch' });
+
+    // The collector without gas: the payer is told to approve instead, nothing kept.
+    await g.anvil.rpc('anvil_setBalance', [g.driver().hotWallet, '0x0']);
+    const broke = await pay(`${uuid}/allowance`, 'POST', { address: plan.address, signature, permit: good });
+    await g.anvil.rpc('anvil_setBalance', [g.driver().hotWallet, '0x56BC75E2D63100000']);
+    expect(broke.statusCode, broke.body).toBe(422);
+    expect(broke.json()).toMatchObject({ state: 1, code: 'permit_unavailable' });
 
     expect(await allowanceRows(uuid)).toEqual([]);
     expect(await permitRows()).toHaveLength(before.permits);
