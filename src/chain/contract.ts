@@ -120,6 +120,33 @@ export interface AllowancePuller {
   storedPull(id: string): Promise<string | null>;
   /** The address whose key signed `message` (EIP-191 personal_sign) as `signature`, or null when it is not a valid signature. */
   messageSigner(message: string, signature: string): Promise<string | null>;
+  /**
+   * The token's EIP-712 domain when it has EIP-2612 permit, else null; asked of the chain once and
+   * kept. Throws a ChainError when the node cannot be asked (nothing is kept then).
+   */
+  permitDomain?(currency: string): Promise<PermitDomain | null>;
+  /**
+   * Whether `address` is a contract (a smart-contract wallet) that accepts `signature` for
+   * `message` by EIP-1271 (`isValidSignature(EIP-191 hash of message, signature)` answers the magic
+   * value) at the latest block. False for an address without code. Throws a ChainError when the node
+   * cannot be asked.
+   */
+  contractSigned?(address: string, message: string, signature: string): Promise<boolean>;
+  /**
+   * Checks the owner's permit(owner, collector, value, deadline) signature against the token's
+   * current nonce, then signs, stores and broadcasts permit() from the collector (which pays the
+   * gas); idempotent on the signature. A permit the token would refuse throws SendRejectedError
+   * before anything is stored.
+   */
+  submitPermit?(req: { currency: string; owner: string; value: string; deadline: bigint; signature: string }): Promise<{ txid: string }>;
+}
+
+/** An EIP-712 domain, as a wallet's eth_signTypedData_v4 takes it. */
+export interface PermitDomain {
+  name: string;
+  version: string;
+  chainId: number;
+  verifyingContract: string;
 }
 
 export interface ChainDriver {

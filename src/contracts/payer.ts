@@ -234,6 +234,10 @@ export const PayerAllowance = z.object({
   /** The chain as a browser wallet needs it (the invoice's `evm`); null when none applies. */
   chain: z.nullable(PayerEvm),
   recorded: z.nullable(z.object({ address: z.string(), status: z.string(), cap: decimal })),
+  /** The token's EIP-712 domain when it has EIP-2612 permit (sign a Permit instead of sending approve), else null. */
+  permit: z.optional(z.nullable(z.object({ name: z.string(), version: z.string(), chainId: z.number(), verifyingContract: z.string() }))),
+  /** After posting a permit not yet mined: the collector's permit() transaction (post again once it is mined). */
+  permit_tx: z.optional(z.string()),
 });
 export type PayerAllowance = z.infer<typeof PayerAllowance>;
 export const PayerAllowanceEnvelope = z.object({ state: z.literal(0), result: PayerAllowance });

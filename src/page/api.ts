@@ -95,7 +95,10 @@ export async function cancelRecurrence(uuid: string): Promise<PayerRecurrence> {
 }
 
 /** What an automatic-renewal approval grants (GET), or records the payer's approval (POST). */
-export async function allowance(uuid: string, record?: { address: string; tx_hash: string; signature: string }): Promise<PayerAllowance> {
+export async function allowance(
+  uuid: string,
+  record?: { address: string; signature: string; tx_hash?: string; permit?: { value: string; deadline: number; signature: string } },
+): Promise<PayerAllowance> {
   const path = absolute(payerApiPaths.allowance(uuid));
   return readResult(await request(path, record ? { method: 'POST', json: record } : {}), PayerAllowanceEnvelope);
 }

@@ -17,6 +17,8 @@ const PROBLEM_KEYS = {
   insufficient: 'wallet_insufficient',
   gone: 'wallet_gone',
   failed: 'wallet_failed',
+  // Only the allowance approval waits for a receipt (and can time out); paying does not.
+  timeout: 'wallet_failed',
 } as const;
 
 export function EvmPay({ invoice, wallets, due }: { invoice: PayerInvoice; wallets: BrowserWallet[]; due: string }) {

@@ -3,6 +3,11 @@
 // each period exactly one period's amount is then taken when due. The terms (cap, amount per
 // period, period, next date, collector, how to revoke) are shown before the wallet is asked
 // anything. Loaded lazily from ./recurrence.tsx, only for a subscription on a chosen network.
+// One allowance (payer -> collector) serves all of a payer's subscriptions in a token, so the
+// page adds this cap to what is already allowed (said to the payer, with approve(0) first where
+// the token is approve-only); where the token has EIP-2612 permit the wallet signs a permit
+// instead (no transaction, no gas). A transaction not mined within MINE_TIMEOUT_MS is said, and
+// its hash kept so that pressing again waits for it rather than approving twice.
 import { useEffect, useState } from 'preact/hooks';
 import { useI18n, useT, type MessageKey } from './i18n/index.ts';
 import type { PayerAllowance, PayerRecurrence } from '../contracts/payer.ts';
@@ -10,7 +15,7 @@ import { ApiError, allowance } from './api.ts';
 import { useAmount } from './ui.tsx';
 import { WalletGlyph } from './icons.tsx';
 import { useBrowserWallets, type BrowserWallet } from './wallets.ts';
-import { WalletError, approveWithWallet, signWithWallet } from './evm-tx.ts';
+import { WalletError, approveWithWallet, fromBaseUnits, mined, permitWithWallet, planApproval, signWithWallet, stillKnown, type ApprovalPlan } from './evm-tx.ts';
 import { allowanceMessage } from '../contracts/allowance-message.ts';
 
 const EVERY: Record<PayerRecurrence['period'], MessageKey> = {
@@ -19,7 +24,36 @@ const EVERY: Record<PayerRecurrence['period'], MessageKey> = {
   three_month: 'rec_every_three_month',
 };
 
-type State = { kind: 'idle' } | { kind: 'busy'; wallet: string; step: 'approve' | 'sign' } | { kind: 'on' } | { kind: 'error'; message: string };
+type Step = 'connect' | 'reset' | 'approve' | 'permit' | 'permit_wait' | 'sign';
+type State = { kind: 'idle' } | { kind: 'busy'; wallet: string; step: Step } | { kind: 'on' } | { kind: 'error'; message: string; timeout?: boolean };
+
+const STEP: Record<Step, MessageKey> = {
+  connect: 'allow_confirm',
+  reset: 'allow_step_reset',
+  approve: 'allow_confirm',
+  permit: 'allow_permit',
+  permit_wait: 'allow_permit_wait',
+  sign: 'allow_sign',
+};
+
+/** The approval (or permit) transaction of a try that timed out, kept per subscription across reloads. */
+const pendingKey = (uuid: string) => `satchel.allowance.${uuid}`;
+function loadPending(uuid: string): { address: string; hash: string } | null {
+  try {
+    const v = JSON.parse(localStorage.getItem(pendingKey(uuid)) ?? 'null') as { address?: unknown; hash?: unknown } | null;
+    return v && typeof v.address === 'string' && typeof v.hash === 'string' ? { address: v.address, hash: v.hash } : null;
+  } catch {
+    return null;
+  }
+}
+function savePending(uuid: string, value: { address: string; hash: string } | null): void {
+  try {
+    if (value) localStorage.setItem(pendingKey(uuid), JSON.stringify(value));
+    else localStorage.removeItem(pendingKey(uuid));
+  } catch {
+    // storage refused (private mode): a retry then simply asks again
+  }
+}
 
 export function AutoRenew({ rec }: { rec: PayerRecurrence }) {
   const [terms, setTerms] = useState<PayerAllowance | null>(null);
@@ -47,17 +81,55 @@ function Terms({ uuid, terms }: { uuid: string; terms: PayerAllowance }) {
   const [state, setState] = useState<State>(on ? { kind: 'on' } : { kind: 'idle' });
   const chain = terms.chain!;
 
+  const [plan, setPlan] = useState<ApprovalPlan | null>(null);
+
   async function approve(wallet: BrowserWallet) {
-    setState({ kind: 'busy', wallet: wallet.id, step: 'approve' });
+    const step = (s: Step) => setState({ kind: 'busy', wallet: wallet.id, step: s });
+    const permit = terms.permit ?? null;
+    const message = allowanceMessage({ uuid, network: terms.network, currency: terms.currency, token: terms.token, collector: terms.collector, cap: terms.cap });
+    step('connect');
     try {
-      const done = await approveWithWallet(wallet.provider, chain, terms.collector, terms.cap);
+      const p = await planApproval(wallet.provider, chain, terms.collector, terms.cap, !!permit);
+      setPlan(p);
+      const keep = (hash: string) => savePending(uuid, { address: p.address, hash });
+      let txHash: string;
+      const pending = loadPending(uuid);
+      if (pending && pending.address.toLowerCase() === p.address.toLowerCase() && (await stillKnown(wallet.provider, pending.hash))) {
+        // An earlier try's transaction: wait for it rather than approving (and adding the cap) again.
+        step(permit ? 'permit_wait' : 'approve');
+        await mined(wallet.provider, pending.hash);
+        txHash = pending.hash;
+      } else if (permit) {
+        step('permit');
+        const signed = await permitWithWallet(wallet.provider, chain, permit, terms.collector, p);
+        step('sign');
+        const signature = await signWithWallet(wallet.provider, p.address, message);
+        const answer = await allowance(uuid, { address: p.address, signature, permit: signed });
+        if (answer.recorded?.status === 'active' && !answer.permit_tx) {
+          savePending(uuid, null);
+          setState({ kind: 'on' });
+          return;
+        }
+        // The gateway submitted the permit: once it is mined the allowance is recorded as after approve.
+        txHash = answer.permit_tx!;
+        keep(txHash);
+        step('permit_wait');
+        await mined(wallet.provider, txHash);
+        await allowance(uuid, { address: p.address, tx_hash: txHash, signature });
+        savePending(uuid, null);
+        setState({ kind: 'on' });
+        return;
+      } else {
+        txHash = (await approveWithWallet(wallet.provider, chain, terms.collector, p, { onStep: step, onSent: (hash, s) => s === 'approve' && keep(hash) })).tx_hash;
+      }
       // The approval is public: the signature proves the approving address is this payer's.
-      setState({ kind: 'busy', wallet: wallet.id, step: 'sign' });
-      const message = allowanceMessage({ uuid, network: terms.network, currency: terms.currency, token: terms.token, collector: terms.collector, cap: terms.cap });
-      const signature = await signWithWallet(wallet.provider, done.address, message);
-      await allowance(uuid, { ...done, signature });
+      step('sign');
+      const signature = await signWithWallet(wallet.provider, p.address, message);
+      await allowance(uuid, { address: p.address, tx_hash: txHash, signature });
+      savePending(uuid, null);
       setState({ kind: 'on' });
     } catch (e) {
+      if (e instanceof WalletError && e.problem === 'timeout') return setState({ kind: 'error', message: t('allow_timeout'), timeout: true });
       const message = e instanceof WalletError || e instanceof ApiError ? e.message : String(e);
       setState({ kind: 'error', message });
     }
@@ -65,9 +137,12 @@ function Terms({ uuid, terms }: { uuid: string; terms: PayerAllowance }) {
 
   const next = terms.next_pull_at === null ? t('allow_next_first') : new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(Date.parse(terms.next_pull_at));
   let message = '';
-  if (state.kind === 'busy') message = t(state.step === 'sign' ? 'allow_sign' : 'allow_confirm');
+  const fmt = (units: bigint) => amount(fromBaseUnits(units, chain.decimals), terms.currency, true);
+  if (state.kind === 'busy') message = t(state.step === 'approve' && plan?.reset ? 'allow_step_total' : STEP[state.step], { total: plan ? fmt(plan.total) : '' });
   else if (state.kind === 'on') message = t('allow_on');
-  else if (state.kind === 'error') message = t('allow_failed', { message: state.message });
+  else if (state.kind === 'error') message = state.timeout ? state.message : t('allow_failed', { message: state.message });
+  // What is approved in total, once the wallet is connected: the payer's other subscriptions share the allowance.
+  const shared = plan && plan.current > 0n && state.kind !== 'on' ? t('allow_total', { current: fmt(plan.current), cap: amount(terms.cap, terms.currency, true), total: fmt(plan.total) }) : null;
 
   return (
     <section class="auto-renew" aria-labelledby="allow-title">
@@ -115,6 +190,12 @@ function Terms({ uuid, terms }: { uuid: string; terms: PayerAllowance }) {
             </button>
           ))}
         {state.kind !== 'on' && wallets.length === 0 && <p class="lead">{t('allow_no_wallet')}</p>}
+        {shared && (
+          <p class="lead" id="allow-total">
+            {shared}
+            {plan!.reset ? ' ' + t('allow_two_steps', { currency: terms.currency }) : ''}
+          </p>
+        )}
         <p class={state.kind === 'error' ? 'wallet-msg is-error' : 'wallet-msg'} role="status" aria-live="polite" aria-atomic="true">
           {message}
         </p>

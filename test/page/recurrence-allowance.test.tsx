@@ -49,6 +49,7 @@ function wallet(refuse: false | 'approve' | 'sign' = false) {
       case 'wallet_switchEthereumChain': chain = (args.params as { chainId: string }[])[0]!.chainId; return null;
       case 'eth_sendTransaction': if (refuse === 'approve') throw Object.assign(new Error('User rejected the request.'), { code: 4001 }); return HASH;
       case 'eth_getTransactionReceipt': return { status: '0x1' };
+      case 'eth_call': return '0x0'; // allowance(payer, collector): none yet (test/page/recurrence-permit.test.tsx covers a shared one)
       case 'personal_sign': if (refuse === 'sign') throw Object.assign(new Error('User denied message signature.'), { code: 4001 }); return SIG;
       default: throw new Error(`unexpected ${args.method}`);
     }

@@ -29,7 +29,7 @@ const NONCE_LOW = /nonce too low|nonce is too low|oldnonce|invalid nonce|nonce h
 
 export interface SignRequest {
   requestId: string;
-  kind: 'payout' | 'gas' | 'sweep' | 'flush' | 'deploy' | 'pull';
+  kind: 'payout' | 'gas' | 'sweep' | 'flush' | 'deploy' | 'pull' | 'permit';
   account: PrivateKeyAccount;
   call: Call;
   currency: string;

@@ -14,6 +14,6 @@ export function allowanceRoutes(app: FastifyInstance, ctx: Ctx): void {
   app.post<{ Params: { uuid: string } }>('/recurrence/:uuid/allowance', async (req, reply) => {
     const body = jsonBody(req);
     if (body === null) return reply.code(400).send({ state: 1, message: 'Malformed JSON' });
-    return reply.send({ state: 0, result: await recordAllowance(ctx, req.params.uuid, body.address, body.tx_hash, body.signature) });
+    return reply.send({ state: 0, result: await recordAllowance(ctx, req.params.uuid, body.address, body.tx_hash, body.signature, body.permit) });
   });
 }

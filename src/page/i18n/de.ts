@@ -166,6 +166,13 @@ const de: Messages = {
   allow_on: 'Automatische Verlängerungen an',
   allow_failed: 'Automatische Verlängerungen sind nicht an: {message}',
   allow_sign: 'Signieren Sie jetzt die Nachricht in Ihrer Wallet: Sie beweist, dass diese Adresse Ihnen gehört (keine Transaktion, keine Gebühr)…',
+  allow_total: 'Diese Wallet erlaubt dieser Adresse bereits {current} (Ihre anderen Abonnements in diesem Token teilen sich das): Sie genehmigen insgesamt {total}, also {cap} mehr für dieses Abonnement.',
+  allow_two_steps: '{currency} lässt eine Freigabe, die nicht null ist, nicht direkt ändern; daher sind es zwei Transaktionen: erst auf 0, dann auf die Summe.',
+  allow_step_reset: 'Schritt 1 von 2: Bestätigen Sie in Ihrer Wallet das Zurücksetzen der Freigabe auf 0 und warten Sie, bis es gemined ist…',
+  allow_step_total: 'Schritt 2 von 2: Bestätigen Sie in Ihrer Wallet die Freigabe von {total} und warten Sie, bis sie gemined ist…',
+  allow_permit: 'Signieren Sie in Ihrer Wallet die Freigabe von {total}: eine Signatur (Permit), keine Transaktion und keine Gebühr für Sie…',
+  allow_permit_wait: 'Ihre signierte Freigabe wurde an das Netzwerk gesendet; warten, bis sie gemined ist…',
+  allow_timeout: 'Die Freigabe wurde nicht innerhalb von 10 Minuten bestätigt. Prüfen Sie die Aktivität Ihrer Wallet: Ist sie noch ausstehend, lassen Sie sie abschließen (oder beschleunigen Sie sie) und drücken Sie dann erneut die Schaltfläche. Eine durchgegangene Freigabe wird gefunden und nicht zweimal verlangt.',
 
   rec_auto_title: 'Diese Verlängerung wird automatisch eingezogen',
   rec_auto_body: 'Der Betrag wird bei Fälligkeit von der Wallet eingezogen, die Sie freigegeben haben: Hier ist nichts zu bezahlen.',

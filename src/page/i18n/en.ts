@@ -174,6 +174,13 @@ export const en = {
   allow_on: 'Automatic renewals on',
   allow_failed: 'Automatic renewals are not on: {message}',
   allow_sign: 'Now sign the message in your wallet: it proves this address is yours (no transaction, no fee)…',
+  allow_total: 'This wallet already allows {current} to this address (your other subscriptions in this token share it): you approve {total} in total, {cap} more for this subscription.',
+  allow_two_steps: '{currency} cannot change an allowance that is not zero, so this takes two transactions: first to 0, then to the total.',
+  allow_step_reset: 'Step 1 of 2: confirm setting the approval to 0 in your wallet, then wait until it is mined…',
+  allow_step_total: 'Step 2 of 2: confirm the approval of {total} in your wallet, then wait until it is mined…',
+  allow_permit: 'Sign the approval of {total} in your wallet: a signature (permit), no transaction and no fee for you…',
+  allow_permit_wait: 'Your signed approval was sent to the network; waiting until it is mined…',
+  allow_timeout: 'The approval was not confirmed within 10 minutes. Check your wallet\'s activity: if it is still pending, let it finish (or speed it up), then press the button again. An approval that went through is found, not asked for twice.',
 
   rec_auto_title: 'This renewal is being collected automatically',
   rec_auto_body: 'It is taken from the wallet you approved when it is due: there is nothing to pay here.',

@@ -173,6 +173,13 @@ const es: Messages = {
   allow_on: 'Renovaciones automáticas activadas',
   allow_failed: 'Las renovaciones automáticas no están activadas: {message}',
   allow_sign: 'Ahora firma el mensaje en tu billetera: demuestra que esta dirección es tuya (sin transacción, sin comisión)…',
+  allow_total: 'Esta billetera ya autoriza {current} a esta dirección (tus otras suscripciones en este token la comparten): apruebas {total} en total, {cap} más para esta suscripción.',
+  allow_two_steps: '{currency} no permite cambiar una autorización que no es cero, así que son dos transacciones: primero a 0 y luego al total.',
+  allow_step_reset: 'Paso 1 de 2: confirma en tu billetera poner la autorización a 0 y espera a que se mine…',
+  allow_step_total: 'Paso 2 de 2: confirma en tu billetera la autorización de {total} y espera a que se mine…',
+  allow_permit: 'Firma en tu billetera la autorización de {total}: es una firma (permit), sin transacción ni comisión para ti…',
+  allow_permit_wait: 'Tu autorización firmada se envió a la red; esperando a que se mine…',
+  allow_timeout: 'La autorización no se confirmó en 10 minutos. Revisa la actividad de tu billetera: si sigue pendiente, deja que termine (o acelérala) y vuelve a pulsar el botón. Una autorización que ya se hizo se detecta y no se pide dos veces.',
 
   rec_auto_title: 'Esta renovación se cobra automáticamente',
   rec_auto_body: 'Se toma de la cartera que autorizaste cuando vence: aquí no tienes nada que pagar.',

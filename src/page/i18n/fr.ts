@@ -166,6 +166,13 @@ const fr: Messages = {
   allow_on: 'Renouvellements automatiques activés',
   allow_failed: 'Les renouvellements automatiques ne sont pas activés : {message}',
   allow_sign: 'Signez maintenant le message dans votre portefeuille : il prouve que cette adresse est la vôtre (aucune transaction, sans frais)…',
+  allow_total: 'Ce portefeuille autorise déjà {current} à cette adresse (vos autres abonnements dans ce jeton la partagent) : vous approuvez {total} au total, soit {cap} de plus pour cet abonnement.',
+  allow_two_steps: '{currency} ne permet pas de modifier une autorisation non nulle : il faut donc deux transactions, d\'abord à 0, puis au total.',
+  allow_step_reset: 'Étape 1 sur 2 : confirmez dans votre portefeuille la remise à 0 de l\'autorisation, puis attendez qu\'elle soit minée…',
+  allow_step_total: 'Étape 2 sur 2 : confirmez dans votre portefeuille l\'autorisation de {total}, puis attendez qu\'elle soit minée…',
+  allow_permit: 'Signez dans votre portefeuille l\'autorisation de {total} : une signature (permit), sans transaction ni frais pour vous…',
+  allow_permit_wait: 'Votre autorisation signée a été envoyée au réseau ; en attente de son minage…',
+  allow_timeout: 'L\'autorisation n\'a pas été confirmée en 10 minutes. Vérifiez l\'activité de votre portefeuille : si elle est encore en attente, laissez-la aboutir (ou accélérez-la), puis appuyez de nouveau sur le bouton. Une autorisation passée est retrouvée, elle n\'est pas demandée deux fois.',
 
   rec_auto_title: 'Ce renouvellement est prélevé automatiquement',
   rec_auto_body: 'Il est prélevé à l’échéance sur le portefeuille que vous avez autorisé : vous n’avez rien à payer ici.',

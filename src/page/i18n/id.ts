@@ -166,6 +166,13 @@ const id: Messages = {
   allow_on: 'Perpanjangan otomatis aktif',
   allow_failed: 'Perpanjangan otomatis tidak aktif: {message}',
   allow_sign: 'Sekarang tanda tangani pesan di dompet Anda: ini membuktikan alamat ini milik Anda (tanpa transaksi, tanpa biaya)…',
+  allow_total: 'Dompet ini sudah mengizinkan {current} ke alamat ini (dipakai bersama langganan Anda yang lain di token ini): Anda menyetujui total {total}, {cap} lebih banyak untuk langganan ini.',
+  allow_two_steps: '{currency} tidak mengizinkan perubahan izin yang bukan nol, jadi perlu dua transaksi: pertama ke 0, lalu ke total.',
+  allow_step_reset: 'Langkah 1 dari 2: konfirmasi pengaturan izin ke 0 di dompet Anda, lalu tunggu hingga ditambang…',
+  allow_step_total: 'Langkah 2 dari 2: konfirmasi persetujuan {total} di dompet Anda, lalu tunggu hingga ditambang…',
+  allow_permit: 'Tanda tangani persetujuan {total} di dompet Anda: hanya tanda tangan (permit), tanpa transaksi dan tanpa biaya bagi Anda…',
+  allow_permit_wait: 'Persetujuan bertanda tangan Anda telah dikirim ke jaringan; menunggu hingga ditambang…',
+  allow_timeout: 'Persetujuan tidak terkonfirmasi dalam 10 menit. Periksa aktivitas dompet Anda: jika masih tertunda, biarkan selesai (atau percepat), lalu tekan tombol lagi. Persetujuan yang sudah berhasil akan ditemukan, tidak diminta dua kali.',
 
   rec_auto_title: 'Perpanjangan ini ditagih secara otomatis',
   rec_auto_body: 'Jumlahnya ditarik dari dompet yang Anda setujui saat jatuh tempo: tidak ada yang perlu dibayar di sini.',

@@ -166,6 +166,13 @@ const it: Messages = {
   allow_on: 'Rinnovi automatici attivi',
   allow_failed: 'I rinnovi automatici non sono attivi: {message}',
   allow_sign: 'Ora firma il messaggio nel tuo wallet: dimostra che questo indirizzo è tuo (nessuna transazione, nessuna commissione)…',
+  allow_total: 'Questo wallet autorizza già {current} a questo indirizzo (i tuoi altri abbonamenti in questo token la condividono): approvi {total} in totale, {cap} in più per questo abbonamento.',
+  allow_two_steps: '{currency} non consente di modificare un\'autorizzazione diversa da zero, quindi servono due transazioni: prima a 0, poi al totale.',
+  allow_step_reset: 'Passo 1 di 2: conferma nel wallet l\'azzeramento dell\'autorizzazione, poi attendi che venga minata…',
+  allow_step_total: 'Passo 2 di 2: conferma nel wallet l\'autorizzazione di {total}, poi attendi che venga minata…',
+  allow_permit: 'Firma nel wallet l\'autorizzazione di {total}: è una firma (permit), senza transazione né commissioni per te…',
+  allow_permit_wait: 'La tua autorizzazione firmata è stata inviata alla rete; in attesa che venga minata…',
+  allow_timeout: 'L\'autorizzazione non è stata confermata entro 10 minuti. Controlla l\'attività del wallet: se è ancora in sospeso, lasciala concludere (o velocizzala), poi premi di nuovo il pulsante. Un\'autorizzazione andata a buon fine viene trovata e non richiesta due volte.',
 
   rec_auto_title: 'Questo rinnovo viene addebitato automaticamente',
   rec_auto_body: 'Viene prelevato alla scadenza dal wallet che hai autorizzato: qui non devi pagare nulla.',

@@ -166,6 +166,13 @@ const nl: Messages = {
   allow_on: 'Automatische verlengingen aan',
   allow_failed: 'Automatische verlengingen staan niet aan: {message}',
   allow_sign: 'Onderteken nu het bericht in je wallet: het bewijst dat dit adres van jou is (geen transactie, geen kosten)…',
+  allow_total: 'Deze wallet staat dit adres al {current} toe (je andere abonnementen in deze token delen dat): je keurt in totaal {total} goed, {cap} meer voor dit abonnement.',
+  allow_two_steps: '{currency} laat een toestemming die niet nul is niet direct wijzigen, dus dit zijn twee transacties: eerst naar 0, dan naar het totaal.',
+  allow_step_reset: 'Stap 1 van 2: bevestig in je wallet het terugzetten van de toestemming naar 0 en wacht tot die gemined is…',
+  allow_step_total: 'Stap 2 van 2: bevestig in je wallet de toestemming van {total} en wacht tot die gemined is…',
+  allow_permit: 'Onderteken in je wallet de toestemming van {total}: een handtekening (permit), geen transactie en geen kosten voor jou…',
+  allow_permit_wait: 'Je ondertekende toestemming is naar het netwerk gestuurd; wachten tot die gemined is…',
+  allow_timeout: 'De toestemming is niet binnen 10 minuten bevestigd. Kijk bij de activiteit in je wallet: staat ze nog open, laat haar afronden (of versnel haar) en druk dan opnieuw op de knop. Een toestemming die is doorgegaan wordt gevonden en niet twee keer gevraagd.',
 
   rec_auto_title: 'Deze verlenging wordt automatisch geïnd',
   rec_auto_body: 'Het bedrag wordt op de vervaldatum afgeschreven van de wallet die je hebt goedgekeurd: hier hoef je niets te betalen.',

@@ -166,6 +166,13 @@ const pl: Messages = {
   allow_on: 'Automatyczne odnowienia włączone',
   allow_failed: 'Automatyczne odnowienia nie są włączone: {message}',
   allow_sign: 'Teraz podpisz wiadomość w portfelu: potwierdza, że ten adres należy do Ciebie (bez transakcji, bez opłat)…',
+  allow_total: 'Ten portfel już zezwala temu adresowi na {current} (dzielą je Twoje inne subskrypcje w tym tokenie): zatwierdzasz łącznie {total}, o {cap} więcej dla tej subskrypcji.',
+  allow_two_steps: '{currency} nie pozwala zmienić niezerowego zezwolenia, więc potrzebne są dwie transakcje: najpierw na 0, potem na sumę.',
+  allow_step_reset: 'Krok 1 z 2: potwierdź w portfelu ustawienie zezwolenia na 0 i poczekaj, aż zostanie wykopane…',
+  allow_step_total: 'Krok 2 z 2: potwierdź w portfelu zezwolenie na {total} i poczekaj, aż zostanie wykopane…',
+  allow_permit: 'Podpisz w portfelu zezwolenie na {total}: to podpis (permit), bez transakcji i bez opłaty dla Ciebie…',
+  allow_permit_wait: 'Twoje podpisane zezwolenie wysłano do sieci; czekamy, aż zostanie wykopane…',
+  allow_timeout: 'Zezwolenie nie zostało potwierdzone w ciągu 10 minut. Sprawdź aktywność portfela: jeśli nadal oczekuje, pozwól mu się zakończyć (lub je przyspiesz), a potem naciśnij przycisk ponownie. Zezwolenie, które przeszło, zostanie odnalezione i nie będzie wymagane dwa razy.',
 
   rec_auto_title: 'To odnowienie jest pobierane automatycznie',
   rec_auto_body: 'Kwota zostanie pobrana w terminie z portfela, który zatwierdziłeś: tutaj nie musisz nic płacić.',

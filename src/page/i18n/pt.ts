@@ -173,6 +173,13 @@ const pt: Messages = {
   allow_on: 'Renovações automáticas ativadas',
   allow_failed: 'As renovações automáticas não estão ativadas: {message}',
   allow_sign: 'Agora assine a mensagem na sua carteira: ela prova que este endereço é seu (sem transação, sem taxa)…',
+  allow_total: 'Esta carteira já autoriza {current} para este endereço (as suas outras assinaturas neste token partilham-no): você aprova {total} no total, {cap} a mais para esta assinatura.',
+  allow_two_steps: '{currency} não permite alterar uma autorização que não é zero, por isso são duas transações: primeiro para 0, depois para o total.',
+  allow_step_reset: 'Passo 1 de 2: confirme na carteira a autorização para 0 e aguarde até ser minerada…',
+  allow_step_total: 'Passo 2 de 2: confirme na carteira a autorização de {total} e aguarde até ser minerada…',
+  allow_permit: 'Assine na carteira a autorização de {total}: é uma assinatura (permit), sem transação nem taxa para você…',
+  allow_permit_wait: 'A sua autorização assinada foi enviada à rede; aguardando até ser minerada…',
+  allow_timeout: 'A autorização não foi confirmada em 10 minutos. Verifique a atividade da sua carteira: se ainda estiver pendente, deixe-a terminar (ou acelere-a) e depois carregue no botão novamente. Uma autorização que já passou é encontrada e não é pedida duas vezes.',
 
   rec_auto_title: 'Esta renovação está sendo cobrada automaticamente',
   rec_auto_body: 'Ela é retirada da carteira que você autorizou no vencimento: não há nada a pagar aqui.',

@@ -173,6 +173,13 @@ const tr: Messages = {
   allow_on: 'Otomatik yenileme açık',
   allow_failed: 'Otomatik yenileme açık değil: {message}',
   allow_sign: 'Şimdi cüzdanınızda mesajı imzalayın: bu adresin size ait olduğunu kanıtlar (işlem yok, ücret yok)…',
+  allow_total: 'Bu cüzdan bu adrese zaten {current} izin veriyor (bu tokendaki diğer abonelikleriniz bunu paylaşıyor): toplam {total} onaylıyorsunuz, bu abonelik için {cap} fazlası.',
+  allow_two_steps: '{currency} sıfır olmayan bir izni değiştirmeye izin vermez; bu yüzden iki işlem gerekir: önce 0, sonra toplam.',
+  allow_step_reset: 'Adım 1/2: izni 0 yapmayı cüzdanınızda onaylayın, ardından madencilik bitene kadar bekleyin…',
+  allow_step_total: 'Adım 2/2: {total} onayını cüzdanınızda onaylayın, ardından madencilik bitene kadar bekleyin…',
+  allow_permit: '{total} onayını cüzdanınızda imzalayın: bu bir imzadır (permit), işlem yok ve size ücret yok…',
+  allow_permit_wait: 'İmzalı onayınız ağa gönderildi; madencilik bitene kadar bekleniyor…',
+  allow_timeout: 'Onay 10 dakika içinde doğrulanmadı. Cüzdanınızın etkinliğine bakın: hâlâ bekliyorsa bitmesini bekleyin (veya hızlandırın), sonra düğmeye yeniden basın. Gerçekleşmiş bir onay bulunur, iki kez istenmez.',
 
   rec_auto_title: 'Bu yenileme otomatik olarak tahsil ediliyor',
   rec_auto_body: 'Vadesi geldiğinde onay verdiğiniz cüzdandan alınır: burada ödemeniz gereken bir şey yok.',

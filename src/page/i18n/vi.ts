@@ -166,6 +166,13 @@ const vi: Messages = {
   allow_on: 'Đã bật gia hạn tự động',
   allow_failed: 'Chưa bật gia hạn tự động: {message}',
   allow_sign: 'Bây giờ hãy ký tin nhắn trong ví của bạn: điều này chứng minh địa chỉ này là của bạn (không có giao dịch, không mất phí)…',
+  allow_total: 'Ví này đã cho phép địa chỉ này {current} (các gói đăng ký khác của bạn trong token này dùng chung): bạn phê duyệt tổng cộng {total}, thêm {cap} cho gói đăng ký này.',
+  allow_two_steps: '{currency} không cho thay đổi hạn mức khác 0, nên cần hai giao dịch: trước tiên về 0, sau đó đặt tổng.',
+  allow_step_reset: 'Bước 1/2: xác nhận trong ví việc đặt hạn mức về 0, rồi chờ đến khi được đào…',
+  allow_step_total: 'Bước 2/2: xác nhận trong ví việc phê duyệt {total}, rồi chờ đến khi được đào…',
+  allow_permit: 'Ký phê duyệt {total} trong ví: chỉ là chữ ký (permit), không có giao dịch và bạn không mất phí…',
+  allow_permit_wait: 'Phê duyệt đã ký của bạn đã được gửi lên mạng; đang chờ được đào…',
+  allow_timeout: 'Phê duyệt chưa được xác nhận trong 10 phút. Hãy xem hoạt động trong ví: nếu vẫn đang chờ, hãy để nó hoàn tất (hoặc tăng tốc), rồi bấm nút lại. Phê duyệt đã thành công sẽ được tìm thấy, không bị yêu cầu hai lần.',
 
   rec_auto_title: 'Khoản gia hạn này đang được thu tự động',
   rec_auto_body: 'Khoản này được thu từ ví bạn đã chấp thuận khi đến hạn: bạn không cần thanh toán gì ở đây.',

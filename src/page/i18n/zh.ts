@@ -173,6 +173,13 @@ const zh: Messages = {
   allow_on: '自动续费已开启',
   allow_failed: '自动续费未开启：{message}',
   allow_sign: '现在请在钱包中签署该消息：它证明此地址属于您（无交易，无手续费）…',
+  allow_total: '此钱包已向该地址授权 {current}（您在此代币上的其他订阅共用该授权）：您总共授权 {total}，为本订阅增加 {cap}。',
+  allow_two_steps: '{currency} 不允许直接修改非零授权，因此需要两笔交易：先设为 0，再设为总额。',
+  allow_step_reset: '第 1 步（共 2 步）：在钱包中确认将授权设为 0，然后等待其被打包…',
+  allow_step_total: '第 2 步（共 2 步）：在钱包中确认授权 {total}，然后等待其被打包…',
+  allow_permit: '请在钱包中签署 {total} 的授权：这只是签名（permit），没有交易，您无需支付手续费…',
+  allow_permit_wait: '您签署的授权已发送到网络，正在等待打包…',
+  allow_timeout: '授权在 10 分钟内未得到确认。请查看钱包中的活动：如果仍在等待，请让它完成（或加速），然后再次点击按钮。已经成功的授权会被找到，不会再次要求。',
 
   rec_auto_title: '本次续费正在自动扣取',
   rec_auto_body: '到期时将从您授权的钱包中扣取：您无需在此付款。',

@@ -145,22 +145,31 @@ interface Compiled {
   abi: Abi;
   bytecode: Hex;
 }
-let compiled: Compiled | undefined;
+/** The token contracts of TestToken.sol: the plain one, one with EIP-2612 permit, one with USDT's approve rule. */
+export type TokenKind = 'TestToken' | 'PermitToken' | 'StrictApproveToken';
+/** Everything TestToken.sol holds: the tokens and an EIP-1271 contract wallet. */
+export type FixtureContract = TokenKind | 'TestContractWallet';
+let compiledAll: Record<FixtureContract, Compiled> | undefined;
+
+/** Compiles test/fixtures/contracts/TestToken.sol (see compileTokens) and answers TestToken. */
+export function compileTestToken(): Compiled {
+  return compileTokens().TestToken;
+}
 
 /**
  * Compiles test/fixtures/contracts/TestToken.sol with solc (the npm JS compiler). Loading solc
  * takes seconds, so the output is cached in the temp folder, keyed by the source and solc version.
  */
-export function compileTestToken(): Compiled {
-  if (compiled) return compiled;
+export function compileTokens(): Record<FixtureContract, Compiled> {
+  if (compiledAll) return compiledAll;
   const source = readFileSync(TOKEN_SOURCE, 'utf8');
   const solcVersion = (require('solc/package.json') as { version: string }).version;
   const key = createHash('sha256').update(`${solcVersion}\n${source}`).digest('hex').slice(0, 16);
   const dir = join(tmpdir(), 'satchel-test-solc');
-  const file = join(dir, `TestToken-${key}.json`);
+  const file = join(dir, `TestTokens-${key}.json`);
   try {
-    compiled = JSON.parse(readFileSync(file, 'utf8')) as Compiled;
-    return compiled;
+    compiledAll = JSON.parse(readFileSync(file, 'utf8')) as Record<FixtureContract, Compiled>;
+    return compiledAll;
   } catch {
     // not cached yet
   }
@@ -180,13 +189,17 @@ export function compileTestToken(): Compiled {
   };
   const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const c = out.contracts['TestToken.sol']!['TestToken']!;
-  compiled = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+  const one = (name: FixtureContract): Compiled => {
+    const c = out.contracts['TestToken.sol']![name]!;
+    return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+  };
+  const all = { TestToken: one('TestToken'), PermitToken: one('PermitToken'), StrictApproveToken: one('StrictApproveToken'), TestContractWallet: one('TestContractWallet') };
   mkdirSync(dir, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(compiled));
+  writeFileSync(tmp, JSON.stringify(all));
   renameSync(tmp, file);
-  return compiled;
+  compiledAll = all;
+  return all;
 }
 
 export interface TestToken {
@@ -197,9 +210,9 @@ export interface TestToken {
   balanceOf(who: string): Promise<bigint>;
 }
 
-/** Deploys a TestToken (mines its own block) and returns helpers around it. */
-export async function deployToken(anvil: Anvil, symbol: string, decimals: number): Promise<TestToken> {
-  const { abi, bytecode } = compileTestToken();
+/** Deploys a TestToken (or one of its variants; mines its own block) and returns helpers around it. */
+export async function deployToken(anvil: Anvil, symbol: string, decimals: number, kind: TokenKind = 'TestToken'): Promise<TestToken> {
+  const { abi, bytecode } = compileTokens()[kind];
   const w = anvil.wallet(0);
   const hash = await w.deployContract({ abi, bytecode, args: [`Test ${symbol}`, symbol, decimals] });
   await anvil.mine();
