@@ -88,7 +88,7 @@ describe('other codes the server sends', () => {
       warnings: [
         { code: 'contract_address', params: { address: '0xC0', network: 'ETH' } },
         { code: 'hot_custody', params: { network: 'ETH' } },
-      ],
+      ] as Array<{ code: string; params: Record<string, string> }>,
     };
     await setLanguage('de');
     expect(warningText(change)).toBe(
