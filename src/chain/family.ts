@@ -67,7 +67,15 @@ export interface WatchOnlyCustody {
   settle?(network: NetworkDef, settings: NetworkConfig | undefined, parsed: ParsedCustody, current: string | null): Promise<ParsedCustody>;
   /** A warning about valid input the merchant should look at again (a cold address that is a
    * contract, say), when the family can tell; asks the network's node, so it may fail: callers ignore failures. */
-  warn?(network: NetworkDef, settings: NetworkConfig | undefined, parsed: ParsedCustody): Promise<string | null>;
+  warn?(network: NetworkDef, settings: NetworkConfig | undefined, parsed: ParsedCustody): Promise<WatchOnlyWarning | null>;
+}
+
+/** A warning about custody input: its code and values (src/contracts/dashboard/custody.ts
+ * CUSTODY_WARNINGS, which the dashboard words), and its English. */
+export interface WatchOnlyWarning {
+  code: 'contract_address' | 'hot_custody';
+  params: Record<string, string>;
+  message: string;
 }
 
 /** What a family's payout float key is (./payout-float.ts): how it is read from key_file's text, and whose account it is. */

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, type Config } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import { DatabaseUnavailableError } from '../errors.ts';
-import { exitCode, formatFinding, runDoctor, type DoctorDeps, type Finding } from '../doctor/index.ts';
+import { exitCode, finding, formatFinding, runDoctor, type DoctorDeps, type Finding } from '../doctor/index.ts';
 import { realDeps } from '../doctor/deps.ts';
 import { databaseLabel } from './where.ts';
 
@@ -33,8 +33,8 @@ export async function doctorCli(args: string[], config: Config, out: Out, open: 
     }
   } catch (e) {
     // A gateway that cannot start is the first thing to fix: said in the same form.
-    if (e instanceof ConfigError) findings = [{ status: 'FAIL', name: 'start', detail: e.message }];
-    else if (e instanceof DatabaseUnavailableError) findings = [{ status: 'FAIL', name: 'database', detail: `${databaseLabel(config)} does not answer`, fix: 'start the database, or correct DATABASE_URL' }];
+    if (e instanceof ConfigError) findings = [finding('FAIL', 'start', 'start.config', { error: e.message })];
+    else if (e instanceof DatabaseUnavailableError) findings = [finding('FAIL', 'database', 'database.down', { database: databaseLabel(config) })];
     else throw e;
   }
   if (json) out.log(JSON.stringify(findings));

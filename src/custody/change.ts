@@ -10,6 +10,7 @@ import { enqueueWebhook } from '../webhooks/outbox.ts';
 import { signedBody } from '../webhooks/payload.ts';
 import { writeAudit, type AuditActor } from './audit.ts';
 import { checkCustody, currentCustody, CustodyError, writeCustody, type CustodyRequest, type CustodyRow } from './store.ts';
+import type { WatchOnlyWarning } from '../chain/family.ts';
 
 export interface ChangeRequest extends CustodyRequest {
   /** Who asks, as the audit log records it (`cli`, or the dashboard user). */
@@ -35,8 +36,10 @@ export interface ChangeResult {
   /** The current material after the call. */
   current: CustodyRow;
   old: CustodyRow | null;
-  /** Valid input worth a second look (a cold address that is a contract). */
+  /** Valid input worth a second look (a cold address that is a contract), in English, joined. */
   warning: string | null;
+  /** The same, each as its code and values. */
+  warnings: WatchOnlyWarning[];
   /** Where the webhook was queued; null when the merchant has no default callback URL (or nothing changed). */
   webhookUrl: string | null;
 }
@@ -59,16 +62,21 @@ export async function changeCustody(ctx: Ctx, req: ChangeRequest): Promise<Chang
   const network = checked.network.code;
   if (ctx.chains.custodyMode(network) === 'hot') {
     // Kept for when the operator turns watch-only on; until then the gateway's seed receives there.
-    const hot = `${network} runs in hot custody on this gateway: payments go to addresses of the gateway's own seed, and this material is used only once the operator sets the network to watch-only`;
-    checked.warning = checked.warning ? `${checked.warning}. ${hot}` : hot;
+    checked.warnings.push({
+      code: 'hot_custody',
+      params: { network },
+      message: `${network} runs in hot custody on this gateway: payments go to addresses of the gateway's own seed, and this material is used only once the operator sets the network to watch-only`,
+    });
   }
+  const warnings = checked.warnings;
+  const warning = warnings.length ? warnings.map((w) => w.message).join('. ') : null;
   const now = ctx.now();
   return ctx.storage.write(async (trx) => {
     const row = await writeCustody(trx, req, checked, now);
     if (!row) {
       // The current material is the one given (set by this request's twin meanwhile, or before).
       const current = (await currentCustody(trx, req.merchantId, network))!;
-      return { outcome: 'unchanged', network, current, old: null, warning: checked.warning, webhookUrl: null };
+      return { outcome: 'unchanged', network, current, old: null, warning, warnings, webhookUrl: null };
     }
     const old = checked.old;
     await writeAudit(
@@ -78,7 +86,7 @@ export async function changeCustody(ctx: Ctx, req: ChangeRequest): Promise<Chang
         merchantId: merchant.id,
         action: CUSTODY_AUDIT_ACTION,
         target: network,
-        detail: { network, kind: row.kind, from: old?.summary ?? null, to: row.summary, ...(checked.warning ? { warning: checked.warning } : {}) },
+        detail: { network, kind: row.kind, from: old?.summary ?? null, to: row.summary, ...(warning ? { warning } : {}) },
       },
       now,
     );
@@ -94,7 +102,7 @@ export async function changeCustody(ctx: Ctx, req: ChangeRequest): Promise<Chang
         now,
       });
     }
-    return { outcome: old ? 'replaced' : 'set', network, current: row, old, warning: checked.warning, webhookUrl: url };
+    return { outcome: old ? 'replaced' : 'set', network, current: row, old, warning, warnings, webhookUrl: url };
   });
 }
 

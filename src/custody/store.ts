@@ -8,7 +8,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB, MerchantCustodyTable } from '../db/schema.ts';
 import type { Ctx } from '../context.ts';
 import type { NetworkDef } from '../registry/index.ts';
-import type { CustodyInput, ParsedCustody, WatchOnlyCustody } from '../chain/family.ts';
+import type { CustodyInput, ParsedCustody, WatchOnlyCustody, WatchOnlyWarning } from '../chain/family.ts';
 import { CustodyInputError } from '../chain/errors.ts';
 import { custodySource } from '../chain/allocate.ts';
 
@@ -69,7 +69,8 @@ export interface CheckedCustody {
   parsed: ParsedCustody;
   old: CustodyRow | null;
   /** Valid input the merchant should look at again (a cold address that is a contract). */
-  warning: string | null;
+  /** Valid input worth a second look (a cold address that is a contract), said by the network's family. */
+  warnings: WatchOnlyWarning[];
 }
 
 function watchOnlyOf(ctx: Ctx, code: string): { network: NetworkDef; watchOnly: WatchOnlyCustody } {
@@ -112,15 +113,16 @@ export async function checkCustody(ctx: Ctx, req: CustodyRequest): Promise<Check
   if (old && old.material !== parsed.material && !req.replace) {
     throw new CustodyError('confirm_replace', `The merchant already receives on ${network.code} into ${old.summary}; replacing it sends every later payment elsewhere: confirm to replace`);
   }
-  let warning: string | null = null;
+  const warnings: WatchOnlyWarning[] = [];
   if (watchOnly.warn) {
     try {
-      warning = await watchOnly.warn(network, ctx.config.networks[network.code], parsed);
+      const warning = await watchOnly.warn(network, ctx.config.networks[network.code], parsed);
+      if (warning) warnings.push(warning);
     } catch {
-      warning = null;
+      // the node could not tell: no warning
     }
   }
-  return { network, parsed, old, warning };
+  return { network, parsed, old, warnings };
 }
 
 /**

@@ -13,6 +13,7 @@ const Envelope = z.object({
   result: z.optional(z.unknown()),
   message: z.optional(z.string()),
   code: z.optional(z.string()),
+  params: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
   errors: z.optional(z.nullable(z.record(z.string(), z.array(z.string())))),
 });
 
@@ -64,7 +65,7 @@ export function createApiClient(onSignedOut: () => void): ApiClient {
     if (res.status === 401 && route.access !== 'public') onSignedOut();
     // The code words the failure in the user's language (./error-text.ts); a failure without an
     // envelope (a proxy's error page) is named by its status.
-    throw new ApiError(res.status, e?.message ?? `The server answered ${res.status}.`, e?.errors ?? null, e?.message === undefined ? 'http_status' : (e.code ?? null));
+    throw new ApiError(res.status, e?.message ?? `The server answered ${res.status}.`, e?.errors ?? null, e?.message === undefined ? 'http_status' : (e.code ?? null), e?.params ?? {});
   }
 
   return {

@@ -1,7 +1,7 @@
 // A failure as the owner reads it: a refusal the dashboard API names by its code
 // (src/contracts/dashboard/codes.ts DASHBOARD_ERROR_CODES) in the user's language; a refusal
 // particular to the request (no code, or one this dashboard does not know) as the server wrote it.
-import type { DashboardErrorCode } from '../contracts/dashboard/codes.ts';
+import { INPUT_ERROR_CODES, type DashboardErrorCode, type InputErrorCode } from '../contracts/dashboard/codes.ts';
 import { ApiError } from './api.ts';
 import { t, type MessageKey } from './i18n/index.ts';
 
@@ -19,6 +19,7 @@ const KEYS: Record<DashboardErrorCode | 'bad_answer', MessageKey> = {
   validation: 'err_validation',
   not_found: 'err_not_found',
   bad_answer: 'err_bad_answer',
+  ...(Object.fromEntries(INPUT_ERROR_CODES.map((c) => [c, `err_${c}`])) as Record<InputErrorCode, `err_${InputErrorCode}`>),
 };
 
 /** Whether the failure is said in the user's language (else its text is the server's own). */
@@ -30,6 +31,6 @@ export function translatedError(err: ApiError): boolean {
 export function errorText(err: unknown, fallback: MessageKey = 'went_wrong'): string {
   if (!(err instanceof ApiError)) return t(fallback);
   if (err.code === 'http_status') return t('err_http', { status: String(err.status) });
-  if (err.code !== null && Object.hasOwn(KEYS, err.code)) return t(KEYS[err.code as keyof typeof KEYS]);
+  if (err.code !== null && Object.hasOwn(KEYS, err.code)) return t(KEYS[err.code as keyof typeof KEYS], err.params);
   return err.message;
 }

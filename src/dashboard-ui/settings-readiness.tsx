@@ -7,7 +7,7 @@ import { Card, Problem, TableScroll } from './ui.tsx';
 import { readinessApi, type Finding } from '../contracts/dashboard/readiness.ts';
 import { useStore } from './store.ts';
 import { StatusLabel } from './status-label.tsx';
-import { t, tParts } from './i18n/index.ts';
+import { t, tFinding, tParts } from './i18n/index.ts';
 
 const TONE: Record<Finding['status'], string> = { OK: 'ok', WARN: 'warn', FAIL: 'bad', SKIP: 'neutral' };
 
@@ -53,16 +53,22 @@ export function Readiness() {
                 </tr>
               </thead>
               <tbody>
-                {findings.map((f, i) => (
-                  <tr key={i}>
-                    <td>
-                      <StatusLabel family="check" code={f.status} class={`badge tone-${TONE[f.status]}`} />
-                    </td>
-                    <th scope="row">{f.name}</th>
-                    <td class="break">{f.detail}</td>
-                    <td class="break">{f.fix ?? '—'}</td>
-                  </tr>
-                ))}
+                {findings.map((f, i) => {
+                  // Worded from its code in the user's language; the code stays on the tooltip.
+                  const words = tFinding(f);
+                  return (
+                    <tr key={i} data-code={f.code}>
+                      <td>
+                        <StatusLabel family="check" code={f.status} class={`badge tone-${TONE[f.status]}`} />
+                      </td>
+                      <th scope="row" title={f.code}>
+                        {words.name}
+                      </th>
+                      <td class="break">{words.detail}</td>
+                      <td class="break">{words.fix ?? '—'}</td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </TableScroll>

@@ -7,7 +7,7 @@
 import { useState } from 'preact/hooks';
 import { formText } from './api.ts';
 import { t } from './i18n/index.ts';
-import { custodyApi, type ReceivingChange, type ReceivingNetwork } from '../contracts/dashboard/custody.ts';
+import { CUSTODY_WARNINGS, custodyApi, type ReceivingChange, type ReceivingNetwork } from '../contracts/dashboard/custody.ts';
 import { useStore } from './store.ts';
 import { time } from './format.ts';
 import { Card, Field, Loading, Problem, useLoad } from './ui.tsx';
@@ -17,6 +17,16 @@ function inputFor(n: ReceivingNetwork, text: string, viewKey: string): { xpub?: 
   if (n.inputs.includes('viewKey')) return { address: text, view_key: viewKey };
   if (n.inputs.includes('address')) return { address: text };
   return /^\s*(wpkh|pkh|sh)\(/i.test(text) && n.inputs.includes('descriptor') ? { descriptor: text } : { xpub: text };
+}
+
+/**
+ * A change's warnings (a contract as cold address, a network in hot custody) in the user's language
+ * from their codes; the server's English when one of them is a code this dashboard does not know.
+ */
+export function warningText(done: Pick<ReceivingChange, 'warning' | 'warnings'>): string {
+  const known = done.warnings.every((w) => (CUSTODY_WARNINGS as readonly string[]).includes(w.code));
+  if (!known || done.warnings.length === 0) return done.warning ?? '';
+  return done.warnings.map((w) => t(`rc_warn_${w.code as (typeof CUSTODY_WARNINGS)[number]}`, w.params)).join(' ');
 }
 
 /**
@@ -115,7 +125,7 @@ function NetworkReceiving({ n, owner, onChanged }: { n: ReceivingNetwork; owner:
                 ? t('rc_changed_was', { network: done.network, summary: done.summary, old: done.old })
                 : t('rc_changed', { network: done.network, summary: done.summary })}
           </p>
-          {done.warning && <p>{t('rc_warning', { warning: done.warning })}</p>}
+          {done.warning && <p>{t('rc_warning', { warning: warningText(done) })}</p>}
           {done.outcome !== 'unchanged' && (
             <p class="small">{done.webhook_url ? t('rc_webhook_queued', { url: done.webhook_url }) : t('rc_no_webhook')}</p>
           )}

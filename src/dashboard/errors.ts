@@ -1,4 +1,6 @@
 // Errors of the dashboard's session-authed API; src/http/dashboard maps each class to its status.
+import type { InputErrorCode } from '../contracts/dashboard/codes.ts';
+
 
 /** No valid session: 401. */
 export class SessionRequiredError extends Error {
@@ -42,8 +44,20 @@ export class LinkExpiredError extends Error {
   }
 }
 
-/** Bad input to a user operation (CLI or dashboard): 422 with the message. */
-export class UserInputError extends Error {}
+/**
+ * Bad input to a user operation (CLI or dashboard): 422 with the message, and with `code` and
+ * `params` (src/contracts/dashboard/codes.ts) so that the dashboard says it in the user's language;
+ * the CLI prints the message.
+ */
+export class UserInputError extends Error {
+  constructor(
+    message: string,
+    readonly code: InputErrorCode | null = null,
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(message);
+  }
+}
 
 /** The email belongs to a dashboard user already (of `merchantId`; null: an instance admin): 422. */
 export class EmailTakenError extends UserInputError {
@@ -51,7 +65,7 @@ export class EmailTakenError extends UserInputError {
     readonly email: string,
     readonly merchantId: string | null,
   ) {
-    super(`A user with the email ${email} already exists.`);
+    super(`A user with the email ${email} already exists.`, 'email_taken', { email });
   }
 }
 

@@ -28,7 +28,7 @@ function day(value: unknown, field: string): number | null {
   if (value === undefined || value === null || value === '') return null;
   const m = typeof value === 'string' ? DAY.exec(value) : null;
   const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-  if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) throw new UserInputError(`${field} must be a date as YYYY-MM-DD.`);
+  if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) throw new UserInputError(`${field} must be a date as YYYY-MM-DD.`, 'bad_date', { field });
   return ms;
 }
 
@@ -43,7 +43,7 @@ export function parseFilter(query: Record<string, unknown>): InvoiceFilter {
 export function parseCursor(value: unknown): Cursor | null {
   if (typeof value !== 'string' || value === '') return null;
   const [t, id] = value.split('_');
-  if (!t || !id || !/^\d{1,16}$/.test(t) || !UUID.test(id)) throw new UserInputError('The page cursor is not valid.');
+  if (!t || !id || !/^\d{1,16}$/.test(t) || !UUID.test(id)) throw new UserInputError('The page cursor is not valid.', 'bad_cursor');
   return { t: Number(t), id: id.toLowerCase() };
 }
 

@@ -21,12 +21,12 @@ function queryText(query: Record<string, unknown>, k: string): string | null {
 /** `statuses`: the ones this list knows; currency and network codes come back upper case. */
 export function parseListFilter(query: Record<string, unknown>, statuses: readonly string[]): ListFilter {
   const status = queryText(query, 'status');
-  if (status && !statuses.includes(status)) throw new UserInputError('Unknown status.');
+  if (status && !statuses.includes(status)) throw new UserInputError('Unknown status.', 'unknown_status', { status });
   const currency = queryText(query, 'currency');
-  if (currency && !CODE.test(currency)) throw new UserInputError('Unknown currency.');
+  if (currency && !CODE.test(currency)) throw new UserInputError('Unknown currency.', 'unknown_currency', { currency });
   const network = queryText(query, 'network');
-  if (network && !CODE.test(network)) throw new UserInputError('Unknown network.');
+  if (network && !CODE.test(network)) throw new UserInputError('Unknown network.', 'unknown_network', { network });
   const q = queryText(query, 'q')?.trim() ?? null;
-  if (q && (q.length > 200 || q.includes('\u0000'))) throw new UserInputError('The search is too long.');
+  if (q && (q.length > 200 || q.includes('\u0000'))) throw new UserInputError('The search is too long.', 'search_too_long');
   return { status, currency: currency?.toUpperCase() ?? null, network: network?.toUpperCase() ?? null, q: q || null };
 }

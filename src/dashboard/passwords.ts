@@ -17,11 +17,11 @@ function scrypt(password: string, salt: Buffer, len: number, opts: ScryptOptions
   return new Promise((resolve, reject) => scryptCb(password, salt, len, opts, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
-/** The reason a password is refused, or null. */
-export function passwordProblem(password: unknown): string | null {
-  if (typeof password !== 'string') return 'Enter a password.';
-  if (password.length < PASSWORD_MIN) return `The password needs at least ${PASSWORD_MIN} characters.`;
-  if (password.length > PASSWORD_MAX) return `The password can have at most ${PASSWORD_MAX} characters.`;
+/** The reason a password is refused (its code for the dashboard, and in English), or null. */
+export function passwordProblem(password: unknown): { code: 'password_empty' | 'password_short' | 'password_long'; message: string } | null {
+  if (typeof password !== 'string') return { code: 'password_empty', message: 'Enter a password.' };
+  if (password.length < PASSWORD_MIN) return { code: 'password_short', message: `The password needs at least ${PASSWORD_MIN} characters.` };
+  if (password.length > PASSWORD_MAX) return { code: 'password_long', message: `The password can have at most ${PASSWORD_MAX} characters.` };
   return null;
 }
 

@@ -54,8 +54,8 @@ export const LOGO_TOO_LARGE = 'The logo must be at most 256 KB';
  */
 export function logoFromBody(body: Record<string, unknown>): Uint8Array {
   const text = body.image;
-  if (typeof text !== 'string' || text === '') throw new UserInputError('Choose a PNG, JPEG or WebP file.');
-  if (text.length > LOGO_BASE64_MAX) throw new UserInputError(LOGO_TOO_LARGE);
-  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new UserInputError('The logo must be sent as base64.');
+  if (typeof text !== 'string' || text === '') throw new UserInputError('Choose a PNG, JPEG or WebP file.', 'logo_missing');
+  if (text.length > LOGO_BASE64_MAX) throw new UserInputError(LOGO_TOO_LARGE, 'logo_too_large');
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new UserInputError('The logo must be sent as base64.', 'logo_not_base64');
   return new Uint8Array(Buffer.from(text, 'base64'));
 }

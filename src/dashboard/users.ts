@@ -5,7 +5,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB, DashboardUsersTable } from '../db/schema.ts';
 import type { Storage } from '../db/dialect.ts';
-import { burnPasswordCheck, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { burnPasswordCheck, hashPassword, passwordProblem, verifyPassword, PASSWORD_MAX, PASSWORD_MIN } from './passwords.ts';
 import { EmailTakenError, LinkExpiredError, UserInputError } from './errors.ts';
 import { PAGE_LANGUAGES, type PageLanguage } from '../contracts/payer.ts';
 
@@ -36,7 +36,7 @@ export function emailKey(email: string): string {
 }
 
 export function normaliseEmail(email: unknown): string {
-  if (typeof email !== 'string' || email.length > 254 || !EMAIL_RE.test(email.trim())) throw new UserInputError('Enter a valid email address.');
+  if (typeof email !== 'string' || email.length > 254 || !EMAIL_RE.test(email.trim())) throw new UserInputError('Enter a valid email address.', 'bad_email');
   return emailKey(email);
 }
 
@@ -51,13 +51,13 @@ export async function createUser(
   now: number,
 ): Promise<DashboardUser> {
   const email = normaliseEmail(input.email);
-  if (typeof input.role !== 'string' || !(ROLES as readonly string[]).includes(input.role)) throw new UserInputError('The role must be owner, viewer or admin.');
+  if (typeof input.role !== 'string' || !(ROLES as readonly string[]).includes(input.role)) throw new UserInputError('The role must be owner, viewer or admin.', 'bad_role');
   const role = input.role as Role;
-  if (role === 'admin' && input.merchantId) throw new UserInputError('An instance admin belongs to no merchant (leave out --merchant).');
+  if (role === 'admin' && input.merchantId) throw new UserInputError('An instance admin belongs to no merchant (leave out --merchant).', 'admin_has_merchant');
   if (role !== 'admin') {
-    if (!input.merchantId) throw new UserInputError('An owner or viewer needs a merchant.');
+    if (!input.merchantId) throw new UserInputError('An owner or viewer needs a merchant.', 'merchant_required');
     const m = await storage.db.selectFrom('merchants').select('id').where('id', '=', input.merchantId).executeTakeFirst();
-    if (!m) throw new UserInputError(`No merchant ${input.merchantId}.`);
+    if (!m) throw new UserInputError(`No merchant ${input.merchantId}.`, 'unknown_merchant', { merchant: input.merchantId });
   }
   const user: DashboardUser = {
     id: randomUUID(),
@@ -149,7 +149,7 @@ export async function linkUser(db: Kysely<DB>, token: string, now: number): Prom
 /** Uses the link once: sets the password and ends every session of the user. */
 export async function setPasswordWithLink(storage: Storage, token: string, password: unknown, now: number): Promise<DashboardUser> {
   const problem = passwordProblem(password);
-  if (problem) throw new UserInputError(problem);
+  if (problem) throw new UserInputError(problem.message, problem.code, { min: PASSWORD_MIN, max: PASSWORD_MAX });
   const user = await linkUser(storage.db, token, now);
   if (!user) throw new LinkExpiredError();
   const hash = await hashPassword(password as string);
@@ -204,6 +204,6 @@ export async function setUserLanguage(storage: Storage, userId: string, language
 export function parseUserLanguage(value: unknown): PageLanguage | null {
   if (value === null || value === undefined || value === '') return null;
   const known = (PAGE_LANGUAGES as readonly unknown[]).includes(value);
-  if (!known) throw new UserInputError(`The language must be one of ${PAGE_LANGUAGES.join(', ')}, or empty for the browser's.`);
+  if (!known) throw new UserInputError(`The language must be one of ${PAGE_LANGUAGES.join(', ')}, or empty for the browser's.`, 'bad_language', { languages: PAGE_LANGUAGES.join(', ') });
   return value as PageLanguage;
 }

@@ -90,7 +90,7 @@ export type WebhookShow = 'all' | 'failed' | 'pending' | 'delivered';
 export function parseShow(v: unknown): WebhookShow {
   if (v === undefined || v === '' || v === null) return 'all';
   if (v === 'all' || v === 'failed' || v === 'pending' || v === 'delivered') return v;
-  throw new UserInputError('Show all, failed, pending or delivered deliveries.');
+  throw new UserInputError('Show all, failed, pending or delivered deliveries.', 'bad_delivery_filter');
 }
 
 /**
@@ -142,7 +142,7 @@ export async function retryNow(ctx: Ctx, merchantId: string, id: string): Promis
   const now = ctx.now();
   const w = await db.selectFrom('webhooks').selectAll().where('merchant_id', '=', merchantId).where('id', '=', id).executeTakeFirst();
   if (!w) throw new NotFoundError('Webhook not found');
-  if (w.status === 'delivered') throw new UserInputError('This webhook was delivered; resend it from its invoice instead.');
+  if (w.status === 'delivered') throw new UserInputError('This webhook was delivered; resend it from its invoice instead.', 'webhook_delivered');
   const siblings = await db
     .selectFrom('webhooks')
     .selectAll()
@@ -154,14 +154,14 @@ export async function retryNow(ctx: Ctx, merchantId: string, id: string): Promis
     .execute();
   const older = (s: Row) => s.created_at < w.created_at || (s.created_at === w.created_at && s.id < w.id);
   if (w.status === 'failed' && siblings.some((s) => !older(s) && s.id !== w.id && s.status === 'delivered')) {
-    throw new UserInputError('A newer webhook about the same object was delivered already; resend from the object instead.');
+    throw new UserInputError('A newer webhook about the same object was delivered already; resend from the object instead.', 'webhook_superseded');
   }
   const targets = [...siblings.filter((s) => older(s) && s.status === 'pending'), w];
   for (const t of targets) {
     if (t.status !== 'pending' || t.next_attempt_at <= now) continue;
     const planned = await scheduledAt(db, t);
     const waiting = planned === null ? t.attempts === 0 && t.next_attempt_at <= t.created_at + SCHEDULE_SLACK_MS : t.next_attempt_at <= planned + SCHEDULE_SLACK_MS;
-    if (!waiting) throw new UserInputError('This webhook is being delivered right now.');
+    if (!waiting) throw new UserInputError('This webhook is being delivered right now.', 'webhook_in_flight');
   }
   let due = 0;
   await ctx.storage.write(async (trx) => {
@@ -180,7 +180,7 @@ export async function retryNow(ctx: Ctx, merchantId: string, id: string): Promis
         .where('attempts', '=', t.attempts)
         .where('next_attempt_at', '=', t.next_attempt_at)
         .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) throw new UserInputError('This webhook is being delivered right now.');
+      if (Number(r.numUpdatedRows) !== 1) throw new UserInputError('This webhook is being delivered right now.', 'webhook_in_flight');
       due++;
     }
   });

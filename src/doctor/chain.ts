@@ -4,7 +4,7 @@
 import type { Ctx } from '../context.ts';
 import type { NodeStatus } from '../chain/contract.ts';
 import type { NetworkDef } from '../registry/index.ts';
-import type { Finding } from './finding.ts';
+import { finding, type Finding, type FindingParams } from './finding.ts';
 import { floatAccount, type PayoutSource } from '../chain/payout-float.ts';
 import { payoutSourceOf } from '../outgoing/float.ts';
 /** A head this far ahead of this host's clock means the clock is behind. */
@@ -22,21 +22,17 @@ async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 
-function minutes(ms: number): string {
-  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
-}
-
 export async function nodeChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
   const out: Finding[] = [];
   for (const code of live) {
     const def = ctx.registry.network(code)!;
-    const name = `node ${code}`;
+    const at = { network: code };
     const driver = ctx.chains.driver(code);
     let st: NodeStatus;
     try {
       st = await withTimeout(driver.status(), STATUS_TIMEOUT_MS);
     } catch (e) {
-      out.push({ status: 'FAIL', name, detail: `no sane answer from the node (${e instanceof Error ? e.message : String(e)})`, fix: `check networks.${code}.rpc_url and that the node runs` });
+      out.push(finding('FAIL', 'node', 'node.no_answer', { ...at, error: e instanceof Error ? e.message : String(e) }));
       continue;
     }
     // The network's family says which chain the node must serve, which chains mine only on demand
@@ -44,7 +40,7 @@ export async function nodeChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
     const family = ctx.chains.family(code);
     const expected = family?.expectedChain?.(def, ctx.config.networks[def.code] ?? {}) ?? null;
     if (expected !== null && st.chain !== expected) {
-      out.push({ status: 'FAIL', name, detail: `the node serves chain ${st.chain ?? '(none)'}, the gateway is configured for ${expected}`, fix: `point networks.${code}.rpc_url at a node of chain ${expected} (${def.name}), or correct the network's chain setting` });
+      out.push(finding('FAIL', 'node', 'node.wrong_chain', { ...at, ...(st.chain !== null ? { chain: st.chain } : {}), expected, network_name: def.name }));
       continue;
     }
     const now = ctx.now();
@@ -52,27 +48,20 @@ export async function nodeChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
     const limitMin = least === undefined ? ctx.config.doctorMaxHeadAgeMinutes : Math.max(ctx.config.doctorMaxHeadAgeMinutes, least);
     const age = st.headTime === null ? null : now - st.headTime;
     const dev = st.chain !== null && family?.isDevChain?.(st.chain) === true;
+    // The head's age, in ms (never below 0: a head ahead of the clock is the clock check's).
+    const aged: FindingParams = age !== null ? { age_ms: Math.max(age, 0) } : {};
+    const chain: FindingParams = st.chain !== null ? { chain: st.chain } : {};
     if (dev) {
-      out.push({
-        status: 'WARN',
-        name,
-        detail: `chain ${st.chain} is a development chain that mines only on demand (head ${st.head}${age !== null ? `, ${minutes(Math.max(age, 0))} old` : ''}): confirmations do not come by themselves and its coins are worth nothing`,
-        fix: `point networks.${code}.rpc_url at a node of the real ${def.name} chain`,
-      });
+      out.push(finding('WARN', 'node', 'node.dev_chain', { ...at, ...chain, head: st.head, ...aged, network_name: def.name }));
     } else if (age !== null && age > limitMin * 60_000) {
-      out.push({
-        status: 'FAIL',
-        name,
-        detail: `head ${st.head} is ${minutes(age)} old (limit ${limitMin} min): the node is not synced, so payments are not seen`,
-        fix: `let the node sync (or fix its peers); the limit is SATCHEL_DOCTOR_MAX_HEAD_AGE_MINUTES`,
-      });
+      out.push(finding('FAIL', 'node', 'node.behind', { ...at, head: st.head, age_ms: age, limit: limitMin }));
     } else {
-      out.push({ status: 'OK', name, detail: `chain ${st.chain ?? '(unnamed)'}, head ${st.head}${age !== null ? `, ${minutes(Math.max(age, 0))} old` : ''}` });
+      out.push(finding('OK', 'node', 'node.ok', { ...at, ...chain, head: st.head, ...aged }));
     }
     if (age !== null && -age > CLOCK_AHEAD_MS) {
-      out.push({ status: 'WARN', name: `clock ${code}`, detail: `the node's newest block is ${minutes(-age)} ahead of this host's clock`, fix: 'synchronise this host\'s clock (NTP): invoice expiry and webhook times follow it' });
+      out.push(finding('WARN', 'clock', 'clock.ahead', { ...at, ahead_ms: -age }));
     } else if (age !== null) {
-      out.push({ status: 'OK', name: `clock ${code}`, detail: 'this host\'s clock agrees with the node\'s newest block' });
+      out.push(finding('OK', 'clock', 'clock.ok', at));
     }
     out.push(confirmationsCheck(ctx, def, dev));
   }
@@ -80,15 +69,12 @@ export async function nodeChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
 }
 
 function confirmationsCheck(ctx: Ctx, def: NetworkDef, dev: boolean): Finding {
-  const name = `confirmations ${def.code}`;
   const n = ctx.chains.confirmations(def.code);
-  if (!Number.isInteger(n) || n < 1) {
-    return { status: 'FAIL', name, detail: `${n}: a payment would be final before it is in a block`, fix: `set networks.${def.code}.confirmations to at least ${def.confirmations}` };
-  }
-  if (n < def.confirmations && !dev) {
-    return { status: 'WARN', name, detail: `${n}, fewer than the ${def.confirmations} this gateway recommends for ${def.name}: a reorganisation could undo a payment already credited`, fix: `raise networks.${def.code}.confirmations, or remove it for the default` };
-  }
-  return { status: 'OK', name, detail: `${n}` };
+  // As text: a broken setting may be no number at all, and is shown as it is.
+  const at = { network: def.code, count: `${n}`, recommended: def.confirmations, network_name: def.name };
+  if (!Number.isInteger(n) || n < 1) return finding('FAIL', 'confirmations', 'confirmations.none', at);
+  if (n < def.confirmations && !dev) return finding('WARN', 'confirmations', 'confirmations.few', at);
+  return finding('OK', 'confirmations', 'confirmations.ok', at);
 }
 
 /**
@@ -97,23 +83,9 @@ function confirmationsCheck(ctx: Ctx, def: NetworkDef, dev: boolean): Finding {
  * do. Hot: the gateway's seed on this server, which can spend what it receives.
  */
 export function custodyOf(ctx: Ctx, merchant: { id: string; name: string }, network: string, material: ReadonlyMap<string, string>): Finding {
-  if (ctx.chains.custodyMode(network) === 'hot') {
-    return {
-      status: 'WARN',
-      name: `custody ${network}`,
-      detail: 'hot custody: deposits derive from the seed on this server, which can spend them',
-      fix: `set "custody": "watch-only" on ${network} and have each merchant set their receiving material (satchel merchant custody set), or keep the seed backed up apart from the database and this host locked down`,
-    };
-  }
-  if (merchant.id && material.has(`${merchant.id}|${network}`)) {
-    return { status: 'OK', name: `custody ${network}`, detail: "watch-only: payments go to the merchant's own wallet" };
-  }
-  return {
-    status: 'WARN',
-    name: `custody ${network}`,
-    detail: 'watch-only, but no receiving material: the network is not offered to this merchant',
-    fix: `satchel merchant custody set --merchant ID --network ${network} (--xpub | --descriptor | --address)`,
-  };
+  if (ctx.chains.custodyMode(network) === 'hot') return finding('WARN', 'custody', 'custody.hot', { network });
+  if (merchant.id && material.has(`${merchant.id}|${network}`)) return finding('OK', 'custody', 'custody.watch_only', { network });
+  return finding('WARN', 'custody', 'custody.no_material', { network });
 }
 
 export async function custodyChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
@@ -122,7 +94,7 @@ export async function custodyChecks(ctx: Ctx, live: string[]): Promise<Finding[]
   if (live.some((n) => ctx.chains.custodyMode(n) === 'hot')) try {
     ctx.config.mnemonic();
   } catch (e) {
-    return [{ status: 'FAIL', name: 'custody', detail: `the HD seed cannot be read (${e instanceof Error ? e.message : String(e)})`, fix: 'set SATCHEL_MNEMONIC_FILE to the file of the phrase this gateway was set up with' }];
+    return [finding('FAIL', 'seed', 'seed.unreadable', { error: e instanceof Error ? e.message : String(e) })];
   }
   const merchants = await ctx.storage.db.selectFrom('merchants').select(['id', 'name']).where('is_blocked', '=', 0).orderBy('name').execute();
   const rows = await ctx.storage.db.selectFrom('merchant_custody').select(['merchant_id', 'network', 'summary']).where('replaced_at', 'is', null).execute();
@@ -133,13 +105,13 @@ export async function custodyChecks(ctx: Ctx, live: string[]): Promise<Finding[]
     const groups = new Map<string, { f: Finding; n: number }>();
     for (const m of merchants) {
       const f = custodyOf(ctx, m, network, material);
-      const key = `${f.status}|${f.detail}`;
+      const key = f.code;
       const g = groups.get(key);
       if (g) g.n++;
       else groups.set(key, { f, n: 1 });
     }
     if (merchants.length === 0) out.push({ ...custodyOf(ctx, { id: '', name: '' }, network, material) });
-    for (const { f, n } of groups.values()) out.push({ ...f, detail: `${f.detail} (${n} merchant${n === 1 ? '' : 's'})` });
+    for (const { f, n } of groups.values()) out.push(finding(f.status, f.check, f.code, { ...f.params, merchants: n }));
   }
   return out;
 }
@@ -155,67 +127,63 @@ export async function floatChecks(ctx: Ctx, live: string[]): Promise<Finding[]> 
   for (const code of live) {
     const network = ctx.registry.network(code);
     if (!network) continue;
-    const name = `payout float ${code}`;
+    const at = { network: code };
     let source: PayoutSource;
     try {
       source = payoutSourceOf(ctx, code);
     } catch (e) {
-      out.push({ status: 'FAIL', name, detail: e instanceof Error ? e.message : String(e), fix: `correct networks.${code}.payout_float (docs/networks.md, "The payout float")` });
+      out.push(finding('FAIL', 'payout_float', 'payout_float.invalid', { ...at, error: e instanceof Error ? e.message : String(e) }));
       continue;
     }
     if (source.kind === 'seed') continue;
     if (source.kind === 'none') {
       const can = ctx.chains.family(code)?.payoutFloat;
-      out.push({
-        status: 'WARN',
-        name,
-        detail: `watch-only without a payout float (${source.why}): payouts and refunds on ${code} are refused`,
-        fix: can?.wallet
-          ? `run a full wallet for the float (a full wallet of its own, never a view-only one), name its URL in networks.${code}.${can.wallet.setting}, set its caps in networks.${code}.payout_float, and fund it`
+      const why = { ...at, why: source.why };
+      out.push(
+        can?.wallet
+          ? finding('WARN', 'payout_float', 'payout_float.missing_wallet', { ...why, setting: can.wallet.setting })
           : can
-          ? `put the float's key (${can.accepts}) in a file of mode 0600, name it in networks.${code}.payout_float.key_file (or SATCHEL_PAYOUT_KEY_FILE), set its caps, and fund it`
-          : `${network.name} takes no float yet: send payouts of ${code} from the merchants' own wallets`,
-      });
+            ? finding('WARN', 'payout_float', 'payout_float.missing_key', { ...why, accepts: can.accepts })
+            : finding('WARN', 'payout_float', 'payout_float.unsupported', { ...why, network_name: network.name }),
+      );
       continue;
     }
     let address: string;
     try {
       address = source.settings.keyFile === null ? '' : floatAccount(network, source).address;
     } catch (e) {
-      out.push({ status: 'FAIL', name, detail: e instanceof Error ? e.message : String(e), fix: `chmod 600 the key file and check what it holds (${source.form.accepts})` });
+      out.push(finding('FAIL', 'payout_float', 'payout_float.bad_key', { ...at, error: e instanceof Error ? e.message : String(e), accepts: source.form.accepts }));
       continue;
     }
     const { maxPerPayout, maxPerDay } = source.settings;
     const uncapped = network.currencies.map((c) => c.code).filter((c) => maxPerPayout[c.toUpperCase()] === undefined || maxPerDay[c.toUpperCase()] === undefined);
+    // [currency, per payout, per day], null where there is no cap: worded where it is shown.
     const caps = network.currencies
       .map((c) => c.code)
       .filter((c) => maxPerPayout[c.toUpperCase()] !== undefined || maxPerDay[c.toUpperCase()] !== undefined)
-      .map((c) => `${c} ${maxPerPayout[c.toUpperCase()] ?? 'any'} a payout, ${maxPerDay[c.toUpperCase()] ?? 'any'} a day`);
-    let holds = '';
+      .map((c) => [c, maxPerPayout[c.toUpperCase()] ?? null, maxPerDay[c.toUpperCase()] ?? null]);
+    let holds: { balances: string } | { balance_error: string } | Record<string, never> = {};
     try {
       const wallet = await withTimeout(ctx.chains.driver(code).payoutWallet?.() ?? Promise.resolve(null), STATUS_TIMEOUT_MS);
-      if (wallet) holds = `; holds ${Object.entries(wallet.balances).map(([c, a]) => `${a} ${c}`).join(', ')}`;
+      if (wallet) holds = { balances: Object.entries(wallet.balances).map(([c, a]) => `${a} ${c}`).join(', ') };
       if (wallet && source.settings.keyFile === null) address = wallet.address;
     } catch (e) {
       // A float that is a wallet the operator runs: not reaching it is the finding.
       if (source.settings.keyFile === null) {
-        out.push({ status: 'FAIL', name, detail: `the payout wallet at ${source.settings.wallet ?? '?'} does not answer (${e instanceof Error ? e.message : String(e)})`, fix: `start the float wallet's RPC with its wallet open, or correct networks.${code}.${source.form.wallet?.setting ?? 'payout_wallet_rpc_url'}` });
+        out.push(finding('FAIL', 'payout_float', 'payout_float.wallet_down', { ...at, wallet: source.settings.wallet ?? '?', error: e instanceof Error ? e.message : String(e), setting: source.form.wallet?.setting ?? 'payout_wallet_rpc_url' }));
         continue;
       }
-      holds = `; its balance could not be read (${e instanceof Error ? e.message : String(e)})`;
+      holds = { balance_error: e instanceof Error ? e.message : String(e) };
     }
-    const held = source.settings.keyFile === null ? `wallet ${source.settings.wallet ?? ''}` : `key file ${source.settings.keyFile} (mode 0600)`;
-    const detail = `${held}, account ${address || 'unknown'}${caps.length ? `; caps: ${caps.join('; ')}` : ''}${holds}`;
-    if (uncapped.length > 0) {
-      out.push({
-        status: 'WARN',
-        name,
-        detail: `${detail}; no cap on ${uncapped.join(', ')}: a stolen merchant API key could empty the float of it in a day`,
-        fix: `set networks.${code}.payout_float.max_per_payout and max_per_day for ${uncapped.join(', ')}`,
-      });
-    } else {
-      out.push({ status: 'OK', name, detail });
-    }
+    const params = {
+      ...at,
+      ...(source.settings.keyFile === null ? { wallet: source.settings.wallet ?? '' } : { file: source.settings.keyFile }),
+      account: address,
+      ...(caps.length ? { caps: JSON.stringify(caps) } : {}),
+      ...holds,
+    };
+    if (uncapped.length > 0) out.push(finding('WARN', 'payout_float', 'payout_float.uncapped', { ...params, uncapped: uncapped.join(', ') }));
+    else out.push(finding('OK', 'payout_float', 'payout_float.ok', params));
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import type { Ctx } from '../context.ts';
 import { isPrivateAddress } from '../webhooks/private-address.ts';
 import { mapLimit } from '../chain/map-limit.ts';
-import type { DoctorDeps, Finding } from './finding.ts';
+import { finding, type DoctorDeps, type Finding } from './finding.ts';
 
 const TIMEOUT_MS = 5000;
 
@@ -27,22 +27,19 @@ export async function publicUrlChecks(ctx: Ctx, deps: DoctorDeps): Promise<Findi
   try {
     url = new URL(raw);
   } catch {
-    return [{ status: 'FAIL', name: 'public URL', detail: `${raw} is not a URL`, fix: 'set SATCHEL_PUBLIC_URL to the https address payers reach the gateway at' }];
+    return [finding('FAIL', 'public_url', 'public_url.invalid', { url: raw })];
   }
   const out: Finding[] = [];
-  if (url.protocol === 'https:') out.push({ status: 'OK', name: 'public URL', detail: `${raw} is https` });
-  else if (isLoopbackHost(url.hostname)) {
-    out.push({ status: 'WARN', name: 'public URL', detail: `${raw} is plain http on a loopback address: only this machine can open the payment links`, fix: 'set SATCHEL_PUBLIC_URL to the https address payers reach the gateway at' });
-  } else {
-    out.push({ status: 'FAIL', name: 'public URL', detail: `${raw} is plain http: payers' links and API keys in transit can be read and changed`, fix: 'serve the gateway over https (a reverse proxy with a certificate) and set SATCHEL_PUBLIC_URL to that address' });
-  }
+  if (url.protocol === 'https:') out.push(finding('OK', 'public_url', 'public_url.https', { url: raw }));
+  else if (isLoopbackHost(url.hostname)) out.push(finding('WARN', 'public_url', 'public_url.loopback', { url: raw }));
+  else out.push(finding('FAIL', 'public_url', 'public_url.http', { url: raw }));
   const health = `${raw}/healthz`;
   try {
     const status = await deps.get(health, TIMEOUT_MS);
-    if (status === 200) out.push({ status: 'OK', name: 'public URL reachable', detail: `${health} answers from this host` });
-    else out.push({ status: 'FAIL', name: 'public URL reachable', detail: `${health} answers HTTP ${status}`, fix: 'make the public URL lead to this gateway (reverse proxy configuration)' });
+    if (status === 200) out.push(finding('OK', 'public_url_reachable', 'public_url.answers', { url: health }));
+    else out.push(finding('FAIL', 'public_url_reachable', 'public_url.status', { url: health, status }));
   } catch (e) {
-    out.push({ status: 'FAIL', name: 'public URL reachable', detail: `${health} does not answer from this host (${errorText(e)})`, fix: 'check that the gateway runs, and the DNS, certificate and reverse proxy of the public URL' });
+    out.push(finding('FAIL', 'public_url_reachable', 'public_url.unreachable', { url: health, error: errorText(e) }));
   }
   return out;
 }
@@ -56,12 +53,7 @@ export async function webhookTargetChecks(ctx: Ctx, live: boolean, deps: DoctorD
   const out: Finding[] = [];
   const allowPrivate = ctx.config.allowPrivateCallbacks;
   if (allowPrivate && live) {
-    out.push({
-      status: 'WARN',
-      name: 'private webhook targets',
-      detail: 'SATCHEL_ALLOW_PRIVATE_CALLBACKS is on beside real networks: a merchant can make the gateway send requests into this private network',
-      fix: 'turn it off unless every merchant on this gateway is yours',
-    });
+    out.push(finding('WARN', 'private_callbacks', 'private_callbacks.on'));
   }
   const merchants = await ctx.storage.db
     .selectFrom('merchants')
@@ -70,34 +62,34 @@ export async function webhookTargetChecks(ctx: Ctx, live: boolean, deps: DoctorD
     .where('default_url_callback', '<>', '')
     .orderBy('name')
     .execute();
-  if (merchants.length === 0) return [...out, { status: 'SKIP', name: 'webhook targets', detail: 'no merchant has a default callback URL' }];
+  if (merchants.length === 0) return [...out, finding('SKIP', 'webhook_targets', 'webhook_targets.none')];
   const checked = await mapLimit(merchants, 8, async (m): Promise<Finding> => {
-    const name = `webhook target of ${m.name}`;
+    const merchant = m.name;
     const target = m.default_url_callback!;
     let url: URL;
     try {
       url = new URL(target);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
     } catch {
-      return { status: 'FAIL', name, detail: `${target} is not an http(s) URL`, fix: 'set a valid default callback URL in the merchant\'s settings' };
+      return finding('FAIL', 'webhook_target', 'webhook_target.invalid', { merchant, url: target });
     }
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     let addresses: string[];
     try {
       addresses = isIP(host) ? [host] : await deps.lookup(host);
     } catch (e) {
-      return { status: 'FAIL', name, detail: `${url.hostname} does not resolve (${errorText(e)})`, fix: 'ask the merchant for a working callback URL' };
+      return finding('FAIL', 'webhook_target', 'webhook_target.unresolved', { merchant, host: url.hostname, error: errorText(e) });
     }
     const priv = addresses.find((a) => isPrivateAddress(a));
     if (priv && live && !allowPrivate) {
-      return { status: 'FAIL', name, detail: `${target} resolves to the private address ${priv}: webhooks to it are refused while real networks run`, fix: 'the merchant needs a public callback URL (or, for a gateway that serves only your own shops, SATCHEL_ALLOW_PRIVATE_CALLBACKS)' };
+      return finding('FAIL', 'webhook_target', 'webhook_target.private', { merchant, url: target, address: priv });
     }
     const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
     try {
       await deps.connect(url.hostname, port, TIMEOUT_MS);
-      return { status: 'OK', name, detail: `${target} accepts connections` };
+      return finding('OK', 'webhook_target', 'webhook_target.ok', { merchant, url: target });
     } catch (e) {
-      return { status: 'WARN', name, detail: `${target} does not accept connections (${errorText(e)}): webhooks are retried and eventually given up`, fix: 'ask the merchant to check their server' };
+      return finding('WARN', 'webhook_target', 'webhook_target.unreachable', { merchant, url: target, error: errorText(e) });
     }
   });
   return [...out, ...checked];

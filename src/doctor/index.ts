@@ -7,21 +7,17 @@ import { nodeChecks, custodyChecks, floatChecks } from './chain.ts';
 import { seedLeftoverChecks } from './leftovers.ts';
 import { publicUrlChecks, webhookTargetChecks } from './endpoints.ts';
 import { secretFileChecks } from './secrets.ts';
-import type { DoctorDeps, Finding } from './finding.ts';
+import { finding, type DoctorDeps, type Finding } from './finding.ts';
 
 export type { DoctorDeps, Finding, Status } from './finding.ts';
+export { finding } from './finding.ts';
 
 export async function runDoctor(ctx: Ctx, deps: DoctorDeps): Promise<Finding[]> {
   const live = liveNetworks(ctx);
   const findings: Finding[] = [];
   findings.push(...(await publicUrlChecks(ctx, deps)));
   if (live.length === 0) {
-    findings.push({
-      status: 'FAIL',
-      name: 'networks',
-      detail: 'every network runs on the simulated chain (test mode): no real payment can arrive',
-      fix: 'configure a real driver for each network you accept (SATCHEL_NETWORKS, docs/networks.md)',
-    });
+    findings.push(finding('FAIL', 'networks', 'networks.simulated'));
   }
   findings.push(...(await nodeChecks(ctx, live)));
   findings.push(...(await custodyChecks(ctx, live)));
@@ -30,7 +26,7 @@ export async function runDoctor(ctx: Ctx, deps: DoctorDeps): Promise<Finding[]> 
   findings.push(...secretFileChecks(ctx.config));
   findings.push(backupCheck(ctx));
   findings.push(...(await webhookTargetChecks(ctx, live.length > 0, deps)));
-  findings.push({ status: 'SKIP', name: 'smtp', detail: 'the gateway sends no email' });
+  findings.push(await smtpCheck(ctx, deps));
   return findings;
 }
 
@@ -43,17 +39,31 @@ export function liveNetworks(ctx: Ctx): string[] {
 }
 
 function backupCheck(ctx: Ctx): Finding {
-  if (ctx.config.backup) return { status: 'OK', name: 'backups', detail: ctx.config.backup };
-  const what = ctx.config.databaseUrl
-    ? 'the PostgreSQL database (pg_dump, or continuous archiving)'
-    : `${ctx.config.dataDir}/satchel.sqlite (sqlite3 satchel.sqlite ".backup FILE" works while the gateway runs)`;
-  return {
-    status: 'WARN',
-    name: 'backups',
-    detail: `nothing says how ${what} is backed up`,
-    fix: 'back it up regularly, with the HD seed stored apart, then describe how in SATCHEL_BACKUP (config file: "backup")',
-  };
+  if (ctx.config.backup) return finding('OK', 'backups', 'backups.described', { backup: ctx.config.backup });
+  if (ctx.config.databaseUrl) return finding('WARN', 'backups', 'backups.postgres');
+  return finding('WARN', 'backups', 'backups.sqlite', { file: `${ctx.config.dataDir}/satchel.sqlite` });
 }
+
+/**
+ * The mail server of `smtp_url` (src/mail): whether it accepts a connection from this host. Only
+ * host and port are named, never the URL, whose user and password must not reach a screen.
+ */
+async function smtpCheck(ctx: Ctx, deps: DoctorDeps): Promise<Finding> {
+  const smtp = ctx.config.smtp;
+  if (!smtp) return finding('SKIP', 'smtp', 'smtp.off');
+  const url = new URL(smtp.url); // checked when the configuration was read
+  const host = url.hostname;
+  const port = url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587;
+  try {
+    await deps.connect(host.startsWith('[') ? host.slice(1, -1) : host, port, SMTP_TIMEOUT_MS);
+    return finding('OK', 'smtp', 'smtp.ok', { host, port });
+  } catch (e) {
+    const err = e as { code?: string; message?: string };
+    return finding('WARN', 'smtp', 'smtp.unreachable', { host, port, error: err?.code ?? err?.message ?? String(e) });
+  }
+}
+
+const SMTP_TIMEOUT_MS = 5000;
 
 /** 1 when any finding is FAIL, else 0 (for CI/CD). */
 export function exitCode(findings: readonly Finding[]): number {

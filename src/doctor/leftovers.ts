@@ -6,7 +6,7 @@
 import type { Ctx } from '../context.ts';
 import { WATCH_ONLY_PATH_PREFIXES, isSeedPath } from '../chain/watch-paths.ts';
 import { sum } from '../money/decimal.ts';
-import type { Finding } from './finding.ts';
+import { finding, type Finding } from './finding.ts';
 
 export async function seedLeftoverChecks(ctx: Ctx, live: string[]): Promise<Finding[]> {
   const out: Finding[] = [];
@@ -30,18 +30,12 @@ async function leftoverOf(ctx: Ctx, code: string): Promise<Finding | null> {
   for (const p of WATCH_ONLY_PATH_PREFIXES) q = q.where('addresses.path', 'not like', `${p}%`);
   const paid = (await q.execute()).filter((r) => isSeedPath(r.path));
   if (paid.length === 0) return null;
-  const name = `seed deposits ${code}`;
-  const back = `set "custody": "hot" on ${code} (with "sweep" on an account network) until they are moved, then "watch-only" again; meanwhile new invoices derive from the seed (docs/custody.md, "Gateways set up in hot custody before")`;
+  const at = { network: code };
 
   // Account-model families record, per transfer, whether a sweep has moved it on.
   const recordsSweeps = await db.selectFrom('scan_transfers').select('txid').where('network', '=', code).limit(1).executeTakeFirst();
   if (!recordsSweeps) {
-    return {
-      status: 'WARN',
-      name,
-      detail: `${plural(paid.length, 'deposit address')} derived from the seed received payments while ${code} ran in hot custody; any coins still on them can be spent only with the seed, and watch-only payouts never spend them`,
-      fix: `spend them from a wallet restored from the seed (their HD paths are in the addresses table), or ${back}`,
-    };
+    return finding('WARN', 'seed_deposits', 'seed_deposits.unknown', { ...at, count: paid.length });
   }
   // Payments not yet swept are few (a sweep marks what it moved), so they are read whole and
   // matched against the seed's addresses here, whatever case the family writes addresses in.
@@ -55,19 +49,10 @@ async function leftoverOf(ctx: Ctx, code: string): Promise<Finding | null> {
     .execute();
   const left = unswept.map((r) => ({ address: r.to_address.toLowerCase(), currency: r.currency, amount: r.amount })).filter((r) => seed.has(r.address));
   if (left.length === 0) {
-    return { status: 'OK', name, detail: `${plural(seed.size, 'deposit address')} from hot custody, every payment to them swept` };
+    return finding('OK', 'seed_deposits', 'seed_deposits.swept', { ...at, count: seed.size });
   }
   const byCurrency = new Map<string, string[]>();
   for (const r of left) byCurrency.set(r.currency, [...(byCurrency.get(r.currency) ?? []), r.amount]);
   const totals = [...byCurrency].map(([c, amounts]) => `${sum(amounts).toString()} ${c}`).join(', ');
-  return {
-    status: 'WARN',
-    name,
-    detail: `${plural(new Set(left.map((r) => r.address)).size, 'deposit address')} derived from the seed hold payments never swept (${totals}); watch-only custody never sweeps them`,
-    fix: back,
-  };
-}
-
-function plural(n: number, what: string): string {
-  return `${n} ${what}${n === 1 ? '' : what.endsWith('s') ? 'es' : 's'}`;
+  return finding('WARN', 'seed_deposits', 'seed_deposits.unswept', { ...at, count: new Set(left.map((r) => r.address)).size, totals });
 }

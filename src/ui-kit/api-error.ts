@@ -8,6 +8,8 @@ export class ApiError extends Error {
     message: string,
     readonly errors: Record<string, string[]> | null = null,
     readonly code: string | null = null,
+    /** The values the code's sentence names (a dashboard refusal of user input). */
+    readonly params: Record<string, string | number> = {},
   ) {
     super(message);
     this.name = 'ApiError';

@@ -74,7 +74,7 @@ describe.each(await backends())('dashboard receiving settings on $name', (backen
   it('an owner with the password sets and replaces it: audited with the owner, webhook signed, shown back', async () => {
     const set = await owner.call('POST', '/receiving', { network: 'eth', address: COLD_A, password: PASSWORD });
     expect(set.status).toBe(200);
-    expect(set.body.result).toEqual({ outcome: 'set', network: 'ETH', summary: COLD_A, old: null, warning: null, webhook_url: 'https://shop.example.test/hook' });
+    expect(set.body.result).toEqual({ outcome: 'set', network: 'ETH', summary: COLD_A, old: null, warning: null, warnings: [], webhook_url: 'https://shop.example.test/hook' });
 
     const inv = await gw.api('/v1/payment', { amount: '0.1', currency: 'ETH', network: 'ETH', order_id: 'dash-1' });
     expect(inv.body.state).toBe(0);
@@ -139,5 +139,7 @@ describe.each(await backends())('dashboard receiving settings on $name', (backen
     const r = await owner.call('POST', '/receiving', { network: 'ETH', address: contract, password: PASSWORD });
     expect(r.status).toBe(200);
     expect(r.body.result.warning).toMatch(/is a contract on ETH, not a plain account/);
+    // The same warning as a code, for the dashboard to word in the owner's language.
+    expect(r.body.result.warnings).toEqual([{ code: 'contract_address', params: { address: expect.stringMatching(/^0x2{40}$/i), network: 'ETH' } }]);
   });
 });

@@ -53,6 +53,7 @@ describe.each(await backends())('inviting across merchants on $name', (backend) 
     const owner = await signedInOwner(gw, 'owner', 'inviter2@shop.example');
     const again = await owner.call('POST', '/users', { email: 'inviter2@shop.example', role: 'viewer' });
     expect(again.status).toBe(422);
-    expect(again.body).toEqual({ state: 1, message: 'A user with the email inviter2@shop.example already exists.' });
+    // With its code and the email, which the dashboard words in the owner's language.
+    expect(again.body).toEqual({ state: 1, message: 'A user with the email inviter2@shop.example already exists.', code: 'email_taken', params: { email: 'inviter2@shop.example' } });
   });
 });

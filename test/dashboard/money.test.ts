@@ -120,14 +120,14 @@ describe.each(await backends())('dashboard payouts and settings on $name', (back
     const big = Buffer.concat([png, Buffer.alloc(256 * 1024 + 1 - png.length)]);
     const cases: Array<[string, unknown, number, string, string?]> = [
       ['just over 256 KB', b64(big), 422, 'The logo must be at most 256 KB'],
-      // Over the body limit the envelope carries the code the dashboard words it by.
+      // Where the envelope carries a code, the dashboard words the refusal by it.
       ['far over the body limit', 'A'.repeat(600 * 1024), 413, 'The logo must be at most 256 KB', 'too_large'],
       ['SVG', b64(Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>')), 422, 'SVG logos are not accepted (they can carry script): use PNG, JPEG or WebP'],
       ['a GIF', b64(Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1')), 422, 'The logo must be a PNG, JPEG or WebP image'],
       ['a PDF', b64(Buffer.from('%PDF-1.4\n%âãÏÓ\n')), 422, 'The logo must be a PNG, JPEG or WebP image'],
-      ['not base64', 'iVBOR<script>', 422, 'The logo must be sent as base64.'],
-      ['no file', undefined, 422, 'Choose a PNG, JPEG or WebP file.'],
-      ['a number', 12, 422, 'Choose a PNG, JPEG or WebP file.'],
+      ['not base64', 'iVBOR<script>', 422, 'The logo must be sent as base64.', 'logo_not_base64'],
+      ['no file', undefined, 422, 'Choose a PNG, JPEG or WebP file.', 'logo_missing'],
+      ['a number', 12, 422, 'Choose a PNG, JPEG or WebP file.', 'logo_missing'],
     ];
     for (const [what, image, status, message, code] of cases) {
       const r = await owner.call('POST', '/profile/logo', image === undefined ? {} : { image });

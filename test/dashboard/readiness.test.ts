@@ -25,7 +25,7 @@ describe.each(await backends())('dashboard readiness on $name', (backend) => {
     const findings = r.body.result as Array<{ status: string; name: string; detail: string; fix?: string }>;
     // Every network simulated: not ready for real money, and the fix says what to do.
     expect(findings).toContainEqual(expect.objectContaining({ status: 'FAIL', name: 'networks', fix: expect.stringContaining('SATCHEL_NETWORKS') }));
-    expect(findings).toContainEqual({ status: 'OK', name: 'backups', detail: 'nightly pg_dump to the NAS' });
+    expect(findings).toContainEqual({ status: 'OK', check: 'backups', code: 'backups.described', params: { backup: 'nightly pg_dump to the NAS' }, name: 'backups', detail: 'nightly pg_dump to the NAS' });
     expect(findings.find((f) => f.name === 'public URL')).toBeDefined();
   });
 

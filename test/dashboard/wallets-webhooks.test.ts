@@ -129,7 +129,7 @@ describe.each(await backends())('dashboard wallets, webhooks and settings on $na
     const [h] = await gw.ctx.storage.db.selectFrom('webhooks').selectAll().where('ref_id', '=', inv.uuid).execute();
     // As a worker's claim leaves it: no attempt yet, leased a minute ahead.
     await gw.ctx.storage.db.updateTable('webhooks').set({ next_attempt_at: gw.clock.now + 60_000 }).where('id', '=', h!.id).execute();
-    expect((await owner.call('POST', `/webhooks/${h!.id}/retry`)).body).toEqual({ state: 1, message: 'This webhook is being delivered right now.' });
+    expect((await owner.call('POST', `/webhooks/${h!.id}/retry`)).body).toEqual({ state: 1, message: 'This webhook is being delivered right now.', code: 'webhook_in_flight' });
     // Given up: one more attempt.
     await gw.ctx.storage.db.updateTable('webhooks').set({ status: 'failed', attempts: 13, next_attempt_at: gw.clock.now - 1 }).where('id', '=', h!.id).execute();
     expect((await owner.call('GET', '/webhooks?show=failed')).body.result.items.map((x: any) => x.id)).toContain(h!.id);

@@ -7,7 +7,7 @@ import { getAddress, isAddress, zeroAddress, type Address } from 'viem';
 import type { NetworkConfig } from '../../config.ts';
 import type { NetworkDef } from '../../registry/index.ts';
 import { CustodyInputError } from '../errors.ts';
-import type { CustodyInput, ParsedCustody, WatchOnlyCustody } from '../family.ts';
+import type { CustodyInput, ParsedCustody, WatchOnlyCustody, WatchOnlyWarning } from '../family.ts';
 import { forwarderPath } from '../watch-paths.ts';
 import { depositSalt, forwarderAddress } from './forwarder/create2.ts';
 import { RpcClient } from './rpc.ts';
@@ -38,12 +38,16 @@ export const evmWatchOnly: WatchOnlyCustody = {
   inputs: ['address'],
   parse: parseColdAddress,
   deposit: evmDeposit,
-  async warn(network: NetworkDef, settings: NetworkConfig | undefined, parsed: ParsedCustody): Promise<string | null> {
+  async warn(network: NetworkDef, settings: NetworkConfig | undefined, parsed: ParsedCustody): Promise<WatchOnlyWarning | null> {
     if (typeof settings?.rpc_url !== 'string') return null;
     const rpc = new RpcClient(settings.rpc_url, { timeoutMs: 5000, maxResponseBytes: 1 << 20 });
     const code = await rpc.call<string>('eth_getCode', [parsed.material, 'latest']);
     return typeof code === 'string' && code !== '0x' && code !== '0x0'
-      ? `The cold address ${parsed.material} is a contract on ${network.code}, not a plain account: make sure it can receive the native coin and every token you accept`
+      ? {
+          code: 'contract_address',
+          params: { address: parsed.material, network: network.code },
+          message: `The cold address ${parsed.material} is a contract on ${network.code}, not a plain account: make sure it can receive the native coin and every token you accept`,
+        }
       : null;
   },
 };

@@ -32,9 +32,47 @@ export const USER_ROLES = ['owner', 'viewer', 'admin'] as const;
 export const CHECK_RESULTS = ['OK', 'WARN', 'FAIL', 'SKIP'] as const;
 
 /**
+ * Input a dashboard operation refuses (src/dashboard/errors.ts UserInputError), each with the
+ * `params` its sentence names (in brackets): a date not written as YYYY-MM-DD (field), a page
+ * cursor that is not one, a filter's unknown status (status), currency (currency) or network
+ * (network), a search too long, a logo missing, too large or not base64, an email address that is
+ * not one or is taken (email), a role that is none, an instance admin given a merchant, an owner or
+ * viewer given none, a merchant that does not exist (merchant), a password empty, too short (min)
+ * or too long (max), a language the dashboard does not speak (languages), a webhook list filter
+ * that is none, and a webhook resent while delivered, superseded or being delivered.
+ */
+export const INPUT_ERROR_CODES = [
+  'bad_date',
+  'bad_cursor',
+  'unknown_status',
+  'unknown_currency',
+  'unknown_network',
+  'search_too_long',
+  'logo_missing',
+  'logo_too_large',
+  'logo_not_base64',
+  'bad_email',
+  'email_taken',
+  'bad_role',
+  'admin_has_merchant',
+  'merchant_required',
+  'unknown_merchant',
+  'password_empty',
+  'password_short',
+  'password_long',
+  'bad_language',
+  'bad_delivery_filter',
+  'webhook_delivered',
+  'webhook_superseded',
+  'webhook_in_flight',
+] as const;
+export type InputErrorCode = (typeof INPUT_ERROR_CODES)[number];
+
+/**
  * The `code` of a dashboard API failure envelope (src/http/dashboard/api.ts): the dashboard words
  * each in the user's language. A failure without one carries a message particular to the request
  * (a refused amount, an address the network does not take), shown as the server wrote it.
+ * `params` (when present) are the values the code's sentence names.
  */
 export const DASHBOARD_ERROR_CODES = [
   'session_required',
@@ -49,6 +87,7 @@ export const DASHBOARD_ERROR_CODES = [
   'too_large',
   'validation',
   'not_found',
+  ...INPUT_ERROR_CODES,
 ] as const;
 export type DashboardErrorCode = (typeof DASHBOARD_ERROR_CODES)[number];
 

@@ -32,12 +32,24 @@ export const Receiving = z.object({
 });
 export type Receiving = z.infer<typeof Receiving>;
 
+/**
+ * Valid input worth a second look, as a code the dashboard words in the user's language:
+ * `contract_address` (params address, network): the cold address is a contract, which may not take
+ * every coin; `hot_custody` (params network): the network runs in hot custody, so the material waits
+ * until the operator turns watch-only on.
+ */
+export const CUSTODY_WARNINGS = ['contract_address', 'hot_custody'] as const;
+export const CustodyWarning = z.object({ code: z.string(), params: z.record(z.string(), z.string()) });
+export type CustodyWarning = z.infer<typeof CustodyWarning>;
+
 export const ReceivingChange = z.object({
   outcome: z.enum(['set', 'replaced', 'unchanged']),
   network: z.string(),
   summary: z.string(),
   old: z.nullable(z.string()),
+  /** The warnings in English (the CLI's), joined; `warnings` says each as a code. */
   warning: z.nullable(z.string()),
+  warnings: z.array(CustodyWarning),
   /** Where the custody_changed webhook was queued; null: the merchant has no default callback URL. */
   webhook_url: z.nullable(z.string()),
 });

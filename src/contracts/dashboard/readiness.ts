@@ -18,6 +18,12 @@ export const NetworkRow = z.object({
 
 export const Finding = z.object({
   status: z.enum(['OK', 'WARN', 'FAIL', 'SKIP']),
+  /** What was checked and what was found, as codes (./readiness-text.ts): the dashboard words a
+   * finding from them and `params` in the user's language, and shows the English below for a code
+   * it does not know. */
+  check: z.string(),
+  code: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
   name: z.string(),
   detail: z.string(),
   /** What to do about a WARN or FAIL. */

@@ -1,9 +1,12 @@
 // Arabic: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/ar.ts';
+import codes from './codes/ar.ts';
 
 const ar: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'اللغة',
   language_browser: 'لغة المتصفح',
   language_saved: 'تم حفظ اللغة.',

@@ -1,9 +1,12 @@
 // German: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/de.ts';
+import codes from './codes/de.ts';
 
 const de: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'Sprache',
   language_browser: 'Browser-Standard',
   language_saved: 'Sprache gespeichert.',

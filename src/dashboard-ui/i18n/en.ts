@@ -2,9 +2,12 @@
 // shape (./index.ts). `labels` names every code the dashboard shows ([label, what it means]);
 // `audit` says each audit-log action as a sentence ({who} is the person, {target} what it was about).
 import { enViews } from './views/en.ts';
+import { enCodes } from './codes/en.ts';
+import type { ReadinessText } from '../../contracts/dashboard/readiness-text.ts';
 
 export const en = {
   ...enViews,
+  ...enCodes,
   language: 'Language',
   language_browser: 'Browser default',
   language_saved: 'Language saved.',
@@ -225,4 +228,5 @@ export type LabelFamily = keyof English['labels'];
 export type Labels = { [F in LabelFamily]: { [C in keyof English['labels'][F]]: readonly [label: string, meaning: string] } };
 export type AuditKey = keyof English['audit'];
 export type MessageKey = Exclude<keyof English, 'labels' | 'audit'>;
-export type Messages = Record<MessageKey, string> & { labels: Labels; audit: Record<AuditKey, string> };
+/** `readiness`: the readiness findings' words (./codes/); English has none, the server's text is English. */
+export type Messages = Record<MessageKey, string> & { labels: Labels; audit: Record<AuditKey, string>; readiness?: ReadinessText };

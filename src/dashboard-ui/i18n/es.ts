@@ -1,9 +1,12 @@
 // Spanish: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/es.ts';
+import codes from './codes/es.ts';
 
 const es: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'Idioma',
   language_browser: 'Idioma del navegador',
   language_saved: 'Idioma guardado.',

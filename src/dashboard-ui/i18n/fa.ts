@@ -1,9 +1,12 @@
 // Persian: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/fa.ts';
+import codes from './codes/fa.ts';
 
 const fa: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'زبان',
   language_browser: 'زبان مرورگر',
   language_saved: 'زبان ذخیره شد.',

@@ -1,9 +1,12 @@
 // French: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/fr.ts';
+import codes from './codes/fr.ts';
 
 const fr: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'Langue',
   language_browser: 'Langue du navigateur',
   language_saved: 'Langue enregistrée.',

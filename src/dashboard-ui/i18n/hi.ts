@@ -1,9 +1,12 @@
 // Hindi: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/hi.ts';
+import codes from './codes/hi.ts';
 
 const hi: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'भाषा',
   language_browser: 'ब्राउज़र की भाषा',
   language_saved: 'भाषा सहेजी गई।',

@@ -1,9 +1,12 @@
 // Indonesian: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/id.ts';
+import codes from './codes/id.ts';
 
 const id: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'Bahasa',
   language_browser: 'Bahasa peramban',
   language_saved: 'Bahasa disimpan.',

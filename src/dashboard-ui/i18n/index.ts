@@ -7,6 +7,7 @@ import { batch, signal } from '@preact/signals';
 import { formatMessage, isRtlLocale } from '../../ui-kit/locale.ts';
 import { PAGE_LANGUAGE_NAMES } from '../languages.ts';
 import { en, type AuditKey, type LabelFamily, type MessageKey, type Messages } from './en.ts';
+import { renderFinding, type FindingParams, type FindingWords } from '../../contracts/dashboard/readiness-text.ts';
 
 export type { AuditKey, LabelFamily, MessageKey, Messages };
 
@@ -101,6 +102,16 @@ export function t(key: MessageKey, params?: Record<string, string | number>): st
 /** An audit action's sentence in the current language. */
 export function tAudit(key: AuditKey, params: Record<string, string | number>): string {
   return fill(messages.value.audit[key] ?? en.audit[key], params);
+}
+
+/**
+ * A readiness finding's name, detail and fix in the current language, from its check, code and
+ * params; the server's English for English and for a code this dashboard does not know.
+ */
+export function tFinding(f: { check: string; code: string; params: FindingParams } & FindingWords): FindingWords {
+  const own = messages.value.readiness;
+  const words = own ? renderFinding(own, (text, params) => formatMessage(text, params, locale.value), f) : null;
+  return words ?? { name: f.name, detail: f.detail, ...(f.fix !== undefined ? { fix: f.fix } : {}) };
 }
 
 /** A code's label and what it means, or null for a code the family does not have. */

@@ -1,9 +1,12 @@
 // Italian: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/it.ts';
+import codes from './codes/it.ts';
 
 const it: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'Lingua',
   language_browser: 'Lingua del browser',
   language_saved: 'Lingua salvata.',

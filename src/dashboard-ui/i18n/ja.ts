@@ -1,9 +1,12 @@
 // Japanese: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/ja.ts';
+import codes from './codes/ja.ts';
 
 const ja: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: '言語',
   language_browser: 'ブラウザーの言語',
   language_saved: '言語を保存しました。',

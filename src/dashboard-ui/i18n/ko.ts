@@ -1,9 +1,12 @@
 // Korean: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/ko.ts';
+import codes from './codes/ko.ts';
 
 const ko: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: '언어',
   language_browser: '브라우저 언어',
   language_saved: '언어를 저장했습니다.',

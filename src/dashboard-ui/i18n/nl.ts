@@ -1,9 +1,12 @@
 // Dutch: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/nl.ts';
+import codes from './codes/nl.ts';
 
 const nl: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'Taal',
   language_browser: 'Taal van de browser',
   language_saved: 'Taal opgeslagen.',

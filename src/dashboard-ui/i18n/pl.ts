@@ -1,9 +1,12 @@
 // Polish: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/pl.ts';
+import codes from './codes/pl.ts';
 
 const pl: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'Język',
   language_browser: 'Język przeglądarki',
   language_saved: 'Język zapisany.',

@@ -1,9 +1,12 @@
 // Portuguese: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/pt.ts';
+import codes from './codes/pt.ts';
 
 const pt: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'Idioma',
   language_browser: 'Idioma do navegador',
   language_saved: 'Idioma salvo.',

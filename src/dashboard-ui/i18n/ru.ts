@@ -1,9 +1,12 @@
 // Russian: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/ru.ts';
+import codes from './codes/ru.ts';
 
 const ru: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'Язык',
   language_browser: 'Язык браузера',
   language_saved: 'Язык сохранён.',

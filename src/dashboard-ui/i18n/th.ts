@@ -1,9 +1,12 @@
 // Thai: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/th.ts';
+import codes from './codes/th.ts';
 
 const th: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'ภาษา',
   language_browser: 'ภาษาของเบราว์เซอร์',
   language_saved: 'บันทึกภาษาแล้ว',

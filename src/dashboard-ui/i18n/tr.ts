@@ -1,9 +1,12 @@
 // Turkish: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/tr.ts';
+import codes from './codes/tr.ts';
 
 const tr: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'Dil',
   language_browser: 'Tarayıcı dili',
   language_saved: 'Dil kaydedildi.',

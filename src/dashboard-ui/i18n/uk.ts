@@ -1,9 +1,12 @@
 // Ukrainian: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/uk.ts';
+import codes from './codes/uk.ts';
 
 const uk: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'Мова',
   language_browser: 'Мова браузера',
   language_saved: 'Мову збережено.',

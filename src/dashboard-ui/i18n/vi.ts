@@ -1,9 +1,12 @@
 // Vietnamese: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/vi.ts';
+import codes from './codes/vi.ts';
 
 const vi: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: 'Ngôn ngữ',
   language_browser: 'Ngôn ngữ của trình duyệt',
   language_saved: 'Đã lưu ngôn ngữ.',

@@ -1,9 +1,12 @@
 // Chinese: a lazily loaded chunk (see en.ts for the keys and what they mean).
 import type { Messages } from './en.ts';
 import views from './views/zh.ts';
+import codes from './codes/zh.ts';
 
 const zh: Messages = {
   ...views,
+  ...codes.messages,
+  readiness: codes.readiness,
   language: '语言',
   language_browser: '浏览器语言',
   language_saved: '语言已保存。',

@@ -141,6 +141,7 @@ export const dashboardApi: FastifyPluginAsync<DashboardApiOptions> = async (app,
     }
     if (err instanceof ValidationError) return reply.code(422).send({ state: 1, message: 'Check the highlighted fields.', code: 'validation', errors: err.errors });
     const entry = STATUSES.find(([cls]) => err instanceof cls);
+    if (err instanceof UserInputError && err.code) return fail(reply, 422, err.message, err.code, Object.keys(err.params).length ? { params: err.params } : {});
     if (entry) return fail(reply, entry[1], (err as Error).message, err instanceof PasswordRecheckError ? err.code : entry[2]);
     throw err; // the gateway's own handler answers the rest
   });

@@ -53,7 +53,7 @@ export const custodyRoutes: DashboardRouteGroup = async (app, { ctx }) => {
     try {
       // The password just given is the confirmation that replacing is meant.
       const r = await changeCustody(ctx, { merchantId: merchant.id, network, input: inputOf(body), actor: `dashboard:${signedIn.user.id}`, by: actor, replace: true });
-      return { outcome: r.outcome, network: r.network, summary: r.current.summary, old: r.old?.summary ?? null, warning: r.warning, webhook_url: r.webhookUrl };
+      return { outcome: r.outcome, network: r.network, summary: r.current.summary, old: r.old?.summary ?? null, warning: r.warning, warnings: r.warnings.map(({ code, params }) => ({ code, params })), webhook_url: r.webhookUrl };
     } catch (e) {
       if (e instanceof CustodyError) throw new UserInputError(`${e.message}. Nothing was stored.`);
       throw e;
