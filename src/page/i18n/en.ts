@@ -1,4 +1,6 @@
 // English: bundled with the page; every other language is a lazily loaded chunk of the same shape.
+import type { enRecurrence } from './en-recurrence.ts';
+
 export const en = {
   language: 'Language',
   loading: 'Loading payment…',
@@ -118,36 +120,6 @@ export const en = {
   wallet_closed_body: 'It no longer accepts payments. Do not send anything to it; ask the merchant for a new one.',
 
   // The subscription page (/pay/recurrence/{uuid}); {amount} is formatted with its currency, {date} a day.
-  rec_label: 'Subscription',
-  rec_price: 'Price',
-  rec_every_weekly: '{amount} every week',
-  rec_every_monthly: '{amount} every month',
-  rec_every_three_month: '{amount} every 3 months',
-  rec_intro: 'Introductory price',
-  rec_intro_value: '{amount} for the first {days} days',
-  rec_pay_with: 'Paid with',
-  rec_next: 'Next payment',
-  rec_email: 'Email for reminders (optional)',
-  rec_email_invalid: 'Enter a valid email address, or leave it empty.',
-  rec_choose: 'Choose how to pay each period',
-  rec_first_title: 'Pay the first period',
-  rec_first_body: 'Your subscription starts once this payment is confirmed.',
-  rec_due_title: 'A payment is due',
-  rec_due_body: 'Pay this period by {date} to keep your subscription.',
-  rec_active: 'Active, next payment on {date}',
-  rec_frame: 'Payment of this period',
-  rec_cancelled_title: 'Subscription cancelled',
-  rec_cancelled_body: 'You will not be asked for any further payment.',
-  rec_inactive_title: 'Subscription stopped',
-  rec_inactive_body: 'A payment was not made in time. Contact the merchant to subscribe again.',
-  rec_cancel: 'Cancel subscription',
-  rec_confirm_title: 'Cancel this subscription?',
-  rec_confirm_body: 'You will not be asked for any further payment, and the merchant is told at once. This cannot be undone.',
-  rec_confirm_yes: 'Yes, cancel it',
-  rec_confirm_no: 'Keep it',
-  rec_cancel_failed: 'Could not cancel: {message}',
-  rec_refused_already_cancelled: 'This subscription is already cancelled.',
-  rec_refused_not_running: 'This subscription is not running.',
 
   sim_title: 'Simulate a payment',
   sim_full: 'Full amount',
@@ -158,36 +130,11 @@ export const en = {
   sim_sent: 'Simulated payment sent. The page updates on the next check.',
   sim_failed: 'Simulation failed: {message}',
 
-  allow_title: 'Approve automatic renewals',
-  allow_body: 'Approve once from your wallet, and each period exactly one period\'s amount is taken when it is due: never more, never early.',
-  allow_cap: 'Approval cap',
-  allow_cap_value: '{amount} ({periods} periods)',
-  allow_per_period: 'Taken each period',
-  allow_next: 'Next automatic payment',
-  allow_next_first: 'After the first payment',
-  allow_collector: 'Approved address',
-  allow_revoke: 'To stop, approve {collector} for 0 on the {currency} contract {token} from the same address (a wallet\'s "revoke" does this). Renewals are then invoiced for you to pay.',
-  allow_button: 'Approve with {wallet}',
-  allow_button_browser: 'Approve with browser wallet',
-  allow_no_wallet: 'Open this page in a browser with a wallet to approve.',
-  allow_confirm: 'Confirm the approval in your wallet, then wait until it is mined…',
-  allow_on: 'Automatic renewals on',
-  allow_failed: 'Automatic renewals are not on: {message}',
-  allow_sign: 'Now sign the message in your wallet: it proves this address is yours (no transaction, no fee)…',
-  allow_total: 'This wallet already allows {current} to this address (your other subscriptions in this token share it): you approve {total} in total, {cap} more for this subscription.',
-  allow_two_steps: '{currency} cannot change an allowance that is not zero, so this takes two transactions: first to 0, then to the total.',
-  allow_step_reset: 'Step 1 of 2: confirm setting the approval to 0 in your wallet, then wait until it is mined…',
-  allow_step_total: 'Step 2 of 2: confirm the approval of {total} in your wallet, then wait until it is mined…',
-  allow_permit: 'Sign the approval of {total} in your wallet: a signature (permit), no transaction and no fee for you…',
-  allow_permit_wait: 'Your signed approval was sent to the network; waiting until it is mined…',
-  allow_timeout: 'The approval was not confirmed within 10 minutes. Check your wallet\'s activity: if it is still pending, let it finish (or speed it up), then press the button again. An approval that went through is found, not asked for twice.',
 
-  rec_auto_title: 'This renewal is being collected automatically',
-  rec_auto_body: 'It is taken from the wallet you approved when it is due: there is nothing to pay here.',
-  rec_auto_sent: 'The payment was sent from your approved wallet and is waiting for confirmation. There is nothing to pay here.',
-  rec_auto_confirmed: 'The payment from your approved wallet is confirmed. There is nothing to pay here.',
   choose_refused_not_waiting: 'This subscription is no longer waiting to be accepted. The page now shows where it stands.',
 };
 
-export type MessageKey = keyof typeof en;
+/** The keys of `en` and of the subscription page's English (./en-recurrence.ts), which joins `en`
+ * when that page's chunk loads: the invoice page, which most payers see, never downloads them. */
+export type MessageKey = keyof typeof en | keyof typeof enRecurrence;
 export type Messages = Record<MessageKey, string>;

@@ -6,6 +6,9 @@ import { batch, signal, type Signal } from '@preact/signals';
 import { en, type MessageKey, type Messages } from './en.ts';
 import { formatMessage, isRtlLocale } from '../../ui-kit/locale.ts';
 
+/** `en` as the full table: the subscription page's keys join it when that page loads (./en-recurrence.ts). */
+const english = en as Messages;
+
 export const LANGUAGES = [
   { code: 'en', name: 'English', locale: 'en-US' },
   { code: 'es', name: 'Español', locale: 'es-ES' },
@@ -110,7 +113,7 @@ export interface I18n {
 export function createI18n(initial: LangChoice): I18n {
   const lang = signal<Lang>('en');
   const locale = signal('en-US');
-  const messages = signal<Messages>(en);
+  const messages = signal<Messages>(english);
   const ready = signal(initial.lang === 'en');
   let latest = 0;
 
@@ -118,7 +121,7 @@ export function createI18n(initial: LangChoice): I18n {
     const choice: LangChoice =
       typeof input === 'string' ? (match(input) ?? { lang: 'en', locale: 'en-US' }) : input;
     const request = ++latest;
-    let loaded: Messages = en;
+    let loaded: Messages = english;
     if (choice.lang !== 'en') {
       try {
         loaded = (await loaders[choice.lang]()).default;
@@ -152,7 +155,7 @@ export { isRtlLocale };
 
 export function translate(messages: Messages, locale = 'en-US'): Translate {
   return (key, params) => {
-    const text = messages[key] ?? en[key];
+    const text = messages[key] ?? english[key];
     return params ? format(text, params, locale) : text;
   };
 }
