@@ -72,7 +72,7 @@ describe.each(list)('automatic renewal guards on anvil on $name', (backend) => {
   const collect = () => {
     const told: PullFallback[] = [];
     const log: PullLogger = { warn: () => {}, error: (o) => { throw new Error(JSON.stringify(o)); } };
-    return { told, log, hooks: { fallback: (_c: unknown, f: PullFallback) => void told.push(f) } };
+    return { told, log, hooks: { fallback: (_c: unknown, _t: unknown, f: PullFallback) => void told.push(f) } };
   };
 
   /** A weekly recurrence on ETH in USDT (`currency`: the plan's price currency), its first period paid by hand: `active`. */
