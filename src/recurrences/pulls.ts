@@ -30,7 +30,17 @@ export interface PullLogger {
  * renewal invoice (re-quoted each period for a fiat-priced plan) asks more than the amount per
  * period the payer approved.
  */
-export type PullFallbackReason = 'amount' | 'allowance' | 'balance' | 'refused' | 'reverted' | 'no_collector';
+export type PullFallbackReason = 'amount' | 'allowance' | 'balance' | 'refused' | 'reverted' | 'no_collector' | 'node';
+
+/**
+ * How long before the grace period ends a renewal whose node still cannot be asked falls back
+ * (`node`): 24 hours, or half the grace when the grace is shorter. The payer then gets the reminder
+ * and the page shows the invoice in time to pay it by hand, instead of being told "nothing to do"
+ * until the subscription lapses.
+ */
+export function nodeFallbackMargin(ctx: Ctx): number {
+  return Math.min(24 * 3_600_000, Math.floor(ctx.config.recurrenceGraceMs / 2));
+}
 
 /** A renewal left to the payer: what the reminder (docs/recurring.md, emails) is sent for. */
 export interface PullFallback {
@@ -217,7 +227,7 @@ async function settle(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull): 
  * (`skipped`: the period's pull row says so, so it is not taken again), or leaves it for a later
  * round (null: not due yet, or not for a pull at all).
  */
-async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: string): Promise<Pull | 'skipped' | null> {
+async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: string, silent = false): Promise<Pull | 'skipped' | null> {
   const db = ctx.storage.db;
   const rec = await db.selectFrom('recurrences').selectAll().where('id', '=', recurrenceId).executeTakeFirst();
   if (!rec || rec.status !== 'wait_payment' || !rec.invoice_id || rec.anchor_at === null) return null;
@@ -248,9 +258,14 @@ async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: s
     created_at: now,
     updated_at: now,
   };
-  const puller = pullerOf(ctx, pull.network);
-  // A node that has not answered yet: a later round pulls (the period is not decided now).
-  if (!puller && waitsForNode(ctx, pull.network)) return null;
+  // Its node cannot be asked (not answered yet, or failed this round): a later round pulls, unless
+  // the grace ends soon, when the payer is asked to pay by hand after all (`node`).
+  const late = rec.grace_until !== null && Number(rec.grace_until) - now <= nodeFallbackMargin(ctx);
+  const puller = silent ? null : pullerOf(ctx, pull.network);
+  if (silent || (!puller && waitsForNode(ctx, pull.network))) {
+    if (!late) return null;
+    return (await fallBack(ctx, log, hooks, pull, 'node', 'skipped', undefined, true)) ? 'skipped' : null;
+  }
   let short: PullFallbackReason | null = puller ? null : 'no_collector';
   let seen: { allowance: string; balance: string } | undefined;
   // A fiat-priced plan's renewal is re-quoted each period: never pull more than the payer approved
@@ -258,7 +273,12 @@ async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: s
   if (allowance.amount_per_period === null || Decimal.parse(pull.amount).gt(allowance.amount_per_period)) short = 'amount';
   else if (puller) {
     // Checked before anything is signed: a revoked or short allowance, or a payer without the funds, is invoiced.
-    seen = await puller.allowanceOf(pull.currency, pull.from_address);
+    try {
+      seen = await puller.allowanceOf(pull.currency, pull.from_address);
+    } catch (err) {
+      if (!late || !nodeDown(err)) throw err;
+      return (await fallBack(ctx, log, hooks, pull, 'node', 'skipped', undefined, true)) ? 'skipped' : null;
+    }
     if (Decimal.parse(seen.allowance).lt(pull.amount)) short = 'allowance';
     else if (Decimal.parse(seen.balance).lt(pull.amount)) short = 'balance';
   }
@@ -373,9 +393,9 @@ export async function pullRenewals(ctx: Ctx, log: PullLogger = console, hooks: P
     for (const { id, grace_until, network } of due) {
       if (signal?.aborted || taken >= limit) break;
       lastDue = { grace: Number(grace_until), id };
-      if (down.has(network)) continue;
       try {
-        const pull = await plan(ctx, log, hooks, id);
+        // A node down this round is not asked again; plan still falls back a renewal near grace end.
+        const pull = await plan(ctx, log, hooks, id, down.has(network));
         if (pull === null) continue;
         taken++;
         if (pull !== 'skipped') {

@@ -185,4 +185,44 @@ describe.each(await backends())('renewal reminders of automatic renewals on $nam
     await pullRenewals(g.ctx, quiet, hooks);
     expect((await g.api('/v1/recurrence/cancel', { uuid })).status).toBe(200);
   });
+
+  it('a node down near the end of grace falls back (`node`): the reminder goes out and the page shows the invoice', async () => {
+    const uuid = await withAllowance(`outage-${++n}@example.com`);
+    await moveTo(Number((await rec(uuid)).next_due_at));
+    await advanceRecurrences(g.ctx);
+    const r = await rec(uuid);
+    try {
+      silence(true);
+      await pullRenewals(g.ctx, quiet, hooks);
+      expect(await pulls(uuid)).toEqual([]); // early in grace: waits for the node
+      await moveTo(Number(r.grace_until) - 12 * 3_600_000);
+      await pullRenewals(g.ctx, quiet, hooks);
+      expect(await pulls(uuid)).toEqual([{ period: 1, status: 'skipped', error: 'node' }]);
+      expect(await renewalEmails(uuid)).toEqual([['renewal_auto', 'skipped'], ['renewal_due', 'pending']]);
+      expect(await view(uuid)).toMatchObject({ status: 'wait_payment', invoice_uuid: r.invoice_id, auto_pull: null });
+    } finally {
+      silence(false);
+    }
+    expect((await g.api('/v1/recurrence/cancel', { uuid })).status).toBe(200);
+  });
+
+  it('does not lapse a renewal whose pull is under way at the end of grace; it lapses once the pull fails', async () => {
+    const uuid = await withAllowance(`lapse-${++n}@example.com`);
+    await moveTo(Number((await rec(uuid)).next_due_at));
+    await advanceRecurrences(g.ctx);
+    const r = await rec(uuid);
+    const renewal = await db().selectFrom('invoices').selectAll().where('id', '=', r.invoice_id!).executeTakeFirstOrThrow();
+    const now = g.clock.now;
+    await db().insertInto('recurrence_pulls').values({
+      id: crypto.randomUUID(), recurrence_id: uuid, period: 1, invoice_id: renewal.id, network: 'ETH', currency: 'USDT',
+      from_address: payer().toLowerCase(), to_address: renewal.address!, amount: renewal.payer_amount!, txid: '0x' + 'ab'.repeat(32),
+      status: 'sent', error: null, created_at: now, updated_at: now,
+    }).execute();
+    await moveTo(Number(r.grace_until));
+    await advanceRecurrences(g.ctx);
+    expect((await rec(uuid)).status).toBe('wait_payment');
+    await db().updateTable('recurrence_pulls').set({ status: 'failed', error: 'reverted' }).where('recurrence_id', '=', uuid).execute();
+    await advanceRecurrences(g.ctx);
+    expect((await rec(uuid)).status).toBe('inactive');
+  });
 });
