@@ -17,7 +17,7 @@ import { money } from '../money/format.ts';
 import { PAGE_LANGUAGES, type PageLanguage } from '../contracts/payer.ts';
 import type { RecurrencePeriod } from '../contracts/merchant-api/recurrences.ts';
 import { recurrenceEmail, type EmailKind } from './email-texts/index.ts';
-import { pullerOf, type PullFallback } from './pulls.ts';
+import { allowanceCovers, pullerOf, waitsForNode, type PullFallback } from './pulls.ts';
 
 /** What a payer may give with the subscription: an address for the emails, and their language. */
 export interface PayerContact {
@@ -70,18 +70,22 @@ export function emailKindOf(row: Pick<RecurrencesTable, 'status' | 'period_index
  * (`renewal_auto`), not asked to pay by hand: a prompt payer would pay twice (`paid_over`). A pull
  * that falls back after all sends the renewal reminder then (queuePullFallbackEmail).
  */
-export async function collectedAutomatically(ctx: Ctx, trx: Transaction<DB>, row: Pick<RecurrencesTable, 'id' | 'network' | 'payer_currency'>): Promise<boolean> {
-  // A network without a collector to pull with falls back at once: the payer is asked to pay.
-  if (row.network === null || row.payer_currency === null || pullerOf(ctx, row.network) === null) return false;
+export async function collectedAutomatically(ctx: Ctx, trx: Transaction<DB>, row: Pick<RecurrencesTable, 'id' | 'network' | 'payer_currency' | 'invoice_id'>): Promise<boolean> {
+  // A network without a collector to pull with falls back at once: the payer is asked to pay. One
+  // whose node has not answered yet is pulled once it does.
+  if (row.network === null || row.payer_currency === null || (pullerOf(ctx, row.network) === null && !waitsForNode(ctx, row.network))) return false;
   const allowance = await trx
     .selectFrom('recurrence_allowances')
-    .select('recurrence_id')
+    .select('created_at')
     .where('recurrence_id', '=', row.id)
     .where('status', '=', 'active')
     .where('network', '=', row.network)
     .where('currency', '=', row.payer_currency)
     .executeTakeFirst();
-  return allowance !== undefined;
+  if (allowance === undefined || row.invoice_id === null) return false;
+  // Only an allowance recorded before the renewal invoice pulls it (allowanceCovers of ./pulls.ts).
+  const inv = await trx.selectFrom('invoices').select('created_at').where('id', '=', row.invoice_id).executeTakeFirst();
+  return inv !== undefined && allowanceCovers(allowance, inv);
 }
 
 /** Whether `row`'s payer gets emails: an address, SMTP configured, the merchant's switch on. */
@@ -140,23 +144,25 @@ const fallbackTransition = (period: number): number => -period;
  * the `renewal_due` email after all, once per recurrence and period. The job's `fallback` hook of
  * pullRenewals. Nothing when the recurrence moved on meanwhile (paid, cancelled, lapsed). A
  * `renewal_auto` email of the same renewal not sent yet is dropped (`skipped`): the payer gets the
- * reminder alone, never "nothing to do" and "please pay" side by side.
+ * reminder alone, never "nothing to do" and "please pay" side by side. Written with `trx`, the
+ * transaction that records the pull's fallback (a crash between them cannot lose the reminder).
  */
-export async function queuePullFallbackEmail(ctx: Ctx, f: PullFallback): Promise<void> {
-  await ctx.storage.write(async (trx) => {
-    const row = await ctx.storage.forUpdate(trx.selectFrom('recurrences').selectAll().where('id', '=', f.recurrence)).executeTakeFirst();
-    if (!row || row.status !== 'wait_payment' || row.invoice_id !== f.invoice || row.period_index !== f.period || f.period < 1) return;
-    if (!(await mailable(ctx, trx, row))) return;
-    await trx
-      .updateTable('recurrence_emails')
-      .set({ status: 'skipped', last_error: 'superseded by the renewal reminder (the automatic pull fell back)' })
-      .where('recurrence_id', '=', row.id)
-      .where('kind', '=', 'renewal_auto')
-      .where('invoice_id', '=', f.invoice)
-      .where('status', '=', 'pending')
-      .execute();
-    await queue(ctx, trx, row, 'renewal_due', fallbackTransition(f.period), f.invoice);
-  });
+export async function queuePullFallbackEmail(ctx: Ctx, trx: Transaction<DB>, f: PullFallback): Promise<void> {
+  const row = await ctx.storage.forUpdate(trx.selectFrom('recurrences').selectAll().where('id', '=', f.recurrence)).executeTakeFirst();
+  if (!row || row.status !== 'wait_payment' || row.invoice_id !== f.invoice || row.period_index !== f.period || f.period < 1) return;
+  if (!(await mailable(ctx, trx, row))) return;
+  // The payer already has this invoice's "renewal due" (queued at the transition): not twice.
+  const due = await trx.selectFrom('recurrence_emails').select('id').where('recurrence_id', '=', row.id).where('kind', '=', 'renewal_due').where('invoice_id', '=', f.invoice).executeTakeFirst();
+  if (due !== undefined) return;
+  await trx
+    .updateTable('recurrence_emails')
+    .set({ status: 'skipped', last_error: 'superseded by the renewal reminder (the automatic pull fell back)' })
+    .where('recurrence_id', '=', row.id)
+    .where('kind', '=', 'renewal_auto')
+    .where('invoice_id', '=', f.invoice)
+    .where('status', '=', 'pending')
+    .execute();
+  await queue(ctx, trx, row, 'renewal_due', fallbackTransition(f.period), f.invoice);
 }
 
 async function merchantName(ctx: Ctx, merchantId: string): Promise<string> {

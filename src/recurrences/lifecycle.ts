@@ -196,6 +196,10 @@ async function lapse(ctx: Ctx, id: string): Promise<boolean> {
     if (!rec || rec.status !== 'wait_payment' || rec.grace_until === null || Number(rec.grace_until) > ctx.now()) return false;
     const inv = rec.invoice_id ? await trx.selectFrom('invoices').select(['id', 'status']).where('id', '=', rec.invoice_id).executeTakeFirst() : undefined;
     if (inv && (PAID.has(inv.status) || SETTLING.has(inv.status))) return false;
+    // The period's pull under way (reserved or sent, not yet seen on the invoice): it may still pay
+    // the period, so the subscription lapses only once that pull is confirmed short or falls back.
+    const pull = await trx.selectFrom('recurrence_pulls').select('status').where('recurrence_id', '=', rec.id).where('period', '=', rec.period_index).executeTakeFirst();
+    if (pull && (pull.status === 'planned' || pull.status === 'sent')) return false;
     const now = ctx.now();
     const patch = { status: 'inactive', next_due_at: null, updated_at: now, version: rec.version + 1 };
     await trx.updateTable('recurrences').set(patch).where('id', '=', id).execute();

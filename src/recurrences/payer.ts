@@ -12,7 +12,7 @@ import { explorerTxUrl } from '../chain/explorer.ts';
 import type { RecurrencePeriod, RecurrenceStatus } from '../contracts/recurrence-status.ts';
 import type { RecurrenceRow } from './recurrence-object.ts';
 import { autoRenewOffered } from './allowance.ts';
-import { pullerOf } from './pulls.ts';
+import { allowanceCovers, pullerOf, waitsForNode } from './pulls.ts';
 
 export const RECURRENCE_NOT_FOUND = 'Recurrence not found';
 
@@ -51,11 +51,14 @@ async function autoPull(ctx: Ctx, rec: RecurrenceRow): Promise<PayerAutoPull | n
     if (pull.status !== 'sent' && pull.status !== 'confirmed') return null;
     return { status: pull.status, txid: pull.txid, explorer_url: explorerTxUrl(ctx, pull.network, pull.txid) };
   }
-  const allowance = await db.selectFrom('recurrence_allowances').select(['network', 'currency']).where('recurrence_id', '=', rec.id).where('status', '=', 'active').executeTakeFirst();
+  const allowance = await db.selectFrom('recurrence_allowances').select(['network', 'currency', 'created_at']).where('recurrence_id', '=', rec.id).where('status', '=', 'active').executeTakeFirst();
   if (!allowance || allowance.network !== rec.network || allowance.currency !== rec.payer_currency) return null;
-  const inv = await db.selectFrom('invoices').select(['status', 'payment_amount', 'network', 'payer_currency']).where('id', '=', rec.invoice_id).executeTakeFirst();
+  const inv = await db.selectFrom('invoices').select(['status', 'payment_amount', 'network', 'payer_currency', 'created_at']).where('id', '=', rec.invoice_id).executeTakeFirst();
   if (!inv || inv.status !== 'process' || inv.payment_amount !== null || inv.network !== allowance.network || inv.payer_currency !== allowance.currency) return null;
-  if (pullerOf(ctx, allowance.network) === null) return null;
+  // An allowance recorded after this invoice was made leaves it to the payer (allowanceCovers).
+  if (!allowanceCovers(allowance, inv)) return null;
+  // A node that has not answered yet: the pull waits for it, it is still pending.
+  if (pullerOf(ctx, allowance.network) === null && !waitsForNode(ctx, allowance.network)) return null;
   return { status: 'pending', txid: null, explorer_url: null };
 }
 

@@ -11,13 +11,16 @@
 // the chain refused, leaves the renewal invoice to be paid by hand (and reported for the reminder);
 // the allowance itself is revoked only when the chain shows it below one period.
 import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
-import type { AllowancePuller } from '../chain/contract.ts';
 import { NodeError } from '../chain/errors.ts';
-import type { RecurrencePullsTable } from '../db/schema.ts';
+import type { DB, RecurrencePullsTable } from '../db/schema.ts';
 import { Decimal } from '../money/decimal.ts';
 import type { RecurrencePeriod } from '../contracts/merchant-api/recurrences.ts';
 import { periodStart } from './periods.ts';
+import { allowanceCovers, nodeFallbackMargin, pullerOf, waitsForNode } from './pull-rules.ts';
+
+export { allowanceCovers, nodeFallbackMargin, pullerOf, waitsForNode } from './pull-rules.ts';
 
 export interface PullLogger {
   warn(o: unknown, msg?: string): void;
@@ -29,7 +32,7 @@ export interface PullLogger {
  * renewal invoice (re-quoted each period for a fiat-priced plan) asks more than the amount per
  * period the payer approved.
  */
-export type PullFallbackReason = 'amount' | 'allowance' | 'balance' | 'refused' | 'reverted' | 'no_collector';
+export type PullFallbackReason = 'amount' | 'allowance' | 'balance' | 'refused' | 'reverted' | 'no_collector' | 'node';
 
 /** A renewal left to the payer: what the reminder (docs/recurring.md, emails) is sent for. */
 export interface PullFallback {
@@ -40,20 +43,18 @@ export interface PullFallback {
 }
 
 export interface PullHooks {
-  /** Told of every renewal that falls back to the invoice (the reminder email's hook). */
-  fallback?(ctx: Ctx, f: PullFallback): Promise<void> | void;
+  /**
+   * Told of every renewal that falls back to the invoice (the reminder email's hook), inside the
+   * transaction that records the fallback: what it writes (the reminder) commits with it or not at
+   * all, so a crash or a throw between them cannot leave a fallback without its reminder (a throw
+   * rolls the fallback back too, and a later round decides the period again).
+   */
+  fallback?(ctx: Ctx, trx: Transaction<DB>, f: PullFallback): Promise<void> | void;
   /** Test-only fault injection: runs right after a pull's broadcast, before it is recorded as sent. */
   afterBroadcast?(pull: RecurrencePullsTable): void;
 }
 
 type Pull = RecurrencePullsTable;
-
-/** The network's puller when its driver has one and a collector to pull with. */
-export function pullerOf(ctx: Ctx, network: string | null): AllowancePuller | null {
-  if (!network || !ctx.chains.offered(network)) return null;
-  const p = ctx.chains.driver(network).allowances;
-  return p && p.collector() !== null ? p : null;
-}
 
 async function update(ctx: Ctx, id: string, patch: Partial<Pull>): Promise<void> {
   await ctx.storage.write(async (trx) => {
@@ -85,11 +86,23 @@ async function allowanceGone(ctx: Ctx, log: PullLogger, pull: Pull, seen?: strin
   return Decimal.parse(seen).lt(perPeriod);
 }
 
-async function fallBack(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull, reason: PullFallbackReason, status: 'skipped' | 'failed', seen?: string): Promise<void> {
+/**
+ * Records the pull fallen back (`insert`: the period's row is new, written `skipped` now, unless
+ * another worker decided the period first) and hands it to the fallback hook in the same
+ * transaction. Returns whether it was recorded.
+ */
+async function fallBack(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull, reason: PullFallbackReason, status: 'skipped' | 'failed', seen?: string, insert = false): Promise<boolean> {
   // Only an allowance the chain shows short ends automatic renewals; read before the write below.
   const revoke = (reason === 'allowance' || reason === 'reverted') && (await allowanceGone(ctx, log, pull, seen));
-  await ctx.storage.write(async (trx) => {
-    await trx.updateTable('recurrence_pulls').set({ status, error: reason, updated_at: ctx.now() }).where('id', '=', pull.id).execute();
+  const f: PullFallback = { recurrence: pull.recurrence_id, period: pull.period, invoice: pull.invoice_id, reason };
+  const recorded = await ctx.storage.write(async (trx) => {
+    if (insert) {
+      const r = await trx.insertInto('recurrence_pulls').values({ ...pull, status, error: reason })
+        .onConflict((oc) => oc.columns(['recurrence_id', 'period']).doNothing()).executeTakeFirst();
+      if (Number(r.numInsertedOrUpdatedRows ?? 0n) !== 1) return false; // another worker decided this period
+    } else {
+      await trx.updateTable('recurrence_pulls').set({ status, error: reason, updated_at: ctx.now() }).where('id', '=', pull.id).execute();
+    }
     if (revoke) {
       await trx
         .updateTable('recurrence_allowances')
@@ -98,10 +111,11 @@ async function fallBack(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull,
         .where('payer_address', '=', pull.from_address)
         .execute();
     }
+    await hooks.fallback?.(ctx, trx, f);
+    return true;
   });
-  const f: PullFallback = { recurrence: pull.recurrence_id, period: pull.period, invoice: pull.invoice_id, reason };
-  log.warn({ ...f, reminder: true }, 'automatic renewal not pulled: the renewal invoice waits for the payer');
-  await hooks.fallback?.(ctx, f);
+  if (recorded) log.warn({ ...f, reminder: true }, 'automatic renewal not pulled: the renewal invoice waits for the payer');
+  return recorded;
 }
 
 /**
@@ -132,7 +146,8 @@ async function carry(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull): P
       log.warn({ recurrence: pull.recurrence_id, period: pull.period, txid: pull.txid }, 'recurrence pull waits for its network to answer');
       return;
     }
-    return fallBack(ctx, log, hooks, pull, 'no_collector', 'failed');
+    await fallBack(ctx, log, hooks, pull, 'no_collector', 'failed');
+    return;
   }
   if (pull.txid === null) {
     // Reserved, not yet signed. A subscription cancelled, or an invoice paid by hand, meanwhile is
@@ -146,13 +161,17 @@ async function carry(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull): P
     // Never signed for more than the payer approved per period (a pull reserved before that was kept).
     const approved = await ctx.storage.db.selectFrom('recurrence_allowances').select('amount_per_period').where('recurrence_id', '=', pull.recurrence_id).executeTakeFirst();
     if (!approved || approved.amount_per_period === null || Decimal.parse(pull.amount).gt(approved.amount_per_period)) {
-      return fallBack(ctx, log, hooks, pull, 'amount', 'skipped');
+      await fallBack(ctx, log, hooks, pull, 'amount', 'skipped');
+      return;
     }
     const { txid } = await puller.preparePull({ id: pull.id, currency: pull.currency, from: pull.from_address, to: pull.to_address, amount: pull.amount });
     await update(ctx, pull.id, { txid });
     pull = { ...pull, txid };
   }
-  if ((await puller.broadcastPull(pull.id)) === 'refused') return fallBack(ctx, log, hooks, pull, 'refused', 'failed');
+  if ((await puller.broadcastPull(pull.id)) === 'refused') {
+    await fallBack(ctx, log, hooks, pull, 'refused', 'failed');
+    return;
+  }
   hooks.afterBroadcast?.(pull);
   await update(ctx, pull.id, { status: 'sent' });
 }
@@ -171,7 +190,7 @@ async function settle(ctx: Ctx, log: PullLogger, hooks: PullHooks, pull: Pull): 
  * (`skipped`: the period's pull row says so, so it is not taken again), or leaves it for a later
  * round (null: not due yet, or not for a pull at all).
  */
-async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: string): Promise<Pull | 'skipped' | null> {
+async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: string, silent = false): Promise<Pull | 'skipped' | null> {
   const db = ctx.storage.db;
   const rec = await db.selectFrom('recurrences').selectAll().where('id', '=', recurrenceId).executeTakeFirst();
   if (!rec || rec.status !== 'wait_payment' || !rec.invoice_id || rec.anchor_at === null) return null;
@@ -182,6 +201,7 @@ async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: s
   // Only an open renewal nothing was paid to yet, on the allowance's token, and never before its period starts.
   if (inv.status !== 'process' || inv.payment_amount !== null || !inv.address || !inv.payer_amount) return null;
   if (inv.network !== allowance.network || inv.payer_currency !== allowance.currency) return null;
+  if (!allowanceCovers(allowance, inv)) return null;
   const start = periodStart({ anchor_at: Number(rec.anchor_at), anchor_period: rec.anchor_period, period: rec.period as RecurrencePeriod }, rec.period_index);
   if (start > ctx.now()) return null;
   const now = ctx.now();
@@ -201,7 +221,14 @@ async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: s
     created_at: now,
     updated_at: now,
   };
-  const puller = pullerOf(ctx, pull.network);
+  // Its node cannot be asked (not answered yet, or failed this round): a later round pulls, unless
+  // the grace ends soon, when the payer is asked to pay by hand after all (`node`).
+  const late = rec.grace_until !== null && Number(rec.grace_until) - now <= nodeFallbackMargin(ctx);
+  const puller = silent ? null : pullerOf(ctx, pull.network);
+  if (silent || (!puller && waitsForNode(ctx, pull.network))) {
+    if (!late) return null;
+    return (await fallBack(ctx, log, hooks, pull, 'node', 'skipped', undefined, true)) ? 'skipped' : null;
+  }
   let short: PullFallbackReason | null = puller ? null : 'no_collector';
   let seen: { allowance: string; balance: string } | undefined;
   // A fiat-priced plan's renewal is re-quoted each period: never pull more than the payer approved
@@ -209,20 +236,23 @@ async function plan(ctx: Ctx, log: PullLogger, hooks: PullHooks, recurrenceId: s
   if (allowance.amount_per_period === null || Decimal.parse(pull.amount).gt(allowance.amount_per_period)) short = 'amount';
   else if (puller) {
     // Checked before anything is signed: a revoked or short allowance, or a payer without the funds, is invoiced.
-    seen = await puller.allowanceOf(pull.currency, pull.from_address);
+    try {
+      seen = await puller.allowanceOf(pull.currency, pull.from_address);
+    } catch (err) {
+      if (!late || !nodeDown(err)) throw err;
+      return (await fallBack(ctx, log, hooks, pull, 'node', 'skipped', undefined, true)) ? 'skipped' : null;
+    }
     if (Decimal.parse(seen.allowance).lt(pull.amount)) short = 'allowance';
     else if (Decimal.parse(seen.balance).lt(pull.amount)) short = 'balance';
   }
+  // A period that falls back is recorded `skipped` in the transaction that queues its reminder.
+  if (short) return (await fallBack(ctx, log, hooks, pull, short, 'skipped', seen?.allowance, true)) ? 'skipped' : null;
   const inserted = await ctx.storage.write(async (trx) => {
-    const r = await trx.insertInto('recurrence_pulls').values(short ? { ...pull, status: 'skipped', error: short } : pull)
+    const r = await trx.insertInto('recurrence_pulls').values(pull)
       .onConflict((oc) => oc.columns(['recurrence_id', 'period']).doNothing()).executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
   });
   if (!inserted) return null; // another worker planned this period
-  if (short) {
-    await fallBack(ctx, log, hooks, { ...pull, status: 'skipped', error: short }, short, 'skipped', seen?.allowance);
-    return 'skipped';
-  }
   return pull;
 }
 
@@ -256,6 +286,7 @@ function dueRenewals(ctx: Ctx, after: { grace: number; id: string } | null, limi
     .where('i.payment_amount', 'is', null)
     .whereRef('i.network', '=', 'a.network')
     .whereRef('i.payer_currency', '=', 'a.currency')
+    .whereRef('a.created_at', '<=', 'i.created_at')
     .$if(after !== null, (q) =>
       q.where((eb) => eb.or([eb('r.grace_until', '>', after!.grace), eb.and([eb('r.grace_until', '=', after!.grace), eb('r.id', '>', after!.id)])])),
     )
@@ -325,9 +356,9 @@ export async function pullRenewals(ctx: Ctx, log: PullLogger = console, hooks: P
     for (const { id, grace_until, network } of due) {
       if (signal?.aborted || taken >= limit) break;
       lastDue = { grace: Number(grace_until), id };
-      if (down.has(network)) continue;
       try {
-        const pull = await plan(ctx, log, hooks, id);
+        // A node down this round is not asked again; plan still falls back a renewal near grace end.
+        const pull = await plan(ctx, log, hooks, id, down.has(network));
         if (pull === null) continue;
         taken++;
         if (pull !== 'skipped') {

@@ -134,7 +134,7 @@ describe.each(await backends())('a renewal collected automatically is not asked 
     await pullRenewals(g.ctx, { warn: () => {}, error: quiet.error }, { fallback: queuePullFallbackEmail });
     expect(await db().selectFrom('recurrence_pulls').select(['status', 'error']).where('recurrence_id', '=', uuid).execute()).toEqual([{ status: 'skipped', error: 'allowance' }]);
     // The hook again (a worker told twice): still one reminder for the period.
-    await queuePullFallbackEmail(g.ctx, { recurrence: uuid, period: 1, invoice: r.invoice_id!, reason: 'allowance' });
+    await g.ctx.storage.write((trx) => queuePullFallbackEmail(g.ctx, trx, { recurrence: uuid, period: 1, invoice: r.invoice_id!, reason: 'allowance' }));
     const rows = (await emails(uuid)).filter((e) => e.kind !== 'subscribed');
     expect(rows.map((e) => [e.kind, e.status, e.invoice_id])).toEqual([
       ['renewal_auto', 'skipped', r.invoice_id],
@@ -151,7 +151,7 @@ describe.each(await backends())('a renewal collected automatically is not asked 
     expect(v).toMatchObject({ status: 'wait_payment', invoice_uuid: r.invoice_id, auto_pull: null });
     expect((await g.api('/v1/recurrence/cancel', { uuid })).status).toBe(200);
     // A cancelled recurrence gets no reminder from a late fallback.
-    await queuePullFallbackEmail(g.ctx, { recurrence: uuid, period: 1, invoice: r.invoice_id!, reason: 'refused' });
+    await g.ctx.storage.write((trx) => queuePullFallbackEmail(g.ctx, trx, { recurrence: uuid, period: 1, invoice: r.invoice_id!, reason: 'refused' }));
     expect((await emails(uuid)).filter((e) => e.kind === 'renewal_due')).toHaveLength(1);
   });
 });

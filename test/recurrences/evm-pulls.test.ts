@@ -148,7 +148,7 @@ describe.each(await backends())('automatic renewals on anvil on $name', (backend
     await advanceRecurrences(g.ctx);
     const told: PullFallback[] = [];
     const warned: unknown[] = [];
-    await pullRenewals(g.ctx, { warn: (o) => warned.push(o), error: (o) => { throw new Error(JSON.stringify(o)); } }, { fallback: (_ctx, f) => void told.push(f) });
+    await pullRenewals(g.ctx, { warn: (o) => warned.push(o), error: (o) => { throw new Error(JSON.stringify(o)); } }, { fallback: (_ctx, _trx, f) => void told.push(f) });
     const r = await rec(uuid);
     expect(r).toMatchObject({ status: 'wait_payment', period_index: 1 });
     expect(told).toEqual([{ recurrence: uuid, period: 1, invoice: r.invoice_id, reason: 'allowance' }]);
