@@ -10,7 +10,7 @@
 // its hash kept so that pressing again waits for it rather than approving twice.
 import { useEffect, useState } from 'preact/hooks';
 import { useI18n, useT, type MessageKey } from './i18n/index.ts';
-import './i18n/en-recurrence.ts';
+import './i18n/recurrence-english.ts';
 import type { PayerAllowance, PayerRecurrence } from '../contracts/payer.ts';
 import { ApiError, allowance } from './api.ts';
 import { useAmount } from './ui.tsx';

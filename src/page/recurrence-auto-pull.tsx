@@ -3,7 +3,7 @@
 // period twice. The pull's transaction is linked once it is sent. Should the pull fall back (the
 // allowance revoked or short), the payer view's `auto_pull` turns null and the invoice shows again.
 import { useT, type MessageKey } from './i18n/index.ts';
-import './i18n/en-recurrence.ts';
+import './i18n/recurrence-english.ts';
 import type { PayerAutoPull } from '../contracts/payer.ts';
 import { webHref } from '../ui-kit/links.ts';
 import { ClockGlyph } from './icons.tsx';

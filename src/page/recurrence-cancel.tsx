@@ -3,7 +3,7 @@
 // what follows, then `cancel_by_user`.
 import { useRef, useState } from 'preact/hooks';
 import { useT, type MessageKey, type Translate } from './i18n/index.ts';
-import './i18n/en-recurrence.ts';
+import './i18n/recurrence-english.ts';
 import { CANCEL_REFUSALS, type CancelRefusal, type PayerRecurrence } from '../contracts/payer.ts';
 import { ApiError, cancelRecurrence } from './api.ts';
 import { useStore } from './store.ts';

@@ -3,7 +3,7 @@
 // origin only). Once it is paid, the recurrence is read again.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useI18n, useT } from './i18n/index.ts';
-import './i18n/en-recurrence.ts';
+import './i18n/recurrence-english.ts';
 import { useStore } from './store.ts';
 import { EMBED_SOURCE, type UncheckedEmbedMessage } from '../contracts/embed.ts';
 

@@ -3,7 +3,7 @@
 // invoice page itself, in a frame), where it stands, and cancelling.
 import { useState } from 'preact/hooks';
 import { useI18n, useT, type MessageKey } from './i18n/index.ts';
-import './i18n/en-recurrence.ts';
+import './i18n/recurrence-english.ts';
 import type { PayerRecurrence } from '../contracts/payer.ts';
 import { ApiError, subscribeRecurrence } from './api.ts';
 import { ChooseList } from './choose.tsx';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/preact';
 import { pickLanguage, LANGUAGES } from '../../src/page/i18n/index.ts';
 import { en } from '../../src/page/i18n/en.ts';
-import '../../src/page/i18n/en-recurrence.ts';
+import '../../src/page/i18n/recurrence-english.ts';
 import { decimalStyle, formatAmount, formatTime, KNOWN_STYLES, KNOWN_TIMES } from '../../src/page/format.ts';
 import { formatDecimal } from '../../src/ui-kit/decimal.ts';
 import { invoiceFixture, liveRegion, renderPage, resetPage, serve } from './helpers.tsx';

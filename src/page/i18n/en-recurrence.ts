@@ -1,8 +1,7 @@
-// The English of the subscription page (./recurrence.tsx and what it loads): kept out of the
+// The English of the subscription page (../recurrence.tsx and what it loads): kept out of the
 // bundled ./en.ts so that the invoice page's first download does not carry it, and added to `en`
-// when the subscription page's chunk imports this module. Other languages keep these keys in
-// their own (lazily loaded) files, like every other key.
-import { en } from './en.ts';
+// by ./recurrence-english.ts when the subscription page's chunk loads. Other languages keep these
+// keys in their own (lazily loaded) files, like every other key.
 
 export const enRecurrence = {
   rec_label: 'Subscription',
@@ -63,5 +62,3 @@ export const enRecurrence = {
   rec_auto_sent: 'The payment was sent from your approved wallet and is waiting for confirmation. There is nothing to pay here.',
   rec_auto_confirmed: 'The payment from your approved wallet is confirmed. There is nothing to pay here.',
 };
-
-Object.assign(en, enRecurrence);

@@ -6,7 +6,7 @@ import { batch, signal, type Signal } from '@preact/signals';
 import { en, type MessageKey, type Messages } from './en.ts';
 import { formatMessage, isRtlLocale } from '../../ui-kit/locale.ts';
 
-/** `en` as the full table: the subscription page's keys join it when that page loads (./en-recurrence.ts). */
+/** `en` as the full table: the subscription page's keys join it when that page loads (./recurrence-english.ts). */
 const english = en as Messages;
 
 export const LANGUAGES = [
