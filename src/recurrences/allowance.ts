@@ -167,7 +167,8 @@ function permitBody(permit: unknown, errors: Record<string, string[]>): PermitBo
     return null;
   }
   const p = permit as Record<string, unknown>;
-  const value = typeof p.value === 'string' && /^\d+(\.\d+)?$/.test(p.value) ? p.value : null;
+  // At most a uint256 of whole units and 36 decimals: a longer text is no amount any token holds.
+  const value = typeof p.value === 'string' && /^\d{1,78}(\.\d{1,36})?$/.test(p.value) ? p.value : null;
   const deadline = (typeof p.deadline === 'number' && Number.isSafeInteger(p.deadline) && p.deadline > 0) || (typeof p.deadline === 'string' && /^[1-9]\d{0,18}$/.test(p.deadline)) ? BigInt(p.deadline as number | string) : null;
   const signature = typeof p.signature === 'string' && SIGNATURE.test(p.signature) ? p.signature : null;
   if (value === null) errors['permit.value'] = ['validation.numeric'];
@@ -181,15 +182,58 @@ function permitBody(permit: unknown, errors: Record<string, string[]>): PermitBo
  * a permit that cannot work (expired, not by `owner` for this collector and nonce, refused by the
  * token) is `permit_invalid`, and nothing is stored.
  */
-async function submitPermit(ctx: Ctx, puller: AllowancePuller, terms: Omit<AllowanceTerms, 'recorded' | 'permit'>, owner: string, p: PermitBody): Promise<string> {
+/**
+ * Permits the collector submitted (and paid gas for) per subscription in this process, in the last
+ * PERMIT_WINDOW_MS: whoever holds a subscription's link, and any key, can sign permits, so without
+ * a limit one link could make the collector pay for permit after permit (each mined one moves the
+ * nonce on, so the one-per-nonce rule alone does not stop that). The limit is per process: a
+ * gateway scaled out to N processes allows N times as many.
+ */
+const PERMITS_PER_WINDOW = 3;
+const PERMIT_WINDOW_MS = 24 * 3600_000;
+const permitsSent = new Map<string, { at: number; txid: string }[]>();
+
+function permitAllowed(now: number, recurrenceId: string): boolean {
+  for (const [id, times] of permitsSent) {
+    const kept = times.filter((t) => now - t.at < PERMIT_WINDOW_MS);
+    if (kept.length === 0) permitsSent.delete(id);
+    else permitsSent.set(id, kept);
+  }
+  return (permitsSent.get(recurrenceId)?.length ?? 0) < PERMITS_PER_WINDOW;
+}
+
+/** Refuses a permit for a token without EIP-2612 (or a network that cannot submit one). */
+async function requirePermit(puller: AllowancePuller, terms: Omit<AllowanceTerms, 'recorded' | 'permit'>): Promise<NonNullable<AllowancePuller['submitPermit']>> {
   const domain = await permitOf(puller, terms.currency);
   if (!domain || !puller.submitPermit) throw new BusinessError(`${terms.currency} on ${terms.network} has no permit: send approve(${terms.collector}, ${terms.cap}) instead`, 'permit_unsupported');
+  return puller.submitPermit.bind(puller);
+}
+
+/** Whether the chain already shows `owner` allowing the collector at least `value`. */
+async function allowanceCovers(puller: AllowancePuller, terms: Omit<AllowanceTerms, 'recorded' | 'permit'>, owner: string, value: string): Promise<boolean> {
+  try {
+    return !Decimal.parse((await puller.allowanceOf(terms.currency, owner)).allowance).lt(value);
+  } catch (err) {
+    if (err instanceof ChainError) throw new BusinessError(`The ${terms.network} node could not be asked; try again`, 'node_unavailable');
+    throw err;
+  }
+}
+
+async function submitPermit(ctx: Ctx, puller: AllowancePuller, terms: Omit<AllowanceTerms, 'recorded' | 'permit'>, recurrenceId: string, owner: string, p: PermitBody): Promise<string> {
+  const submit = await requirePermit(puller, terms);
   if (p.deadline * 1000n <= BigInt(ctx.now())) throw new BusinessError('The permit has expired: sign a new one', 'permit_invalid');
   if (Decimal.parse(p.value).lt(terms.amount_per_period)) {
     throw new BusinessError(`The permit's value ${p.value} ${terms.currency} is less than one period (${terms.amount_per_period})`, 'allowance_short');
   }
+  if (!permitAllowed(ctx.now(), recurrenceId)) {
+    throw new BusinessError(`This subscription has had ${PERMITS_PER_WINDOW} permits submitted in the last 24 hours: send approve(${terms.collector}, ${terms.cap}) from your wallet instead`, 'permit_limit');
+  }
   try {
-    return (await puller.submitPermit({ currency: terms.currency, owner, value: p.value, deadline: p.deadline, signature: p.signature })).txid;
+    const { txid } = await submit({ currency: terms.currency, owner, value: p.value, deadline: p.deadline, signature: p.signature });
+    // A retried POST answered with the transaction already stored is not counted again.
+    const sent = permitsSent.get(recurrenceId) ?? [];
+    if (!sent.some((x) => x.txid === txid)) permitsSent.set(recurrenceId, [...sent, { at: ctx.now(), txid }]);
+    return txid;
   } catch (err) {
     if (err instanceof SendRejectedError) throw new BusinessError(`The permit cannot be used: ${err.message}`, 'permit_invalid');
     if (err instanceof HotWalletShortError) throw new BusinessError(`The collector cannot pay the permit's gas now: send approve(${terms.collector}, ${terms.cap}) instead`, 'permit_unavailable');
@@ -230,7 +274,11 @@ export async function recordAllowance(ctx: Ctx, uuid: string, address: unknown, 
   }
   // A permit: the collector submits it. Until the chain shows the allowance, nothing is recorded:
   // the answer names the transaction, and the page posts again once it is mined (as after approve).
-  const permitTx = permitted ? await submitPermit(ctx, puller, terms, address as string, permitted) : null;
+  // A permit the chain already covers (mined, then the POST retried) costs the collector nothing:
+  // it is not submitted again, and the allowance is recorded below.
+  if (permitted) await requirePermit(puller, terms);
+  const covered = permitted ? await allowanceCovers(puller, terms, address as string, permitted.value) : false;
+  const permitTx = permitted && !covered ? await submitPermit(ctx, puller, terms, rec.id, address as string, permitted) : null;
   const permitDomain = await permitOf(puller, terms.currency);
   let seen: { allowance: string; balance: string };
   try {
@@ -239,7 +287,9 @@ export async function recordAllowance(ctx: Ctx, uuid: string, address: unknown, 
     if (err instanceof ChainError) throw new BusinessError(`The ${terms.network} node could not be asked; try again`, 'node_unavailable');
     throw err;
   }
-  if (permitTx !== null && Decimal.parse(seen.allowance).lt(terms.amount_per_period)) {
+  // Until the permit is mined the chain shows less than it grants (another subscription's allowance
+  // may already cover a period): the answer names the transaction and nothing is recorded yet.
+  if (permitTx !== null && permitted !== null && Decimal.parse(seen.allowance).lt(permitted.value)) {
     const cur = await ctx.storage.db.selectFrom('recurrence_allowances').selectAll().where('recurrence_id', '=', rec.id).executeTakeFirst();
     return { ...terms, permit: permitDomain, recorded: cur ? { address: cur.payer_address, status: cur.status, cap: cur.cap } : null, permit_tx: permitTx };
   }

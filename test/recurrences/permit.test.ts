@@ -153,4 +153,56 @@ describe.each(await backends())('EIP-2612 permit for automatic renewals on $name
     expect(await onChain()).toBe(before.allowance);
     expect((await g.api('/v1/recurrence/cancel', { uuid })).status).toBe(200);
   });
+
+  it('the collector pays for one permit per nonce, never for a permit the chain already holds, and for at most 3 a day per subscription', async () => {
+    const uuid = await activeOne();
+    const t = (await pay(`${uuid}/allowance`)).json().result;
+    const wallet = anvilWallet(g.anvil);
+    const plan = await planApproval(wallet, t.chain, t.collector, t.cap, true);
+    const signature = await signWithWallet(wallet, plan.address, allowanceMessage({ ...t, uuid }));
+    const base = (await permitRows()).length;
+    const start = await onChain();
+    const unit = parseUnits(t.cap, 6);
+    const post = (permit: unknown) => pay(`${uuid}/allowance`, 'POST', { address: plan.address, signature, permit });
+
+    // Several signatures for the same nonce (other deadlines): one transaction, the same answer.
+    const first = await permitWithWallet(wallet, t.chain, t.permit, t.collector, { ...plan, total: start + unit }, g.clock.now);
+    const sameNonce = await permitWithWallet(wallet, t.chain, t.permit, t.collector, { ...plan, total: start + unit }, g.clock.now + 60_000);
+    const a = await post(first);
+    const b = await post(sameNonce);
+    expect(a.statusCode, a.body).toBe(200);
+    expect(b.statusCode, b.body).toBe(200);
+    expect(b.json().result.permit_tx).toBe(a.json().result.permit_tx);
+    expect(await permitRows()).toHaveLength(base + 1);
+    await mined(wallet, a.json().result.permit_tx, { pollMs: 10 });
+
+    // Posted again once mined: the chain holds it, so it is recorded without a second transaction.
+    const again = await post(first);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().result.recorded).toMatchObject({ status: 'active' });
+    expect(await permitRows()).toHaveLength(base + 1);
+
+    // Each mined permit moves the nonce on: two more (larger) ones go through, the fourth of the day does not.
+    for (const k of [2n, 3n]) {
+      const p = await permitWithWallet(wallet, t.chain, t.permit, t.collector, { ...plan, total: start + k * unit }, g.clock.now);
+      const r = await post(p);
+      expect(r.statusCode, r.body).toBe(200);
+      await mined(wallet, r.json().result.permit_tx, { pollMs: 10 });
+    }
+    expect(await permitRows()).toHaveLength(base + 3);
+    const fourth = await permitWithWallet(wallet, t.chain, t.permit, t.collector, { ...plan, total: start + 4n * unit }, g.clock.now);
+    const refused = await post(fourth);
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json()).toMatchObject({ state: 1, code: 'permit_limit' });
+    expect(await permitRows()).toHaveLength(base + 3);
+    expect(await onChain()).toBe(start + 3n * unit);
+    // A day later the subscription may have a permit submitted again.
+    g.clock.advance(24 * 3600_000 + 1000);
+    const later = await permitWithWallet(wallet, t.chain, t.permit, t.collector, { ...plan, total: start + 4n * unit }, g.clock.now);
+    const ok = await post(later);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await permitRows()).toHaveLength(base + 4);
+    await mined(wallet, ok.json().result.permit_tx, { pollMs: 10 });
+    expect((await g.api('/v1/recurrence/cancel', { uuid })).status).toBe(200);
+  });
 });

@@ -6,7 +6,7 @@
 // transferFrom(payer, deposit address, amount), stored before it is broadcast (./outgoing.ts), so
 // the same pull id never gets a second signature or nonce. Where the token has EIP-2612 permit, the
 // collector also submits the payer's signed permit (paying its gas, so the payer sends nothing).
-import { decodeFunctionResult, domainSeparator, hashMessage, encodeFunctionData, erc20Abi, getAddress, isAddress, isHex, keccak256, parseAbi, parseSignature, recoverMessageAddress, recoverTypedDataAddress } from 'viem';
+import { decodeFunctionResult, domainSeparator, hashMessage, encodeFunctionData, erc20Abi, getAddress, isAddress, isHex, parseAbi, parseSignature, recoverMessageAddress, recoverTypedDataAddress } from 'viem';
 import type { AllowancePuller, PermitDomain } from '../contract.ts';
 import { HotWalletShortError, NodeError, NodeUnreachableError, SendRejectedError } from '../errors.ts';
 import { Decimal } from '../../money/decimal.ts';
@@ -42,6 +42,10 @@ export const PERMIT_TYPES = {
 function requestId(id: string): string {
   return `pull:${id}`;
 }
+
+/** Gas for an EIP-1271 isValidSignature call: enough for multi-owner wallets, and a bound on what a
+ * contract anyone can deploy may make the node run. */
+const EIP1271_GAS = '0x7a120'; // 500,000
 
 export class EvmAllowances implements AllowancePuller {
   /** Whether each token (by contract) has permit, and its EIP-712 domain: asked of the chain once. */
@@ -147,9 +151,9 @@ export class EvmAllowances implements AllowancePuller {
   }
 
   /** eth_call that answers null when the contract reverts or lacks the function; an unreachable node throws. */
-  private async tryCall(to: `0x${string}`, data: `0x${string}`): Promise<`0x${string}` | null> {
+  private async tryCall(to: `0x${string}`, data: `0x${string}`, gas?: `0x${string}`): Promise<`0x${string}` | null> {
     try {
-      const out = await this.c.rpc.ethCall({ to, data }, 'latest');
+      const out = await this.c.rpc.ethCall(gas ? { to, data, gas } : { to, data }, 'latest');
       return out === '0x' ? null : out;
     } catch (err) {
       if (err instanceof NodeError && !(err instanceof NodeUnreachableError)) return null;
@@ -212,13 +216,6 @@ export class EvmAllowances implements AllowancePuller {
     if (!isHex(req.signature, { strict: true }) || req.signature.length !== 132) throw new SendRejectedError('invalid', 'Not a permit signature');
     const owner = this.address(req.owner);
     const value = toUnits(req.value, token.decimals);
-    // One stored transaction per signature: a retried POST broadcasts the same one again.
-    const requestId = `permit:${keccak256(req.signature as `0x${string}`)}`;
-    const existing = await this.out.byRequest(requestId);
-    if (existing) {
-      await this.out.resume(existing);
-      return { txid: existing.txid };
-    }
     const rawNonce = await c.rpc.ethCall({ to: token.contract, data: encodeFunctionData({ abi: permitAbi, functionName: 'nonces', args: [owner] }) }, 'latest');
     const nonce = quantityHex('eth_call', 'a permit nonce', rawNonce);
     const message = { owner, spender: spender as `0x${string}`, value, nonce, deadline: req.deadline };
@@ -236,6 +233,17 @@ export class EvmAllowances implements AllowancePuller {
     }
     if (signer.toLowerCase() !== owner.toLowerCase()) {
       throw new SendRejectedError('invalid', `The permit is not signed by ${owner} for the collector ${spender}, ${req.value} ${token.code}, nonce ${nonce} and this deadline`);
+    }
+    // At most one collector-paid transaction per (token, owner, nonce): a retried POST, or any
+    // number of signatures for the same nonce (other deadlines or values), gets the one already
+    // stored, so nobody can make the collector pay gas for permits that can only revert. One that
+    // failed is not tried again for that nonce (the payer approves from the wallet instead).
+    const requestId = `permit:${token.contract.toLowerCase()}:${owner.toLowerCase()}:${nonce}`;
+    const existing = await this.out.byRequest(requestId);
+    if (existing) {
+      if (existing.status === 'failed') throw new SendRejectedError('invalid', `a permit for nonce ${nonce} of ${owner} was already submitted and failed; approve from the wallet instead`);
+      await this.out.resume(existing);
+      return { txid: existing.txid };
     }
     const sig = parseSignature(req.signature as `0x${string}`);
     const v = sig.v !== undefined ? Number(sig.v) : sig.yParity + 27;
@@ -268,7 +276,7 @@ export class EvmAllowances implements AllowancePuller {
     const who = this.address(address);
     const code = await this.c.rpc.call<unknown>('eth_getCode', [who, 'latest']);
     if (typeof code !== 'string' || code === '0x' || code === '0x0') return false;
-    const out = await this.tryCall(who, encodeFunctionData({ abi: permitAbi, functionName: 'isValidSignature', args: [hashMessage(message), signature as `0x${string}`] }));
+    const out = await this.tryCall(who, encodeFunctionData({ abi: permitAbi, functionName: 'isValidSignature', args: [hashMessage(message), signature as `0x${string}`] }), EIP1271_GAS);
     // The magic value is the first 4 bytes of the returned word.
     return out !== null && out.slice(0, 10).toLowerCase() === EIP1271_MAGIC;
   }

@@ -55,6 +55,8 @@ export interface RpcCallTx {
   to: Hex;
   value?: Hex;
   data?: Hex;
+  /** A gas cap for the call (a contract the payer controls is run: bound what it may cost the node). */
+  gas?: Hex;
 }
 
 /** 'latest', 'pending' or a block number in hex. */
