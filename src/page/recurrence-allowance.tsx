@@ -47,7 +47,33 @@ function loadPending(uuid: string): { address: string; hash: string } | null {
     return null;
   }
 }
+/**
+ * The total an approve-only token is being set to, kept from the moment its approve(0) is sent until
+ * the approval of the total is mined: if the payer rejects (or loses) the second step, the retry
+ * reads an allowance of 0 and would approve only this subscription's cap, dropping the other
+ * subscriptions that shared it; the kept total is approved instead.
+ */
+const totalKey = (uuid: string) => `satchel.allowance-total.${uuid}`;
+function loadTotal(uuid: string, address: string): bigint | null {
+  try {
+    const v = JSON.parse(localStorage.getItem(totalKey(uuid)) ?? 'null') as { address?: unknown; total?: unknown } | null;
+    if (!v || typeof v.address !== 'string' || typeof v.total !== 'string' || !/^\d{1,78}$/.test(v.total)) return null;
+    return v.address.toLowerCase() === address.toLowerCase() ? BigInt(v.total) : null;
+  } catch {
+    return null;
+  }
+}
+function saveTotal(uuid: string, value: { address: string; total: bigint } | null): void {
+  try {
+    if (value) localStorage.setItem(totalKey(uuid), JSON.stringify({ address: value.address, total: value.total.toString() }));
+    else localStorage.removeItem(totalKey(uuid));
+  } catch {
+    // storage refused (private mode): nothing is kept
+  }
+}
+
 function savePending(uuid: string, value: { address: string; hash: string } | null): void {
+  if (!value) saveTotal(uuid, null);
   try {
     if (value) localStorage.setItem(pendingKey(uuid), JSON.stringify(value));
     else localStorage.removeItem(pendingKey(uuid));
@@ -90,7 +116,10 @@ function Terms({ uuid, terms }: { uuid: string; terms: PayerAllowance }) {
     const message = allowanceMessage({ uuid, network: terms.network, currency: terms.currency, token: terms.token, collector: terms.collector, cap: terms.cap });
     step('connect');
     try {
-      const p = await planApproval(wallet.provider, chain, terms.collector, terms.cap, !!permit);
+      let p = await planApproval(wallet.provider, chain, terms.collector, terms.cap, !!permit);
+      // An earlier try reset the allowance to 0 and stopped before approving the total: approve that total.
+      const kept = p.current === 0n ? loadTotal(uuid, p.address) : null;
+      if (kept !== null && kept > p.total) p = { ...p, total: kept };
       setPlan(p);
       const keep = (hash: string) => savePending(uuid, { address: p.address, hash });
       let txHash: string;
@@ -121,7 +150,7 @@ function Terms({ uuid, terms }: { uuid: string; terms: PayerAllowance }) {
         setState({ kind: 'on' });
         return;
       } else {
-        txHash = (await approveWithWallet(wallet.provider, chain, terms.collector, p, { onStep: step, onSent: (hash, s) => s === 'approve' && keep(hash) })).tx_hash;
+        txHash = (await approveWithWallet(wallet.provider, chain, terms.collector, p, { onStep: step, onSent: (hash, s) => (s === 'approve' ? keep(hash) : saveTotal(uuid, { address: p.address, total: p.total })) })).tx_hash;
       }
       // The approval is public: the signature proves the approving address is this payer's.
       step('sign');

@@ -54,6 +54,10 @@ interface WalletOpts {
   known?: boolean;
   /** Holds the first eth_sendTransaction until released. */
   hold?: Promise<void>;
+  /** Successive answers of allowance(payer, collector) (the last one repeats); wins over `current`. */
+  currents?: bigint[];
+  /** Which eth_sendTransaction calls (0-based) the payer rejects in the wallet. */
+  reject?: number[];
 }
 
 function wallet(o: WalletOpts = {}) {
@@ -67,11 +71,15 @@ function wallet(o: WalletOpts = {}) {
       case 'eth_chainId': return '0x1';
       case 'eth_call': {
         const data = (params[0] as { data: string }).data;
-        if (data.startsWith('0xdd62ed3e')) return word(o.current ?? 0n); // allowance(owner, spender)
+        if (data.startsWith('0xdd62ed3e')) return word(o.currents ? (o.currents.length > 1 ? o.currents.shift()! : o.currents[0]!) : (o.current ?? 0n)); // allowance(owner, spender)
         if (data.startsWith('0x7ecebe00')) return word(5n); // nonces(owner)
         throw new Error(`unexpected call ${data}`);
       }
       case 'eth_sendTransaction':
+        if (o.reject?.includes(sent)) {
+          sent++;
+          throw Object.assign(new Error('User rejected the request.'), { code: 4001 });
+        }
         if (sent++ === 0 && o.hold) await o.hold;
         return sent === 1 ? '0x' + '01'.repeat(32) : HASH;
       case 'eth_getTransactionReceipt': return o.receipt ? o.receipt() : { status: '0x1' };
@@ -174,4 +182,23 @@ test('an approval not mined within 10 minutes is said in words; pressing again w
   expect(asked.filter((a) => a.method === 'eth_sendTransaction')).toHaveLength(1);
   expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ address: PAYER, tx_hash: '0x' + '01'.repeat(32), signature: SIG });
   expect(localStorage.getItem(`satchel.allowance.${UUID}`)).toBeNull();
+});
+
+test('approve(0) mined, then the approval of the total rejected: pressing again approves the whole total, not only this cap', async () => {
+  // 50 USDT allowed for another subscription; approve(0) goes through, the payer rejects the second step.
+  const asked = wallet({ currents: [50_000_000n, 0n], reject: [1] });
+  fakeServer((call) =>
+    call.path.endsWith('/allowance') ? ok({ ...terms(null), recorded: call.method === 'POST' ? { address: PAYER, status: 'active', cap: '170' } : null }) : ok(rec, '"r1"'),
+  );
+  renderPage(`/pay/recurrence/${UUID}`);
+  const button = await screen.findByRole('button', { name: 'Approve with browser wallet' }, { timeout: 5000 });
+  fireEvent.click(button);
+  const region = await screen.findByRole('region', { name: 'Approve automatic renewals' });
+  await waitFor(() => expect(region.textContent).toContain('Automatic renewals are not on'));
+  // The retry reads an allowance of 0 (the reset was mined) and still approves 50 + 120.
+  fireEvent.click(screen.getByRole('button', { name: 'Approve with browser wallet' }));
+  await waitFor(() => expect(region.textContent).toContain('Automatic renewals on'));
+  const sent = asked.filter((a) => a.method === 'eth_sendTransaction').map((a) => (a.params as { data: string }[])[0]!.data);
+  expect(sent).toEqual([approveCall(0), approveCall(170_000_000), approveCall(170_000_000)]);
+  expect(localStorage.getItem(`satchel.allowance-total.${UUID}`)).toBeNull();
 });
