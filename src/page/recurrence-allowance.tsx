@@ -110,9 +110,13 @@ function Terms({ uuid, terms }: { uuid: string; terms: PayerAllowance }) {
 
   const [plan, setPlan] = useState<ApprovalPlan | null>(null);
 
-  async function approve(wallet: BrowserWallet) {
+  // A permit that cannot work for this payer (a contract wallet cannot sign one, the collector
+  // cannot pay its gas now, the day's permits are used up): the payer may approve with a transaction.
+  const [viaApprove, setViaApprove] = useState(false);
+
+  async function approve(wallet: BrowserWallet, forceApprove = viaApprove) {
     const step = (s: Step) => setState({ kind: 'busy', wallet: wallet.id, step: s });
-    const permit = terms.permit ?? null;
+    const permit = forceApprove ? null : (terms.permit ?? null);
     const message = allowanceMessage({ uuid, network: terms.network, currency: terms.currency, token: terms.token, collector: terms.collector, cap: terms.cap });
     step('connect');
     try {
@@ -219,6 +223,18 @@ function Terms({ uuid, terms }: { uuid: string; terms: PayerAllowance }) {
               {wallet.name ? t('allow_button', { wallet: wallet.name }) : t('allow_button_browser')}
             </button>
           ))}
+        {state.kind === 'error' && terms.permit && !viaApprove && wallets.length > 0 && (
+          <button
+            type="button"
+            class="btn"
+            onClick={() => {
+              setViaApprove(true);
+              void approve(wallets[0]!, true);
+            }}
+          >
+            {t('allow_use_approve')}
+          </button>
+        )}
         {state.kind !== 'on' && wallets.length === 0 && <p class="lead">{t('allow_no_wallet')}</p>}
         {shared && (
           <p class="lead" id="allow-total">

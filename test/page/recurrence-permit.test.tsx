@@ -202,3 +202,25 @@ test('approve(0) mined, then the approval of the total rejected: pressing again 
   expect(sent).toEqual([approveCall(0), approveCall(170_000_000), approveCall(170_000_000)]);
   expect(localStorage.getItem(`satchel.allowance-total.${UUID}`)).toBeNull();
 });
+
+test('a permit the gateway cannot use (a contract wallet, no gas for it, the day\'s permits used): the payer approves with a transaction instead', async () => {
+  const asked = wallet();
+  const calls = fakeServer((call) => {
+    if (!call.path.endsWith('/allowance')) return ok(rec, '"r1"');
+    if (call.method !== 'POST') return ok(terms(DOMAIN));
+    const body = call.body as { permit?: unknown };
+    if (body.permit) return { status: 422, body: { state: 1, code: 'permit_limit', message: 'This subscription has had 3 permits submitted in the last 24 hours' } };
+    return ok({ ...terms(DOMAIN), recorded: { address: PAYER, status: 'active', cap: '120' } });
+  });
+  renderPage(`/pay/recurrence/${UUID}`);
+  fireEvent.click(await screen.findByRole('button', { name: 'Approve with browser wallet' }, { timeout: 5000 }));
+  const region = await screen.findByRole('region', { name: 'Approve automatic renewals' });
+  await waitFor(() => expect(region.textContent).toContain('Automatic renewals are not on'));
+  expect(asked.some((a) => a.method === 'eth_sendTransaction')).toBe(false);
+  fireEvent.click(screen.getByRole('button', { name: 'Approve with a transaction instead (you pay the network fee)' }));
+  await waitFor(() => expect(region.textContent).toContain('Automatic renewals on'));
+  const sent = asked.filter((a) => a.method === 'eth_sendTransaction').map((a) => (a.params as { data: string }[])[0]!.data);
+  expect(sent).toEqual([approveCall(120_000_000)]);
+  expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({ address: PAYER, tx_hash: '0x' + '01'.repeat(32), signature: SIG });
+  expect(screen.queryByRole('button', { name: /transaction instead/ })).toBeNull();
+});

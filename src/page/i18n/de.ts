@@ -173,6 +173,7 @@ const de: Messages = {
   allow_permit: 'Signieren Sie in Ihrer Wallet die Freigabe von {total}: eine Signatur (Permit), keine Transaktion und keine Gebühr für Sie…',
   allow_permit_wait: 'Ihre signierte Freigabe wurde an das Netzwerk gesendet; warten, bis sie gemined ist…',
   allow_timeout: 'Die Freigabe wurde nicht innerhalb von 10 Minuten bestätigt. Prüfen Sie die Aktivität Ihrer Wallet: Ist sie noch ausstehend, lassen Sie sie abschließen (oder beschleunigen Sie sie) und drücken Sie dann erneut die Schaltfläche. Eine durchgegangene Freigabe wird gefunden und nicht zweimal verlangt.',
+  allow_use_approve: 'Stattdessen mit einer Transaktion freigeben (Sie zahlen die Netzwerkgebühr)',
 
   rec_auto_title: 'Diese Verlängerung wird automatisch eingezogen',
   rec_auto_body: 'Der Betrag wird bei Fälligkeit von der Wallet eingezogen, die Sie freigegeben haben: Hier ist nichts zu bezahlen.',

@@ -57,6 +57,7 @@ export const enRecurrence = {
   allow_permit: 'Sign the approval of {total} in your wallet: a signature (permit), no transaction and no fee for you…',
   allow_permit_wait: 'Your signed approval was sent to the network; waiting until it is mined…',
   allow_timeout: 'The approval was not confirmed within 10 minutes. Check your wallet\'s activity: if it is still pending, let it finish (or speed it up), then press the button again. An approval that went through is found, not asked for twice.',
+  allow_use_approve: 'Approve with a transaction instead (you pay the network fee)',
   rec_auto_title: 'This renewal is being collected automatically',
   rec_auto_body: 'It is taken from the wallet you approved when it is due: there is nothing to pay here.',
   rec_auto_sent: 'The payment was sent from your approved wallet and is waiting for confirmation. There is nothing to pay here.',

@@ -180,6 +180,7 @@ const es: Messages = {
   allow_permit: 'Firma en tu billetera la autorización de {total}: es una firma (permit), sin transacción ni comisión para ti…',
   allow_permit_wait: 'Tu autorización firmada se envió a la red; esperando a que se mine…',
   allow_timeout: 'La autorización no se confirmó en 10 minutos. Revisa la actividad de tu billetera: si sigue pendiente, deja que termine (o acelérala) y vuelve a pulsar el botón. Una autorización que ya se hizo se detecta y no se pide dos veces.',
+  allow_use_approve: 'Aprobar con una transacción en su lugar (pagas la comisión de red)',
 
   rec_auto_title: 'Esta renovación se cobra automáticamente',
   rec_auto_body: 'Se toma de la cartera que autorizaste cuando vence: aquí no tienes nada que pagar.',

@@ -173,6 +173,7 @@ const fr: Messages = {
   allow_permit: 'Signez dans votre portefeuille l\'autorisation de {total} : une signature (permit), sans transaction ni frais pour vous…',
   allow_permit_wait: 'Votre autorisation signée a été envoyée au réseau ; en attente de son minage…',
   allow_timeout: 'L\'autorisation n\'a pas été confirmée en 10 minutes. Vérifiez l\'activité de votre portefeuille : si elle est encore en attente, laissez-la aboutir (ou accélérez-la), puis appuyez de nouveau sur le bouton. Une autorisation passée est retrouvée, elle n\'est pas demandée deux fois.',
+  allow_use_approve: 'Approuver plutôt par une transaction (vous payez les frais de réseau)',
 
   rec_auto_title: 'Ce renouvellement est prélevé automatiquement',
   rec_auto_body: 'Il est prélevé à l’échéance sur le portefeuille que vous avez autorisé : vous n’avez rien à payer ici.',

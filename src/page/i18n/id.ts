@@ -173,6 +173,7 @@ const id: Messages = {
   allow_permit: 'Tanda tangani persetujuan {total} di dompet Anda: hanya tanda tangan (permit), tanpa transaksi dan tanpa biaya bagi Anda…',
   allow_permit_wait: 'Persetujuan bertanda tangan Anda telah dikirim ke jaringan; menunggu hingga ditambang…',
   allow_timeout: 'Persetujuan tidak terkonfirmasi dalam 10 menit. Periksa aktivitas dompet Anda: jika masih tertunda, biarkan selesai (atau percepat), lalu tekan tombol lagi. Persetujuan yang sudah berhasil akan ditemukan, tidak diminta dua kali.',
+  allow_use_approve: 'Setujui dengan transaksi saja (Anda membayar biaya jaringan)',
 
   rec_auto_title: 'Perpanjangan ini ditagih secara otomatis',
   rec_auto_body: 'Jumlahnya ditarik dari dompet yang Anda setujui saat jatuh tempo: tidak ada yang perlu dibayar di sini.',

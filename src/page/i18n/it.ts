@@ -173,6 +173,7 @@ const it: Messages = {
   allow_permit: 'Firma nel wallet l\'autorizzazione di {total}: è una firma (permit), senza transazione né commissioni per te…',
   allow_permit_wait: 'La tua autorizzazione firmata è stata inviata alla rete; in attesa che venga minata…',
   allow_timeout: 'L\'autorizzazione non è stata confermata entro 10 minuti. Controlla l\'attività del wallet: se è ancora in sospeso, lasciala concludere (o velocizzala), poi premi di nuovo il pulsante. Un\'autorizzazione andata a buon fine viene trovata e non richiesta due volte.',
+  allow_use_approve: 'Approva invece con una transazione (paghi tu la commissione di rete)',
 
   rec_auto_title: 'Questo rinnovo viene addebitato automaticamente',
   rec_auto_body: 'Viene prelevato alla scadenza dal wallet che hai autorizzato: qui non devi pagare nulla.',

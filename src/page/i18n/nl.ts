@@ -173,6 +173,7 @@ const nl: Messages = {
   allow_permit: 'Onderteken in je wallet de toestemming van {total}: een handtekening (permit), geen transactie en geen kosten voor jou…',
   allow_permit_wait: 'Je ondertekende toestemming is naar het netwerk gestuurd; wachten tot die gemined is…',
   allow_timeout: 'De toestemming is niet binnen 10 minuten bevestigd. Kijk bij de activiteit in je wallet: staat ze nog open, laat haar afronden (of versnel haar) en druk dan opnieuw op de knop. Een toestemming die is doorgegaan wordt gevonden en niet twee keer gevraagd.',
+  allow_use_approve: 'In plaats daarvan goedkeuren met een transactie (u betaalt de netwerkkosten)',
 
   rec_auto_title: 'Deze verlenging wordt automatisch geïnd',
   rec_auto_body: 'Het bedrag wordt op de vervaldatum afgeschreven van de wallet die je hebt goedgekeurd: hier hoef je niets te betalen.',

@@ -173,6 +173,7 @@ const pl: Messages = {
   allow_permit: 'Podpisz w portfelu zezwolenie na {total}: to podpis (permit), bez transakcji i bez opłaty dla Ciebie…',
   allow_permit_wait: 'Twoje podpisane zezwolenie wysłano do sieci; czekamy, aż zostanie wykopane…',
   allow_timeout: 'Zezwolenie nie zostało potwierdzone w ciągu 10 minut. Sprawdź aktywność portfela: jeśli nadal oczekuje, pozwól mu się zakończyć (lub je przyspiesz), a potem naciśnij przycisk ponownie. Zezwolenie, które przeszło, zostanie odnalezione i nie będzie wymagane dwa razy.',
+  allow_use_approve: 'Zatwierdź zamiast tego transakcją (opłatę sieciową płacisz ty)',
 
   rec_auto_title: 'To odnowienie jest pobierane automatycznie',
   rec_auto_body: 'Kwota zostanie pobrana w terminie z portfela, który zatwierdziłeś: tutaj nie musisz nic płacić.',

@@ -180,6 +180,7 @@ const pt: Messages = {
   allow_permit: 'Assine na carteira a autorização de {total}: é uma assinatura (permit), sem transação nem taxa para você…',
   allow_permit_wait: 'A sua autorização assinada foi enviada à rede; aguardando até ser minerada…',
   allow_timeout: 'A autorização não foi confirmada em 10 minutos. Verifique a atividade da sua carteira: se ainda estiver pendente, deixe-a terminar (ou acelere-a) e depois carregue no botão novamente. Uma autorização que já passou é encontrada e não é pedida duas vezes.',
+  allow_use_approve: 'Aprovar com uma transação (você paga a taxa da rede)',
 
   rec_auto_title: 'Esta renovação está sendo cobrada automaticamente',
   rec_auto_body: 'Ela é retirada da carteira que você autorizou no vencimento: não há nada a pagar aqui.',

@@ -180,6 +180,7 @@ const tr: Messages = {
   allow_permit: '{total} onayını cüzdanınızda imzalayın: bu bir imzadır (permit), işlem yok ve size ücret yok…',
   allow_permit_wait: 'İmzalı onayınız ağa gönderildi; madencilik bitene kadar bekleniyor…',
   allow_timeout: 'Onay 10 dakika içinde doğrulanmadı. Cüzdanınızın etkinliğine bakın: hâlâ bekliyorsa bitmesini bekleyin (veya hızlandırın), sonra düğmeye yeniden basın. Gerçekleşmiş bir onay bulunur, iki kez istenmez.',
+  allow_use_approve: 'Bunun yerine bir işlemle onayla (ağ ücretini siz ödersiniz)',
 
   rec_auto_title: 'Bu yenileme otomatik olarak tahsil ediliyor',
   rec_auto_body: 'Vadesi geldiğinde onay verdiğiniz cüzdandan alınır: burada ödemeniz gereken bir şey yok.',

@@ -173,6 +173,7 @@ const vi: Messages = {
   allow_permit: 'Ký phê duyệt {total} trong ví: chỉ là chữ ký (permit), không có giao dịch và bạn không mất phí…',
   allow_permit_wait: 'Phê duyệt đã ký của bạn đã được gửi lên mạng; đang chờ được đào…',
   allow_timeout: 'Phê duyệt chưa được xác nhận trong 10 phút. Hãy xem hoạt động trong ví: nếu vẫn đang chờ, hãy để nó hoàn tất (hoặc tăng tốc), rồi bấm nút lại. Phê duyệt đã thành công sẽ được tìm thấy, không bị yêu cầu hai lần.',
+  allow_use_approve: 'Thay vào đó, phê duyệt bằng một giao dịch (bạn trả phí mạng)',
 
   rec_auto_title: 'Khoản gia hạn này đang được thu tự động',
   rec_auto_body: 'Khoản này được thu từ ví bạn đã chấp thuận khi đến hạn: bạn không cần thanh toán gì ở đây.',

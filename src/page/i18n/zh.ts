@@ -180,6 +180,7 @@ const zh: Messages = {
   allow_permit: '请在钱包中签署 {total} 的授权：这只是签名（permit），没有交易，您无需支付手续费…',
   allow_permit_wait: '您签署的授权已发送到网络，正在等待打包…',
   allow_timeout: '授权在 10 分钟内未得到确认。请查看钱包中的活动：如果仍在等待，请让它完成（或加速），然后再次点击按钮。已经成功的授权会被找到，不会再次要求。',
+  allow_use_approve: '改为通过交易授权（由您支付网络手续费）',
 
   rec_auto_title: '本次续费正在自动扣取',
   rec_auto_body: '到期时将从您授权的钱包中扣取：您无需在此付款。',
