@@ -72,6 +72,13 @@ function saveTotal(uuid: string, value: { address: string; total: bigint } | nul
   }
 }
 
+function forgetPending(uuid: string): void {
+  try {
+    localStorage.removeItem(pendingKey(uuid));
+  } catch {
+    // storage refused: nothing was kept
+  }
+}
 function savePending(uuid: string, value: { address: string; hash: string } | null): void {
   if (!value) saveTotal(uuid, null);
   try {
@@ -164,6 +171,9 @@ function Terms({ uuid, terms }: { uuid: string; terms: PayerAllowance }) {
       setState({ kind: 'on' });
     } catch (e) {
       if (e instanceof WalletError && e.problem === 'timeout') return setState({ kind: 'error', message: t('allow_timeout'), timeout: true });
+      // A kept transaction that failed on chain, or one the gateway refused, is not waited for again.
+      // (The kept total of a two-step approval stays: the retry still approves all of it.)
+      if ((e instanceof WalletError && e.problem === 'failed') || e instanceof ApiError) forgetPending(uuid);
       const message = e instanceof WalletError || e instanceof ApiError ? e.message : String(e);
       setState({ kind: 'error', message });
     }

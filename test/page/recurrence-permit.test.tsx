@@ -224,3 +224,23 @@ test('a permit the gateway cannot use (a contract wallet, no gas for it, the day
   expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({ address: PAYER, tx_hash: '0x' + '01'.repeat(32), signature: SIG });
   expect(screen.queryByRole('button', { name: /transaction instead/ })).toBeNull();
 });
+
+test('a kept approval that failed on chain is not waited for again: the next press approves afresh', async () => {
+  const FAILED = '0x' + 'ee'.repeat(32);
+  localStorage.setItem(`satchel.allowance.${UUID}`, JSON.stringify({ address: PAYER, hash: FAILED }));
+  let receipts = 0;
+  // The kept transaction is known to the chain and reverted; later ones succeed.
+  const asked = wallet({ known: true, receipt: () => (receipts++ === 0 ? { status: '0x0' } : { status: '0x1' }) });
+  fakeServer((call) =>
+    call.path.endsWith('/allowance') ? ok({ ...terms(null), recorded: call.method === 'POST' ? { address: PAYER, status: 'active', cap: '120' } : null }) : ok(rec, '"r1"'),
+  );
+  renderPage(`/pay/recurrence/${UUID}`);
+  fireEvent.click(await screen.findByRole('button', { name: 'Approve with browser wallet' }, { timeout: 5000 }));
+  const region = await screen.findByRole('region', { name: 'Approve automatic renewals' });
+  await waitFor(() => expect(region.textContent).toContain('Automatic renewals are not on'));
+  expect(asked.some((a) => a.method === 'eth_sendTransaction')).toBe(false);
+  expect(localStorage.getItem(`satchel.allowance.${UUID}`)).toBeNull();
+  fireEvent.click(screen.getByRole('button', { name: 'Approve with browser wallet' }));
+  await waitFor(() => expect(region.textContent).toContain('Automatic renewals on'));
+  expect(asked.filter((a) => a.method === 'eth_sendTransaction')).toHaveLength(1);
+});

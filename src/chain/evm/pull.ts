@@ -47,9 +47,13 @@ function requestId(id: string): string {
  * contract anyone can deploy may make the node run. */
 const EIP1271_GAS = '0x7a120'; // 500,000
 
+const NO_PERMIT_RECHECK_MS = 10 * 60_000;
+
 export class EvmAllowances implements AllowancePuller {
   /** Whether each token (by contract) has permit, and its EIP-712 domain: asked of the chain once. */
-  private readonly domains = new Map<string, PermitDomain | null>();
+  /** Each token's permit domain as detected, and when: a "no permit" is asked again after
+   * NO_PERMIT_RECHECK_MS, since a node error (a rate limit, a faulty answer) reads the same. */
+  private readonly domains = new Map<string, { domain: PermitDomain | null; at: number }>();
 
   constructor(
     private readonly c: EvmChain,
@@ -164,9 +168,10 @@ export class EvmAllowances implements AllowancePuller {
   async permitDomain(currency: string): Promise<PermitDomain | null> {
     const token = this.token(currency);
     const key = token.contract.toLowerCase();
-    if (this.domains.has(key)) return this.domains.get(key)!;
+    const known = this.domains.get(key);
+    if (known && (known.domain !== null || Date.now() - known.at < NO_PERMIT_RECHECK_MS)) return known.domain;
     const domain = await this.detectPermit(token.contract);
-    this.domains.set(key, domain);
+    this.domains.set(key, { domain, at: Date.now() });
     return domain;
   }
 
