@@ -7,7 +7,8 @@
 import type { Page } from '@playwright/test';
 import { parseUnits } from 'viem';
 import { expect, heading, test } from './support/page-helpers.ts';
-import { startGatewayProcess, type E2EGateway } from './support/gateway.ts';
+import type { E2EGateway } from './support/gateway.ts';
+import { injectWallet as injectTestWallet, startWalletRig, type WalletRig, type WalletScript } from './support/test-wallet.ts';
 import { PAYER, type TestChain } from '../test/chain/gateway-setup.ts';
 import { CHAIN_ID } from '../test/chain/evm/anvil.ts';
 import { startPermitChain } from '../test/recurrences/anvil-wallet.ts';
@@ -15,96 +16,22 @@ import { startPermitChain } from '../test/recurrences/anvil-wallet.ts';
 test.use({ viewport: { width: 390, height: 844 } });
 test.describe.configure({ mode: 'serial' });
 
+let rig: WalletRig;
 let chain: TestChain;
 let gw: E2EGateway;
 let n = 0;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  chain = await startPermitChain();
-  const eth = {
-    driver: 'evm',
-    custody: 'hot',
-    rpc_url: chain.anvil.url,
-    chain_id: CHAIN_ID,
-    confirmations: 1,
-    tokens: { USDT: chain.usdt.address, USDC: chain.usdc.address },
-    start_block: (await chain.anvil.head()) + 1,
-    public_rpc_url: chain.anvil.url,
-  };
-  const rates = JSON.stringify({ sources: { static: { enabled: true } } });
-  gw = await startGatewayProcess({ env: { SATCHEL_NETWORKS: JSON.stringify({ ETH: eth }), SATCHEL_PAYER_RATE_LIMIT: '100000', SATCHEL_RATES: rates } });
+  rig = await startWalletRig(startPermitChain);
+  ({ chain, gw } = rig);
 });
 
 test.afterAll(async () => {
-  await gw?.stop();
-  await chain?.anvil.stop();
+  await rig?.stop();
 });
 
-interface WalletScript {
-  /** Answer eth_sendTransaction with 4001, as when the payer clicks "Reject". */
-  reject: boolean;
-  calls: Array<{ method: string; params: unknown }>;
-}
-
-/** Injects "Test Wallet": starts on chain 1, lacks the anvil chain until it is added. */
-async function injectWallet(page: Page): Promise<WalletScript> {
-  const script: WalletScript = { reject: false, calls: [] };
-  const payer = chain.anvil.account(PAYER).address;
-  let chainId = 1;
-  let added = false;
-  await page.exposeFunction('__testWalletRpc', async (method: string, params: unknown[]) => {
-    script.calls.push({ method, params });
-    const fail = (code: number, message: string) => ({ error: { code, message } });
-    switch (method) {
-      case 'eth_requestAccounts':
-      case 'eth_accounts':
-        return { result: [payer] };
-      case 'eth_chainId':
-        return { result: `0x${chainId.toString(16)}` };
-      case 'wallet_switchEthereumChain': {
-        const wanted = Number((params[0] as { chainId: string }).chainId);
-        if (wanted !== 1 && !added) return fail(4902, 'Unrecognized chain ID');
-        chainId = wanted;
-        return { result: null };
-      }
-      case 'wallet_addEthereumChain':
-        added = Number((params[0] as { chainId: string }).chainId) === CHAIN_ID;
-        return { result: null };
-      case 'eth_sendTransaction':
-        if (script.reject) return fail(4001, 'User rejected the request.');
-        break;
-    }
-    if (chainId !== CHAIN_ID) return fail(-32603, 'the test wallet only reaches anvil');
-    const res = await fetch(chain.anvil.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    return (await res.json()) as { result?: unknown; error?: unknown };
-  });
-  await page.addInitScript(() => {
-    const w = window as unknown as { __testWalletRpc(method: string, params: unknown): Promise<{ result?: unknown; error?: { code: number; message: string } }> };
-    const provider = {
-      async request({ method, params }: { method: string; params?: unknown }) {
-        const answer = await w.__testWalletRpc(method, params ?? []);
-        if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
-        return answer.result;
-      },
-    };
-    const info = {
-      uuid: '5a0c1c3e-0000-4000-8000-000000000001',
-      name: 'Test Wallet',
-      rdns: 'test.satchel.wallet',
-      icon: 'data:image/svg+xml,' + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#6c4cf5"/><path d="M6 9h12v8H6z" fill="#fff"/></svg>'),
-    };
-    const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }));
-    window.addEventListener('eip6963:requestProvider', announce);
-    announce();
-  });
-  return script;
-}
-
+const injectWallet = (page: Page): Promise<WalletScript> => injectTestWallet(page, chain);
 
 async function allowanceOnChain(token: string, owner: string, spender: string): Promise<bigint> {
   const pad = (a: string) => a.slice(2).toLowerCase().padStart(64, '0');

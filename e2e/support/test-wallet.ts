@@ -1,8 +1,9 @@
 // Browser tests that pay from a browser wallet: a gateway process whose ETH network runs the real
 // `evm` driver, in hot custody, against a local anvil (started here, with USDT and USDC deployed);
 // and "Test Wallet", an injected EIP-1193 provider (test code only) announced by EIP-6963 that
-// forwards to that anvil with an unlocked account. Used by page-wallet.spec.ts and
-// page-recurrence-allowance.spec.ts.
+// forwards to that anvil with an unlocked account (anvil also signs eth_signTypedData_v4 and
+// personal_sign for it). Used by page-wallet.spec.ts, page-recurrence-allowance.spec.ts and
+// page-recurrence-permit.spec.ts.
 import type { Page } from '@playwright/test';
 import { startGatewayProcess, type E2EGateway } from './gateway.ts';
 import { startChain, PAYER, type TestChain } from '../../test/chain/gateway-setup.ts';
@@ -15,9 +16,12 @@ export interface WalletRig {
   stop(): Promise<void>;
 }
 
-/** Starts anvil and a gateway whose ETH network pays and receives on it. Takes a while: give beforeAll 120 s. */
-export async function startWalletRig(): Promise<WalletRig> {
-  const chain = await startChain();
+/**
+ * Starts anvil (by `start`: the default chain, or another, e.g. with permit tokens) and a gateway
+ * whose ETH network pays and receives on it. Takes a while: give beforeAll 120 s.
+ */
+export async function startWalletRig(start: () => Promise<TestChain> = startChain): Promise<WalletRig> {
+  const chain = await start();
   try {
     const eth = {
       driver: 'evm',
