@@ -1,6 +1,8 @@
 // The overview's chart follows its box when the window changes width (a phone turned, a window
 // resized): at 1280, then 360, then 800 px it is redrawn at the box's width, never wider, and its
-// only bar (today's, at the right end) lies whole inside the plot area.
+// only bar (today's, at the right end) lies whole inside the plot area. It pays invoices on the
+// worker's shared gateway, so its name sorts it after dashboard-merchant.spec.ts, which checks that
+// merchant's balance to the cent.
 import type { Page } from '@playwright/test';
 import { acceptLink, expect, heading, test } from './support/dashboard.ts';
 
