@@ -5,6 +5,7 @@
 // ./recurrence-allowance.tsx for the one approval automatic renewals ask (approveWithWallet, or
 // permitWithWallet where the token has EIP-2612 permit) and the message signed to prove the
 // approving address is the payer's (signWithWallet).
+import { PERMIT_TYPES } from '../contracts/permit.ts';
 import type { PayerEvm } from '../contracts/payer.ts';
 import type { Eip1193Provider } from './wallets.ts';
 
@@ -317,13 +318,7 @@ export async function permitWithWallet(
           { name: 'chainId', type: 'uint256' },
           { name: 'verifyingContract', type: 'address' },
         ],
-        Permit: [
-          { name: 'owner', type: 'address' },
-          { name: 'spender', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'deadline', type: 'uint256' },
-        ],
+        Permit: PERMIT_TYPES.Permit,
       },
       primaryType: 'Permit',
       domain,

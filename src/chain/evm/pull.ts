@@ -13,6 +13,7 @@ import { Decimal } from '../../money/decimal.ts';
 import { toUnits, type Asset, type EvmChain } from './chain.ts';
 import type { EvmOutgoing } from './outgoing.ts';
 import { quantityHex } from '../node-values.ts';
+import { PERMIT_TYPES } from '../../contracts/permit.ts';
 
 const permitAbi = parseAbi([
   'function DOMAIN_SEPARATOR() view returns (bytes32)',
@@ -27,16 +28,7 @@ const permitAbi = parseAbi([
 /** What EIP-1271's isValidSignature answers for a valid signature. */
 const EIP1271_MAGIC = '0x1626ba7e';
 
-/** EIP-2612's Permit, as the payer's wallet signs it (eth_signTypedData_v4). */
-export const PERMIT_TYPES = {
-  Permit: [
-    { name: 'owner', type: 'address' },
-    { name: 'spender', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-} as const;
+export { PERMIT_TYPES };
 
 /** The scan_outgoing request id of a pull (kept apart from payout ids). */
 function requestId(id: string): string {
